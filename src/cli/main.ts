@@ -1,0 +1,11 @@
+/** The `svc` command line. One file per command group. */
+import { Command } from 'commander';
+import { VERSION } from '../version.js';
+import { registerServe } from './serve.js';
+
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command();
+  program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
+  registerServe(program);
+  await program.parseAsync(argv);
+}

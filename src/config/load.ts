@@ -1,0 +1,158 @@
+/**
+ * Configuration layering (CONTRACT.md section 2): built-in defaults < config file < environment
+ * < command-line flags, validated by one zod schema. The only module that reads process.env for
+ * settings is this one (through the `env` argument its caller passes).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { z } from 'zod';
+import { ConfigSchema, type Config } from './schema.js';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ServeFlags {
+  home?: string | undefined;
+  config?: string | undefined;
+  listen?: string | undefined;
+  socket?: string | undefined;
+  port?: number | undefined;
+  token?: string | undefined;
+  tokenFile?: string | undefined;
+  logLevel?: string | undefined;
+}
+
+export interface ResolvedConfig {
+  home: string;
+  /** The file that was read, or null when none exists. */
+  configFile: string | null;
+  /** Where PATCH /api/control/runtime/config writes: the file read, else <home>/config.toml. */
+  configPath: string;
+  values: Config;
+  /** The effective control token ('' = local mode). */
+  controlToken: string;
+  socketPath: string;
+}
+
+type Doc = Record<string, unknown>;
+
+export function defaultHome(env: NodeJS.ProcessEnv): string {
+  return env.SVC_HOME || path.join(os.homedir(), '.svc');
+}
+
+export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const home = path.resolve(flags.home ?? defaultHome(env));
+  let configFile: string | null = null;
+  let fileDoc: Doc = {};
+  if (flags.config) {
+    configFile = path.resolve(flags.config);
+    if (!fs.existsSync(configFile)) throw new ConfigError(`config file ${configFile} does not exist`);
+  } else if (fs.existsSync(path.join(home, 'config.toml'))) {
+    configFile = path.join(home, 'config.toml');
+  }
+  if (configFile) fileDoc = readTomlFile(configFile);
+
+  const envDoc: Doc = {};
+  if (env.SVC_TOKEN) envDoc.control_token = env.SVC_TOKEN;
+  if (env.SVC_LOG_LEVEL) envDoc.log_level = env.SVC_LOG_LEVEL;
+  if (env.SVC_LISTEN) envDoc.listen = env.SVC_LISTEN;
+
+  const flagDoc: Doc = {};
+  if (flags.listen !== undefined) flagDoc.listen = flags.listen;
+  if (flags.logLevel !== undefined) flagDoc.log_level = flags.logLevel;
+  if (flags.socket !== undefined) flagDoc.inbox = { socket: flags.socket };
+  if (flags.port !== undefined) setPath(flagDoc, 'inbox.port', flags.port);
+  // A token given at a higher layer replaces a token or token file from a lower one.
+  if (envDoc.control_token !== undefined) envDoc.control_token_file = '';
+  if (flags.tokenFile !== undefined) Object.assign(flagDoc, { control_token: '', control_token_file: flags.tokenFile });
+  if (flags.token !== undefined) Object.assign(flagDoc, { control_token: flags.token, control_token_file: '' });
+
+  const merged = deepMerge(deepMerge(fileDoc, envDoc), flagDoc);
+  const values = validateConfig(merged, configFile ?? 'configuration');
+  const controlToken = resolveToken(values, configFile ? path.dirname(configFile) : home);
+  const socketPath = path.resolve(home, values.inbox.socket || 'inbox.sock');
+  return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, socketPath };
+}
+
+export function validateConfig(doc: unknown, where: string): Config {
+  const result = ConfigSchema.safeParse(doc);
+  if (!result.success) throw new ConfigError(`${where}: ${formatZodIssue(result.error.issues[0]!)}`);
+  return result.data;
+}
+
+export function formatZodIssue(issue: z.core.$ZodIssue): string {
+  let keyPath = issue.path.map(String).join('.');
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    keyPath = keyPath ? `${keyPath}.${key}` : key;
+    message = 'unknown key';
+  }
+  return keyPath ? `${keyPath}: ${message}` : message;
+}
+
+export function readTomlFile(file: string): Doc {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseToml(text) as Doc;
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+function resolveToken(values: Config, base: string): string {
+  if (values.control_token) return values.control_token;
+  if (!values.control_token_file) return '';
+  const file = path.resolve(base, values.control_token_file);
+  try {
+    const token = fs.readFileSync(file, 'utf8').trim();
+    if (!token) throw new ConfigError(`control token file ${file} is empty`);
+    return token;
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`cannot read control token file ${file}: ${(err as Error).message}`);
+  }
+}
+
+export function deepMerge(base: Doc, over: Doc): Doc {
+  const out: Doc = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+export function setPath(doc: Doc, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let cur = doc;
+  for (const part of parts.slice(0, -1)) {
+    if (!isPlainObject(cur[part])) cur[part] = {};
+    cur = cur[part] as Doc;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+export function getPath(doc: Doc, dotted: string): unknown {
+  let cur: unknown = doc;
+  for (const part of dotted.split('.')) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+function isPlainObject(v: unknown): v is Doc {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}

@@ -1,0 +1,109 @@
+/**
+ * The configuration schema: every key, its type and its default, in one place
+ * (CONTRACT.md section 2). config.example.toml documents the same keys; a test keeps them equal.
+ */
+import { z } from 'zod';
+import { AGENT_ID_PATTERN } from '../core/ids.js';
+
+const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const Provider = z.strictObject({
+  kind: z.enum(['openai', 'anthropic']),
+  base_url: z.string().url(),
+  api_key_env: z.string().default(''),
+  models: z.array(z.string().min(1)).default([]),
+});
+
+const Otlp = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    endpoint: z.string().default(''),
+    queue_capacity: int(1, 1024),
+    batch_size: int(1, 128),
+    batch_interval_ms: int(1, 1000),
+    timeout_ms: int(1, 5000),
+    headers: z.record(z.string(), z.string()).default({}),
+    credential_profile: z.string().default(''),
+  })
+  .superRefine((o, ctx) => {
+    if (o.enabled && !/^https?:\/\/.+/.test(o.endpoint)) {
+      ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'an http(s) endpoint URL is required when enabled = true' });
+    }
+    const hasAuthHeader = Object.keys(o.headers).some((h) => h.toLowerCase() === 'authorization');
+    if (o.credential_profile && hasAuthHeader) {
+      ctx.addIssue({ code: 'custom', path: ['credential_profile'], message: 'credential_profile cannot be combined with an authorization header' });
+    }
+  });
+
+export const ConfigSchema = z.strictObject({
+  default_agent: z.string().regex(AGENT_ID_PATTERN, 'must be a valid agent id').default('main'),
+  control_token: z.string().default(''),
+  control_token_file: z.string().default(''),
+  listen: z.string().regex(HOST_PORT, 'must be HOST:PORT').default('127.0.0.1:8700'),
+  log_level: z.enum(LOG_LEVELS).default('info'),
+  auth: z
+    .strictObject({
+      read_access: z.enum(['loopback', 'token']).default('loopback'),
+      allowed_hosts: z.array(z.string()).default([]),
+      allowed_origins: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  events: z
+    .strictObject({
+      heartbeat_ms: int(100, 15000),
+      page_limit_max: int(1, 1000),
+      sse_max_clients: int(1, 10000),
+      sse_max_buffer_bytes: int(4096, 1048576),
+    })
+    .prefault({}),
+  model: z.strictObject({ default: z.string().min(1).default('builtin/echo') }).prefault({}),
+  providers: z.record(z.string(), Provider).default({}),
+  tasks: z
+    .strictObject({
+      max_concurrent_per_agent: int(1, 8),
+      output_preview_bytes: int(1, 65536),
+    })
+    .prefault({}),
+  runtime: z
+    .strictObject({
+      observability: z.strictObject({ otlp: Otlp.prefault({}) }).prefault({}),
+    })
+    .prefault({}),
+  inbox: z
+    .strictObject({
+      socket: z.string().default(''),
+      port: z.number().int().min(0).max(65535).default(0),
+    })
+    .prefault({}),
+  delivery: z
+    .strictObject({
+      timeout_ms: int(1, 10000),
+      retry_initial_ms: int(1, 5000),
+      retry_max_ms: int(1, 3600000),
+      max_failures: int(1, 12),
+    })
+    .prefault({}),
+  queue: z.strictObject({ max_pending: int(1, 10000) }).prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Keys only read at start-up that PATCH /api/control/runtime/config refuses to change. */
+export const STARTUP_ONLY_KEYS = new Set([
+  'default_agent',
+  'control_token',
+  'control_token_file',
+  'listen',
+  'inbox.socket',
+  'inbox.port',
+]);
+
+export function splitHostPort(listen: string): { host: string; port: number } {
+  const m = HOST_PORT.exec(listen);
+  if (!m) throw new Error(`invalid address ${JSON.stringify(listen)}: expected HOST:PORT`);
+  const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
+  return { host, port: Number(m[2]) };
+}

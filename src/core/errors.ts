@@ -1,0 +1,111 @@
+/**
+ * Every error svc answers with is defined here, once, with its HTTP status and its code
+ * (CONTRACT.md section 3). Codes are product: add new ones, never rename or reuse one.
+ * The one HTTP error handler (src/http/error-handler.ts) turns an AppError into the envelope
+ * `{ok:false, error, code, ...extra}`; anything that is not an AppError is a bug and becomes a 500.
+ */
+export type ErrorExtra = Record<string, unknown>;
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: ErrorExtra = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+const notFound = (code: string, what: string) => (id: string, extra: ErrorExtra = {}) =>
+  new AppError(404, code, `${what} ${JSON.stringify(id)} not found`, extra);
+
+export const errors = {
+  // --- request shape -------------------------------------------------------------------------
+  invalidJson: (detail: string) => new AppError(400, 'invalid_json', `request body is not valid JSON: ${detail}`),
+  invalidRequest: (issues: Issue[], hint?: string) =>
+    new AppError(400, 'invalid_request', describeIssues(issues), hint ? { issues, hint } : { issues }),
+  payloadTooLarge: (limit: number) =>
+    new AppError(413, 'payload_too_large', `request body exceeds the limit of ${limit} bytes`, { limit }),
+  unsupportedMediaType: (type: string | undefined) =>
+    new AppError(415, 'unsupported_media_type', type ? `content type ${JSON.stringify(type)} is not supported by this route` : 'a request body needs a Content-Type this route reads (application/json)'),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'route_not_found', `no route for ${method} ${url}`),
+
+  // --- auth (CONTRACT.md section 4) ----------------------------------------------------------
+  unauthorized: () =>
+    new AppError(401, 'unauthorized', 'a valid control token is required: send Authorization: Bearer <token>', {}, {
+      'www-authenticate': 'Bearer',
+    }),
+  hostNotAllowed: (host: string) =>
+    new AppError(403, 'host_not_allowed', `Host ${JSON.stringify(host)} is not allowed; add it to auth.allowed_hosts to accept it`),
+  crossOriginRejected: (origin: string) =>
+    new AppError(403, 'cross_origin_rejected', `Origin ${JSON.stringify(origin)} is not allowed; add it to auth.allowed_origins to accept it`),
+
+  // --- provenance (CONTRACT.md section 5) ----------------------------------------------------
+  provenanceOverrideRejected: (field: string) =>
+    new AppError(403, 'provenance_override_rejected', `callers may not set ${field}: provenance is derived by the server`),
+  priorityNotAllowed: (priority: string) =>
+    new AppError(403, 'priority_not_allowed', `priority ${JSON.stringify(priority)} is not allowed on this route`),
+  kindNotAllowed: (kind: string) =>
+    new AppError(403, 'kind_not_allowed', `message kind ${JSON.stringify(kind)} is not allowed on this route`),
+  originNotAllowed: (kind: string) =>
+    new AppError(403, 'origin_not_allowed', `origin kind ${JSON.stringify(kind)} is not allowed on this route; use channel or webhook`),
+  kindOriginMismatch: (kind: string, origin: string) =>
+    new AppError(400, 'kind_origin_mismatch', `message kind ${JSON.stringify(kind)} contradicts origin kind ${JSON.stringify(origin)}`),
+  emptyMessage: () => new AppError(400, 'empty_message', 'the message has no content: send text, json or body'),
+  overloaded: (what: string, retryAfterSec = 1) =>
+    new AppError(429, 'overloaded', what, {}, { 'retry-after': String(retryAfterSec) }),
+
+  // --- agents (CONTRACT.md section 6) --------------------------------------------------------
+  invalidAgentId: (id: string) =>
+    new AppError(400, 'invalid_agent_id', `agent id ${JSON.stringify(id)} must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`),
+  agentNotFound: (id: string) => new AppError(404, 'agent_not_found', `agent ${JSON.stringify(id)} not found`, { agent_id: id }),
+  deletionIncomplete: (id: string, jobId: string | null) =>
+    new AppError(409, 'deletion_incomplete', `agent ${JSON.stringify(id)} has a deletion that is still in flight or failed`, {
+      agent_id: id,
+      job_id: jobId,
+    }),
+  defaultAgentProtected: (id: string) =>
+    new AppError(409, 'default_agent_protected', `agent ${JSON.stringify(id)} is the default agent and cannot be deleted`, { agent_id: id }),
+  agentDeleting: (id: string) =>
+    new AppError(409, 'agent_deleting', `agent ${JSON.stringify(id)} is being deleted`, { agent_id: id }),
+  privateChildrenExist: (id: string, children: string[]) =>
+    new AppError(409, 'private_children_exist', `agent ${JSON.stringify(id)} has private subagents; pass cascade_private_children=true to delete them too`, {
+      agent_id: id,
+      children,
+    }),
+  templateNotFound: (name: string) =>
+    new AppError(400, 'template_not_found', `agent template ${JSON.stringify(name)} not found`),
+  parentNotFound: (id: string) => new AppError(400, 'parent_not_found', `parent agent ${JSON.stringify(id)} not found`),
+  emptyName: () => new AppError(400, 'empty_name', 'name must not be empty'),
+
+  // --- events (CONTRACT.md section 7) --------------------------------------------------------
+  cursorNotFound: (agentId: string, afterSeq: number, head: number, oldest: number) =>
+    new AppError(404, 'cursor_not_found', `after_seq ${afterSeq} is outside the replay window ${Math.max(0, oldest - 1)}..${head}`, {
+      agent_id: agentId,
+      after_seq: afterSeq,
+      event_seq: head,
+    }),
+
+  // --- jobs ----------------------------------------------------------------------------------
+  jobNotFound: notFound('job_not_found', 'job'),
+
+  // --- runtime management --------------------------------------------------------------------
+  shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
+};
+
+export function describeIssues(issues: Issue[]): string {
+  if (issues.length === 0) return 'invalid request';
+  const first = issues[0]!;
+  const where = first.path ? `${first.path}: ` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `invalid request: ${where}${first.message}${more}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Provenance: origin -> trust -> authority -> allowed kinds, and which delivery surface may admit
+ * which origins and priorities. These two tables are the only place these rules live
+ * (CONTRACT.md section 5; spec "Message shapes"). Provenance is always derived by the server from
+ * the route that admitted a message, never taken from caller fields.
+ */
+import { errors } from './errors.js';
+
+export const PRIORITIES = ['interject', 'next', 'normal', 'background'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+/** Dequeue order: lower rank first; FIFO inside a rank. */
+export const PRIORITY_RANK: Record<Priority, number> = { interject: 0, next: 1, normal: 2, background: 3 };
+
+export const TRUST_LEVELS = ['trusted_operator', 'trusted_system', 'trusted_integration', 'untrusted_external'] as const;
+export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+export const AUTHORITY_CLASSES = ['operator_instruction', 'runtime_instruction', 'integration_signal', 'external_evidence'] as const;
+export type AuthorityClass = (typeof AUTHORITY_CLASSES)[number];
+
+export const MESSAGE_KINDS = [
+  'operator_prompt',
+  'channel_event',
+  'webhook_event',
+  'system_tick',
+  'task_result',
+  'task_status',
+  'control',
+  'internal_followup',
+  'callback_event',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** Kinds only the runtime itself may produce. */
+export const RUNTIME_OWNED_KINDS: readonly MessageKind[] = [
+  'system_tick',
+  'task_result',
+  'task_status',
+  'control',
+  'internal_followup',
+  'callback_event',
+];
+
+export const ORIGIN_KINDS = ['operator', 'channel', 'webhook', 'callback', 'timer', 'system', 'task', 'generic_webhook'] as const;
+export type OriginKind = (typeof ORIGIN_KINDS)[number];
+
+export interface Origin {
+  kind: OriginKind;
+  [field: string]: unknown;
+}
+
+interface OriginRule {
+  trust: TrustLevel;
+  authority: AuthorityClass;
+  /** Kinds a message with this origin may have; the first is the default. */
+  kinds: readonly MessageKind[];
+}
+
+/** Origin -> trust, authority, kinds. */
+export const ORIGIN_RULES: Readonly<Record<OriginKind, OriginRule>> = {
+  operator: { trust: 'trusted_operator', authority: 'operator_instruction', kinds: ['operator_prompt', 'control'] },
+  channel: { trust: 'untrusted_external', authority: 'external_evidence', kinds: ['channel_event'] },
+  webhook: { trust: 'trusted_integration', authority: 'integration_signal', kinds: ['webhook_event'] },
+  generic_webhook: { trust: 'trusted_integration', authority: 'integration_signal', kinds: ['webhook_event'] },
+  callback: { trust: 'trusted_integration', authority: 'integration_signal', kinds: ['callback_event', 'system_tick'] },
+  timer: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick'] },
+  system: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick', 'internal_followup', 'control'] },
+  task: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['task_result', 'task_status'] },
+};
+
+export const DELIVERY_SURFACES = [
+  'public_enqueue',
+  'generic_webhook',
+  'control_prompt',
+  'debug_prompt',
+  'operator_ingress',
+  'callback_enqueue',
+  'callback_wake',
+  'control_wake',
+  'timer',
+  'task',
+  'runtime',
+  'inbox',
+] as const;
+export type DeliverySurface = (typeof DELIVERY_SURFACES)[number];
+
+interface SurfaceRule {
+  origins: readonly OriginKind[];
+  priorities: readonly Priority[];
+  defaultPriority: Priority;
+}
+
+/** Which surface may admit which origins and priorities. */
+export const SURFACE_RULES: Readonly<Record<DeliverySurface, SurfaceRule>> = {
+  public_enqueue: { origins: ['channel', 'webhook'], priorities: ['next', 'normal', 'background'], defaultPriority: 'normal' },
+  generic_webhook: { origins: ['generic_webhook'], priorities: ['normal'], defaultPriority: 'normal' },
+  control_prompt: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject' },
+  debug_prompt: { origins: ['system'], priorities: ['interject'], defaultPriority: 'interject' },
+  operator_ingress: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject' },
+  callback_enqueue: { origins: ['callback'], priorities: ['normal'], defaultPriority: 'normal' },
+  callback_wake: { origins: ['callback'], priorities: ['next'], defaultPriority: 'next' },
+  control_wake: { origins: ['system'], priorities: ['next'], defaultPriority: 'next' },
+  timer: { origins: ['timer'], priorities: ['next'], defaultPriority: 'next' },
+  task: { origins: ['task'], priorities: ['next', 'normal'], defaultPriority: 'normal' },
+  runtime: { origins: ['system'], priorities: PRIORITIES, defaultPriority: 'normal' },
+  inbox: { origins: ['webhook'], priorities: ['normal'], defaultPriority: 'normal' },
+};
+
+export interface Provenance {
+  origin: Origin;
+  trust: TrustLevel;
+  authority_class: AuthorityClass;
+  priority: Priority;
+  kind: MessageKind;
+  delivery_surface: DeliverySurface;
+}
+
+/**
+ * Derive the provenance of a message admitted by `surface` with `origin`.
+ * Throws a 403 when the surface may not admit the origin, kind or priority: callers of this
+ * function have already mapped caller input to an origin, so a refusal here is a provenance refusal.
+ */
+export function deriveProvenance(
+  surface: DeliverySurface,
+  origin: Origin,
+  opts: { kind?: MessageKind; priority?: Priority } = {},
+): Provenance {
+  const surfaceRule = SURFACE_RULES[surface];
+  if (!surfaceRule.origins.includes(origin.kind)) throw errors.originNotAllowed(origin.kind);
+  const rule = ORIGIN_RULES[origin.kind];
+  const kind = opts.kind ?? rule.kinds[0]!;
+  if (!rule.kinds.includes(kind)) throw errors.kindNotAllowed(kind);
+  const priority = opts.priority ?? surfaceRule.defaultPriority;
+  if (!surfaceRule.priorities.includes(priority)) throw errors.priorityNotAllowed(priority);
+  return { origin, trust: rule.trust, authority_class: rule.authority, priority, kind, delivery_surface: surface };
+}
+
+/** Fields a public caller may never send (CONTRACT.md section 5, first row). */
+export const PROVENANCE_OVERRIDE_FIELDS = ['trust', 'trust_level', 'authority_class'] as const;
+
+export interface PublicEnqueueInput {
+  kind?: string | undefined;
+  priority?: string | undefined;
+  origin?: { kind?: unknown; [k: string]: unknown } | undefined;
+  hasContent: boolean;
+  /** Raw request body, checked for provenance override fields. */
+  raw: Record<string, unknown>;
+}
+
+/**
+ * Public enqueue rules, checked in the order CONTRACT.md section 5 lists them; the first failing
+ * row decides the answer and nothing is queued.
+ */
+export function checkPublicEnqueue(input: PublicEnqueueInput): Provenance {
+  for (const field of PROVENANCE_OVERRIDE_FIELDS) {
+    if (Object.prototype.hasOwnProperty.call(input.raw, field)) throw errors.provenanceOverrideRejected(field);
+  }
+  if (input.priority === 'interject') throw errors.priorityNotAllowed('interject');
+  if (input.kind === 'operator_prompt' || RUNTIME_OWNED_KINDS.includes(input.kind as MessageKind)) {
+    throw errors.kindNotAllowed(input.kind!);
+  }
+  const origin: Origin = input.origin
+    ? ({ ...input.origin } as Origin)
+    : { kind: 'webhook', source: 'http' };
+  const originKind = String(origin.kind ?? '');
+  if (originKind !== 'channel' && originKind !== 'webhook') throw errors.originNotAllowed(originKind);
+  const expectedKind: MessageKind = originKind === 'channel' ? 'channel_event' : 'webhook_event';
+  if (input.kind !== undefined && input.kind !== expectedKind) throw errors.kindOriginMismatch(input.kind, originKind);
+  if (!input.hasContent) throw errors.emptyMessage();
+  return deriveProvenance('public_enqueue', origin, {
+    kind: expectedKind,
+    priority: (input.priority as Priority | undefined) ?? 'normal',
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * The composition root: config -> store -> services -> two HTTP surfaces -> listeners.
+ * `startDaemon` either returns a running daemon or throws a StartupError with a one-line reason
+ * (CONTRACT.md section 1); `close` is the graceful shutdown shared by signals and
+ * POST /api/control/runtime/shutdown.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { DestinationStream, Logger } from 'pino';
+import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
+import { splitHostPort } from './config/schema.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
+import { createServices, startServices, stopServices, type Services } from './services.js';
+import { SchemaTooNewError } from './store/migrations/index.js';
+import { createLogger } from './telemetry/logger.js';
+
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+export interface DaemonOptions {
+  flags: ServeFlags;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  logDestination?: DestinationStream;
+}
+
+/** Longest Unix socket path the kernel accepts (sun_path minus the terminator). */
+const MAX_SOCKET_PATH = 107;
+const SHUTDOWN_BUDGET_MS = 5000;
+
+export class Daemon {
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    readonly services: Services,
+    readonly control: Surface,
+    readonly inbox: Surface,
+    private readonly inboxTcp: http.Server | null,
+    readonly logger: Logger,
+  ) {}
+
+  get controlAddress(): string {
+    return this.services.endpoints.listen;
+  }
+
+  get socketPath(): string {
+    return this.services.endpoints.socket;
+  }
+
+  /** Graceful shutdown: stop accepting, end streams, flush and checkpoint the store. Idempotent. */
+  close(reason = 'shutdown'): Promise<void> {
+    this.closing ??= this.shutdown(reason);
+    return this.closing;
+  }
+
+  private async shutdown(reason: string): Promise<void> {
+    this.logger.info({ reason }, 'shutting down');
+    this.services.sse.closeAll();
+    const servers = [
+      this.control.app.close(),
+      this.inbox.app.close(),
+      this.inboxTcp ? new Promise<void>((resolve) => this.inboxTcp!.close(() => resolve())) : Promise.resolve(),
+    ];
+    this.inboxTcp?.closeAllConnections();
+    await Promise.race([Promise.allSettled(servers), delay(SHUTDOWN_BUDGET_MS - 1000)]);
+    await stopServices(this.services);
+    this.logger.info('stopped');
+  }
+}
+
+export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
+  const env = opts.env ?? process.env;
+  let config;
+  try {
+    config = loadConfig(opts.flags, env);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new StartupError(err.message);
+    throw err;
+  }
+  const logger = createLogger(config.values.log_level, opts.logDestination);
+  ensureWritableHome(config.home);
+  if (config.socketPath.length > MAX_SOCKET_PATH) {
+    throw new StartupError(`socket path ${config.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; choose a shorter --socket`);
+  }
+
+  let services: Services;
+  try {
+    services = createServices(config, opts.clock ?? systemClock, logger);
+  } catch (err) {
+    if (err instanceof SchemaTooNewError) throw new StartupError(err.message);
+    throw new StartupError(`cannot open the database in ${config.home}: ${(err as Error).message}`);
+  }
+
+  let control: Surface | null = null;
+  let inbox: Surface | null = null;
+  let inboxTcp: http.Server | null = null;
+  try {
+    startServices(services);
+    control = await buildControlSurface(services);
+    inbox = await buildInboxSurface(services);
+    await prepareSocket(config.socketPath);
+
+    const { host, port } = splitHostPort(config.values.listen);
+    await listenOr(control.app.listen({ host, port }), `cannot listen on ${config.values.listen}`);
+    const addr = control.app.server.address() as AddressInfo;
+    services.endpoints.listen = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+
+    await listenOr(inbox.app.listen({ path: config.socketPath }), `cannot listen on socket ${config.socketPath}`);
+    fs.chmodSync(config.socketPath, 0o600);
+
+    if (config.values.inbox.port > 0) {
+      // Same inbox app, second listener: loopback only, never another interface.
+      const app = inbox.app;
+      inboxTcp = http.createServer((req, res) => app.routing(req, res));
+      await listenOr(
+        new Promise<void>((resolve, reject) => {
+          inboxTcp!.once('error', reject);
+          inboxTcp!.listen(config.values.inbox.port, '127.0.0.1', () => resolve());
+        }),
+        `cannot listen on 127.0.0.1:${config.values.inbox.port}`,
+      );
+      services.endpoints.inboxPort = (inboxTcp.address() as AddressInfo).port;
+    }
+  } catch (err) {
+    await Promise.allSettled([control?.app.close(), inbox?.app.close(), inboxTcp ? new Promise((r) => inboxTcp!.close(r)) : null]);
+    await stopServices(services).catch(() => undefined);
+    if (err instanceof StartupError) throw err;
+    throw new StartupError((err as Error).message);
+  }
+
+  const daemon = new Daemon(services, control, inbox, inboxTcp, logger);
+  // `svc serve` replaces this with a version that also exits the process.
+  services.requestShutdown = () => void daemon.close('shutdown requested over HTTP');
+  logger.info(
+    { listen: services.endpoints.listen, socket: config.socketPath, inbox_port: services.endpoints.inboxPort, home: config.home, auth: config.controlToken ? 'bearer' : 'local' },
+    'listening',
+  );
+  return daemon;
+}
+
+function ensureWritableHome(home: string): void {
+  try {
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    fs.accessSync(home, fs.constants.W_OK);
+  } catch (err) {
+    throw new StartupError(`home directory ${home} is not writable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** A stale socket (nothing answering) is replaced; a live one means another daemon owns it. */
+async function prepareSocket(socketPath: string): Promise<void> {
+  if (!fs.existsSync(socketPath)) return;
+  const live = await new Promise<boolean>((resolve) => {
+    const conn = net.connect(socketPath);
+    const done = (alive: boolean) => {
+      conn.destroy();
+      resolve(alive);
+    };
+    conn.once('connect', () => done(true));
+    conn.once('error', () => done(false));
+    conn.setTimeout(1000, () => done(false));
+  });
+  if (live) throw new StartupError(`socket ${socketPath} is in use by another running process (is svc already running with this home?)`);
+  fs.unlinkSync(socketPath);
+}
+
+async function listenOr(p: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new StartupError(`${what}: ${why}`);
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -1,0 +1,190 @@
+/**
+ * The per-agent durable event log (CONTRACT.md section 7). `append` must run inside a store
+ * transaction together with the state change it records; it assigns the next `event_seq`
+ * (gap-free: the sequence is read from the log itself inside that transaction) and publishes to
+ * the broadcaster only after the transaction commits.
+ */
+import type Database from 'better-sqlite3';
+import type { Clock } from '../core/clock.js';
+import { isoAt } from '../core/clock.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Store } from '../store/store.js';
+import type { Broadcaster } from './broadcaster.js';
+import { LEVEL_RANK, levelOf, type Level } from './levels.js';
+
+export interface EventEnvelope {
+  id: string;
+  event_seq: number;
+  ts: string;
+  agent_id: string;
+  type: string;
+  provenance: Record<string, unknown> | null;
+  payload: Record<string, unknown>;
+}
+
+export interface PageQuery {
+  before_seq?: number | undefined;
+  after_seq?: number | undefined;
+  limit: number;
+  order: 'asc' | 'desc';
+  max_level: Level;
+}
+
+export interface EventsPage {
+  events: EventEnvelope[];
+  oldest_seq: number | null;
+  newest_seq: number | null;
+  cursor_seq: number;
+  has_older: boolean;
+  has_newer: boolean;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+interface Row {
+  id: string;
+  event_seq: number;
+  ts: string;
+  agent_id: string;
+  type: string;
+  provenance: string | null;
+  payload: string;
+}
+
+export interface EventLogDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  broadcaster: Broadcaster;
+  onAppend?: () => void;
+}
+
+const COLUMNS = 'id, event_seq, ts, agent_id, type, provenance, payload';
+const NO_UPPER = Number.MAX_SAFE_INTEGER;
+
+export class EventLog {
+  private readonly db: Database.Database;
+  private readonly stmt: ReturnType<typeof prepare>;
+
+  constructor(private readonly deps: EventLogDeps) {
+    this.db = deps.store.db;
+    this.stmt = prepare(this.db);
+  }
+
+  /** Append one event; call inside a store transaction. */
+  append(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
+    const { store, clock, ids } = this.deps;
+    const seq = this.head(agentId) + 1;
+    const provenance = (payload.provenance as Record<string, unknown> | undefined) ?? null;
+    const event: EventEnvelope = {
+      id: ids.make('event'),
+      event_seq: seq,
+      ts: isoAt(clock.now()),
+      agent_id: agentId,
+      type,
+      provenance,
+      payload,
+    };
+    this.stmt.insert.run(
+      agentId,
+      seq,
+      event.id,
+      event.ts,
+      type,
+      LEVEL_RANK[levelOf(type)],
+      provenance ? JSON.stringify(provenance) : null,
+      JSON.stringify(payload),
+    );
+    store.afterCommit(() => {
+      this.deps.onAppend?.();
+      const visibility = this.stmt.visibility.get(agentId) as { visibility: string } | undefined;
+      this.deps.broadcaster.publish(event, visibility?.visibility !== 'private');
+    });
+    return event;
+  }
+
+  /** Highest event_seq of the agent's log (0 when empty). */
+  head(agentId: string): number {
+    return (this.stmt.head.get(agentId) as { head: number }).head;
+  }
+
+  /** Lowest retained event_seq; head + 1 when the log holds nothing. */
+  oldestRetained(agentId: string): number {
+    const row = this.stmt.oldest.get(agentId) as { oldest: number | null };
+    return row.oldest ?? this.head(agentId) + 1;
+  }
+
+  /** Events with event_seq > afterSeq, ascending, at most `limit`. */
+  readAfter(agentId: string, afterSeq: number, limit: number): EventEnvelope[] {
+    return (this.stmt.after.all(agentId, afterSeq, limit) as Row[]).map(toEnvelope);
+  }
+
+  page(agentId: string, q: PageQuery): EventsPage {
+    const lo = q.after_seq ?? -1;
+    const hi = q.before_seq ?? NO_UPPER;
+    const level = LEVEL_RANK[q.max_level];
+    const cursor = this.head(agentId);
+    const stmt = q.order === 'asc' ? this.stmt.pageAsc : this.stmt.pageDesc;
+    const events = (stmt.all(agentId, lo, hi, level, q.limit) as Row[]).map(toEnvelope);
+    const seqs = events.map((e) => e.event_seq);
+    const oldest = seqs.length ? Math.min(...seqs) : null;
+    const newest = seqs.length ? Math.max(...seqs) : null;
+    // The window is the page itself, or the cursor range when the page is empty.
+    const lowerBound = oldest ?? (q.after_seq !== undefined ? q.after_seq + 1 : hi);
+    const upperBound = newest ?? (q.before_seq !== undefined ? q.before_seq - 1 : lo);
+    return {
+      events,
+      oldest_seq: oldest,
+      newest_seq: newest,
+      cursor_seq: cursor,
+      has_older: this.stmt.anyBelow.get(agentId, lowerBound, level) !== undefined,
+      has_newer: this.stmt.anyAbove.get(agentId, upperBound, level) !== undefined,
+      order: q.order,
+      limit: q.limit,
+    };
+  }
+
+  /** Remove an agent's whole log (deletion). Call inside a transaction. */
+  purge(agentId: string): number {
+    return this.stmt.purge.run(agentId).changes;
+  }
+
+  /** Total events across all agents (status page). */
+  total(): number {
+    return (this.stmt.total.get() as { n: number }).n;
+  }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare(
+      'INSERT INTO events (agent_id, event_seq, id, ts, type, level, provenance, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    head: db.prepare('SELECT coalesce(max(event_seq), 0) AS head FROM events WHERE agent_id = ?'),
+    oldest: db.prepare('SELECT min(event_seq) AS oldest FROM events WHERE agent_id = ?'),
+    after: db.prepare(`SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? ORDER BY event_seq ASC LIMIT ?`),
+    pageAsc: db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? AND event_seq < ? AND level <= ? ORDER BY event_seq ASC LIMIT ?`,
+    ),
+    pageDesc: db.prepare(
+      `SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? AND event_seq < ? AND level <= ? ORDER BY event_seq DESC LIMIT ?`,
+    ),
+    anyBelow: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq < ? AND level <= ? LIMIT 1'),
+    anyAbove: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq > ? AND level <= ? LIMIT 1'),
+    purge: db.prepare('DELETE FROM events WHERE agent_id = ?'),
+    total: db.prepare('SELECT count(*) AS n FROM events'),
+    visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?'),
+  };
+}
+
+function toEnvelope(row: Row): EventEnvelope {
+  return {
+    id: row.id,
+    event_seq: row.event_seq,
+    ts: row.ts,
+    agent_id: row.agent_id,
+    type: row.type,
+    provenance: row.provenance ? JSON.parse(row.provenance) : null,
+    payload: JSON.parse(row.payload),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Event levels (CONTRACT.md section 7): `max_level=info` returns info only, `verbose` returns
+ * info and verbose, `debug` (the default) returns everything.
+ */
+export const LEVELS = ['info', 'verbose', 'debug'] as const;
+export type Level = (typeof LEVELS)[number];
+export const LEVEL_RANK: Record<Level, number> = { info: 0, verbose: 1, debug: 2 };
+
+/** The level of each event kind svc emits. A kind not listed here is `verbose`. */
+const KIND_LEVELS: Record<string, Level> = {
+  agent_created: 'info',
+  agent_renamed: 'info',
+  agent_repaired: 'info',
+  agent_deletion_requested: 'info',
+  message_enqueued: 'info',
+  message_processing: 'verbose',
+  message_completed: 'verbose',
+  message_failed: 'info',
+  turn_entry: 'info',
+  turn_completed: 'info',
+  turn_failed: 'info',
+  brief_created: 'info',
+  wake_requested: 'info',
+  control_applied: 'info',
+  run_aborted: 'info',
+  model_changed: 'info',
+  task_create_requested: 'info',
+  task_status_changed: 'info',
+  timer_created: 'info',
+  timer_fired: 'info',
+  timer_cancelled: 'info',
+  work_item_created: 'info',
+  work_item_updated: 'info',
+  work_item_picked: 'info',
+  work_item_completed: 'info',
+  tool_call: 'verbose',
+  tool_result: 'verbose',
+  model_round: 'verbose',
+  model_delta: 'debug',
+  model_thought: 'debug',
+};
+
+export function levelOf(kind: string): Level {
+  return KIND_LEVELS[kind] ?? 'verbose';
+}

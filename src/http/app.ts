@@ -1,0 +1,65 @@
+/**
+ * Builds one Fastify app (either surface) with what both share: the JSON body parser, the error
+ * envelope, the auth/browser guards, SSE support, request metrics, and the OpenAPI registry that
+ * `mountRoutes` fills. Routes come from the surface's own route plugins.
+ */
+import { fastifySSE } from '@fastify/sse';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { errors } from '../core/errors.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import { installAuth, type AuthPolicy } from './auth.js';
+import { installErrorHandling } from './error-handler.js';
+import { OpenAPIRegistry } from './openapi.js';
+import { mountRoutes, type AnyRoute } from './route.js';
+
+export interface AppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  auth: AuthPolicy;
+  heartbeatMs: number;
+  routes: AnyRoute[];
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; registry: OpenAPIRegistry }> {
+  // Typed as the default instance: our pino Logger is a FastifyBaseLogger everywhere it matters.
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    // Per-request lines are logged at debug level by our onResponse hook instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+  }) as unknown as FastifyInstance;
+
+  // One JSON parser for every route: an empty body reads as "no body" (routes with optional
+  // bodies accept it), anything unparsable is 400 invalid_json. Other content types are 415
+  // unless a route scope adds a parser of its own.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as unknown as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(errors.invalidJson((err as Error).message), undefined);
+    }
+  });
+
+  installErrorHandling(app);
+  installAuth(app, opts.auth);
+  app.addHook('onResponse', async (request, reply) => {
+    opts.metrics.httpRequests.inc();
+    if (reply.statusCode >= 400) opts.metrics.httpErrors.inc();
+    request.log.debug({ req: request, res: reply, ms: reply.elapsedTime }, 'request');
+  });
+  await app.register(fastifySSE, { heartbeatInterval: opts.heartbeatMs, serializer: (d: unknown) => String(d) });
+
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  mountRoutes(app, registry, opts.routes);
+  return { app, registry };
+}

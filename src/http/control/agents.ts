@@ -1,0 +1,154 @@
+/** Agent reads and lifecycle routes (spec "Agent reads", "Control plane"; CONTRACT.md section 6). */
+import { agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/agent-views.js';
+import { jobView } from '../../runtime/jobs.js';
+import { errors } from '../../core/errors.js';
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import {
+  AgentDetail,
+  AgentIdParams,
+  AgentList,
+  AgentState,
+  AgentSummary,
+  AgentTree,
+  CreateAgentBody,
+  CreateAgentResponse,
+  DeleteQuery,
+  JobResponse,
+  RenameBody,
+  RepairResponse,
+} from '../schemas/agents.js';
+
+const tags = ['agents'];
+
+export function agentRoutes(s: Services): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/list',
+      auth: 'read',
+      tags,
+      summary: 'Lightweight agent entries for selection and navigation',
+      responses: { 200: { description: 'Agents', schema: AgentList } },
+      handler: () => ({ ok: true, agents: s.agents.list().map((a) => agentListEntry(s, a)) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/status',
+      auth: 'read',
+      tags,
+      summary: 'AgentSummary of the named agent',
+      params: AgentIdParams,
+      responses: { 200: { description: 'Summary', schema: AgentSummary } },
+      handler: ({ params }) => agentSummary(s, s.agents.get(params.id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/state',
+      auth: 'read',
+      tags,
+      summary: 'Bounded bootstrap page: summary, session, tasks, timers, work items, intents, triggers, workspaces',
+      params: AgentIdParams,
+      responses: { 200: { description: 'State page', schema: AgentState } },
+      handler: ({ params }) => agentState(s, s.agents.get(params.id)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/create',
+      auth: 'control',
+      tags,
+      summary: 'Create an agent whose id is the path id (idempotent for an active agent)',
+      description:
+        '201 with created:true for a new agent (after a completed deletion: a new incarnation); 200 with created:false for an existing active agent; 409 deletion_incomplete while a deletion is in flight or failed. `template` names a built-in template (`default`) or a directory under <home>/templates.',
+      params: AgentIdParams,
+      body: CreateAgentBody,
+      bodyOptional: true,
+      responses: {
+        200: { description: 'Already exists', schema: CreateAgentResponse },
+        201: { description: 'Created', schema: CreateAgentResponse },
+      },
+      handler: ({ params, body, reply }) => {
+        const { created, agent } = s.agents.create(params.id, body, (id) => s.deletion.latestJob(id)?.job_id ?? null);
+        reply.code(created ? 201 : 200);
+        return { ok: true, created, agent: agentDetail(s, agent) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/agents/tree',
+      auth: 'control',
+      tags,
+      summary: 'Public agents with their subagents, each with its lineage',
+      responses: { 200: { description: 'Tree', schema: AgentTree } },
+      handler: () => ({ ok: true, agents: agentTree(s) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/agents/:id/detail',
+      auth: 'control',
+      tags,
+      summary: 'Canonical projection: identity, display name, incarnation, model, state, lineage',
+      params: AgentIdParams,
+      responses: { 200: { description: 'Detail', schema: AgentDetail } },
+      handler: ({ params }) => agentDetail(s, s.agents.get(params.id)),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/api/control/agents/:id/name',
+      auth: 'control',
+      tags,
+      summary: 'Rename the display name; agent_id unchanged',
+      params: AgentIdParams,
+      body: RenameBody,
+      responses: { 200: { description: 'Renamed', schema: AgentDetail } },
+      handler: ({ params, body }) => agentDetail(s, s.agents.rename(params.id, body.name)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/repair',
+      auth: 'control',
+      tags,
+      summary: 'Retry incomplete post-create bootstrap without recreating identity',
+      params: AgentIdParams,
+      responses: { 200: { description: 'Bootstrap outcome', schema: RepairResponse } },
+      handler: ({ params }) => {
+        const r = s.agents.repair(params.id);
+        return { ok: true, agent_id: params.id, completed: r.completed, pending: r.pending, error: r.error, agent: agentDetail(s, r.agent) };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/api/control/agents/:id',
+      auth: 'control',
+      tags,
+      summary: 'Schedule asynchronous deletion; returns the deletion job',
+      description:
+        'Phases: stopping, purging_queue, purging_events, removing_files, finalizing. The default agent answers 409 default_agent_protected; an agent with private subagents needs cascade_private_children=true (else 409 private_children_exist).',
+      params: AgentIdParams,
+      query: DeleteQuery,
+      responses: { 202: { description: 'Deletion scheduled', schema: JobResponse } },
+      handler: ({ params, query, reply }) => {
+        const job = s.deletion.request(params.id, { cascadePrivateChildren: query.cascade_private_children });
+        reply.code(202);
+        return { ok: true, job: jobView(job) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/agents/:id/delete-status',
+      auth: 'control',
+      tags,
+      summary: 'Progress of the latest deletion job of the agent',
+      params: AgentIdParams,
+      responses: { 200: { description: 'Deletion job', schema: JobResponse } },
+      handler: ({ params }) => {
+        const job = s.deletion.latestJob(params.id);
+        if (!job) {
+          s.agents.get(params.id);
+          throw errors.jobNotFound(`deletion of ${params.id}`, { agent_id: params.id });
+        }
+        return { ok: true, job: jobView(job) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,77 @@
+/** Public ingress and the control prompt (spec "Public ingress"; CONTRACT.md section 5). */
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { AgentIdParams } from '../schemas/agents.js';
+import { Admitted, AnyJson, EnqueueBody, PromptBody } from '../schemas/messages.js';
+import { z } from 'zod';
+
+const tags = ['ingress'];
+const enqueueDescription =
+  'Rules, in order, nothing queued on rejection: trust/trust_level/authority_class -> 403 provenance_override_rejected; priority interject -> 403 priority_not_allowed; kind operator_prompt or runtime-owned -> 403 kind_not_allowed; origin kind other than channel/webhook -> 403 origin_not_allowed; kind contradicting origin -> 400 kind_origin_mismatch; no content -> 400 empty_message; queue full -> 429 overloaded.';
+
+export function ingressRoutes(s: Services): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/api/agents/:id/enqueue',
+      auth: 'control',
+      tags,
+      summary: 'Enqueue an external message for an agent',
+      description: enqueueDescription,
+      params: AgentIdParams,
+      body: EnqueueBody,
+      responses: { 202: { description: 'Queued', schema: Admitted } },
+      handler: async ({ params, body, reply }) => {
+        const admitted = await s.ingress.publicEnqueue(params.id, body);
+        reply.code(202);
+        return admitted;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/enqueue',
+      auth: 'control',
+      tags,
+      summary: 'Enqueue an external message for the default agent',
+      description: enqueueDescription,
+      body: EnqueueBody,
+      responses: { 202: { description: 'Queued', schema: Admitted } },
+      handler: async ({ body, reply }) => {
+        const admitted = await s.ingress.publicEnqueue(undefined, body);
+        reply.code(202);
+        return admitted;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/webhooks/generic/:agent_id',
+      auth: 'control',
+      tags,
+      summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',
+      description: 'Fields named origin, trust or priority in the payload are payload, not provenance.',
+      params: z.object({ agent_id: z.string().min(1) }),
+      body: AnyJson,
+      responses: { 202: { description: 'Queued', schema: Admitted } },
+      handler: async ({ params, body, reply }) => {
+        const admitted = await s.ingress.genericWebhook(params.agent_id, body);
+        reply.code(202);
+        return admitted;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/prompt',
+      auth: 'control',
+      tags,
+      summary: 'Operator prompt: operator_prompt, trusted_operator, operator_instruction, priority interject',
+      params: AgentIdParams,
+      body: PromptBody,
+      responses: { 202: { description: 'Queued', schema: Admitted } },
+      handler: async ({ params, body, reply }) => {
+        const admitted = await s.ingress.controlPrompt(params.id, body.text, { correlation_id: body.correlation_id });
+        reply.code(202);
+        return admitted;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,52 @@
+/**
+ * The one error handler (CONTRACT.md section 3): every failure on either surface becomes the
+ * JSON envelope `{ok:false, error, code, ...}`. Typed AppErrors carry their own status and code;
+ * Fastify's own request errors are mapped by code; anything else is a bug: logged, and answered
+ * with a generic 500 that reveals nothing.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errors } from '../core/errors.js';
+
+export function toAppError(err: unknown, contentType?: string): AppError | null {
+  if (err instanceof AppError) return err;
+  const e = err as Partial<FastifyError> & { message?: string };
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType(contentType);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'request body is too large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidJson(e.message ?? 'malformed');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError(400, 'invalid_request', 'the request body does not match its Content-Length');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new AppError(400, 'invalid_request', 'the request URL is malformed');
+  }
+  const status = e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(status, 'invalid_request', e.message ?? 'bad request');
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    let appError = toAppError(err, request.headers['content-type']);
+    if (!appError) {
+      request.log.error({ err }, 'unhandled error');
+      appError = new AppError(500, 'internal_error', 'internal error');
+    }
+    if (reply.raw.headersSent) {
+      // An SSE stream already started: nothing can be sent any more but the end of it.
+      reply.raw.end();
+      return;
+    }
+    reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
+    return reply.send({ ok: false, error: appError.message, code: appError.code, ...appError.extra });
+  });
+  app.setNotFoundHandler((request) => {
+    throw errors.routeNotFound(request.method, request.url.split('?')[0]!);
+  });
+}

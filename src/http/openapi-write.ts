@@ -1,0 +1,60 @@
+/**
+ * Writes openapi/control-plane.json and openapi/inbox.json from the route schemas
+ * (`npm run openapi:write`), or with --check fails when the checked-in files are stale
+ * (`npm run openapi:check`, also run by the test suite).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config/load.js';
+import { systemClock } from '../core/clock.js';
+import { createServices, stopServices } from '../services.js';
+import { createLogger } from '../telemetry/logger.js';
+import { buildControlSurface, buildInboxSurface } from './surfaces.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Generate both documents from a throwaway home (the documents do not depend on state). */
+export async function renderDocuments(): Promise<Record<string, string>> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-openapi-'));
+  const services = createServices(loadConfig({ home }, {}), systemClock, createLogger('silent'));
+  try {
+    const control = await buildControlSurface(services);
+    const inbox = await buildInboxSurface(services);
+    const out = {
+      'control-plane.json': JSON.stringify(control.document(), null, 2) + '\n',
+      'inbox.json': JSON.stringify(inbox.document(), null, 2) + '\n',
+    };
+    await Promise.all([control.app.close(), inbox.app.close()]);
+    return out;
+  } finally {
+    await stopServices(services);
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function run(check: boolean): Promise<number> {
+  const docs = await renderDocuments();
+  const dir = path.join(ROOT, 'openapi');
+  let stale = 0;
+  for (const [name, text] of Object.entries(docs)) {
+    const file = path.join(dir, name);
+    if (check) {
+      const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (current !== text) {
+        stale++;
+        process.stderr.write(`openapi/${name} is stale: run npm run openapi:write\n`);
+      }
+    } else {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, text);
+      process.stdout.write(`wrote openapi/${name}\n`);
+    }
+  }
+  return stale === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  run(process.argv.includes('--check')).then((code) => process.exit(code));
+}

@@ -1,0 +1,128 @@
+/**
+ * `defineRoute`: the one way a route comes into being. It validates params, query and body with
+ * zod (400 invalid_request with issues on failure), declares the route's auth class for the auth
+ * hook, and registers the same schemas as an OpenAPI path, so every served route is documented
+ * by construction.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z, type ZodType } from 'zod';
+import { errors, type Issue } from '../core/errors.js';
+import { ErrorResponse } from './schemas/common.js';
+import { toOpenApiPath, type OpenAPIRegistry } from './openapi.js';
+
+/** `open`: no token ever; `read`: read-only route (auth.read_access decides); `control`: token in bearer mode. */
+export type AuthClass = 'open' | 'read' | 'control';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: ZodType;
+  contentType?: string;
+}
+
+type Input<T> = T extends ZodType ? z.output<T> : undefined;
+
+export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: string;
+  auth: AuthClass;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** A missing body is read as `{}` (routes whose body is optional). */
+  bodyOptional?: boolean;
+  bodyLimit?: number;
+  /** Served as Server-Sent Events (the handler writes to the raw response). */
+  sse?: boolean;
+  /** Extra guidance attached to validation failures (e.g. a renamed field). */
+  hint?: (issues: Issue[]) => string | undefined;
+  responses: Record<number, ResponseSpec>;
+  handler: (ctx: {
+    params: Input<P>;
+    query: Input<Q>;
+    body: Input<B>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  }) => unknown;
+}
+
+/** Identity function that gives the handler its inferred input types. */
+export function defineRoute<P extends ZodType | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec<P, Q, B> {
+  return spec;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthClass;
+  }
+}
+
+export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[]): void {
+  for (const spec of routes) {
+    app.route({
+      method: spec.method,
+      url: spec.url,
+      config: { auth: spec.auth },
+      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+      ...(spec.sse ? { sse: { kind: 'manual' as const } } : {}),
+      handler: async (request, reply) => {
+        const params = spec.params ? parse(spec.params, request.params, 'params', spec) : undefined;
+        const query = spec.query ? parse(spec.query, request.query ?? {}, 'query', spec) : undefined;
+        let raw = request.body;
+        if (raw === undefined && spec.bodyOptional) raw = {};
+        const body = spec.body ? parse(spec.body, raw, 'body', spec) : undefined;
+        return spec.handler({ params, query, body, request, reply });
+      },
+    });
+    registerPath(registry, spec);
+  }
+}
+
+function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues: Issue[] = result.error.issues.map((i) => {
+    const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+    const parts = [where, ...i.path.map(String)];
+    if (value === undefined && where === 'body') return { path: 'body', message: 'a JSON body is required' };
+    return {
+      path: parts.join('.') + (keys.length ? `.${keys.join(',')}` : ''),
+      message: i.code === 'unrecognized_keys' ? `unknown field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}` : i.message,
+    };
+  });
+  throw errors.invalidRequest(issues, spec.hint?.(issues));
+}
+
+function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(spec.responses)) {
+    responses[status] = r.schema
+      ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
+      : r.contentType
+        ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string' } } } }
+        : { description: r.description };
+  }
+  responses.default = { description: 'Error envelope', content: { 'application/json': { schema: ErrorResponse } } };
+  const request: Record<string, unknown> = {};
+  if (spec.params) request.params = spec.params;
+  if (spec.query) request.query = spec.query;
+  if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
+  registry.registerPath({
+    method: spec.method.toLowerCase() as 'get',
+    path: toOpenApiPath(spec.url),
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: spec.tags,
+    ...(spec.auth === 'open' ? { security: [] } : { security: [{ bearerAuth: [] }] }),
+    'x-svc-auth': spec.auth,
+    request,
+    responses,
+  } as Parameters<OpenAPIRegistry['registerPath']>[0]);
+}

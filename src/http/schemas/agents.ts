@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { AuthorityClass } from './common.js';
+
+export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
+
+const AgentStatus = z.enum(['idle', 'running', 'stopped', 'deleting']);
+const Visibility = z.enum(['public', 'private']);
+
+export const AgentListEntry = z
+  .object({
+    agent_id: z.string(),
+    display_name: z.string(),
+    status: AgentStatus,
+    visibility: Visibility,
+    parent_agent_id: z.string().nullable(),
+    is_default: z.boolean(),
+  })
+  .openapi('AgentListEntry');
+
+export const AgentList = z.object({ ok: z.literal(true), agents: z.array(AgentListEntry) });
+
+export const AgentSummary = z
+  .object({
+    agent_id: z.string(),
+    display_name: z.string(),
+    status: AgentStatus,
+    incarnation: z.number().int(),
+    model: z.string(),
+    visibility: Visibility,
+    parent_agent_id: z.string().nullable(),
+    is_default: z.boolean(),
+    pending_messages: z.number().int(),
+    current_run: z.null(),
+    last_event_seq: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('AgentSummary');
+
+export const AgentDetail = z
+  .object({
+    agent_id: z.string(),
+    display_name: z.string(),
+    identity: z.object({ agent_id: z.string(), incarnation: z.number().int(), created_at: z.string() }),
+    status: AgentStatus,
+    model: z.string(),
+    model_override: z.string().nullable(),
+    template: z.string().nullable(),
+    parent_agent_id: z.string().nullable(),
+    lineage: z.array(z.string()),
+    visibility: Visibility,
+    is_default: z.boolean(),
+    home_dir: z.string(),
+    bootstrap: z.object({ complete: z.boolean(), pending_steps: z.array(z.string()) }),
+    pending_messages: z.number().int(),
+    last_event_seq: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('AgentDetail');
+
+export const AgentState = z
+  .object({
+    agent: AgentSummary,
+    session: z.object({
+      current_run: z.null(),
+      pending_count: z.number().int(),
+      pending_by_priority: z.record(z.string(), z.number().int()),
+      last_event_seq: z.number().int(),
+    }),
+    tasks: z.array(z.unknown()),
+    timers: z.array(z.unknown()),
+    work_items: z.array(z.unknown()),
+    waiting_intents: z.array(z.unknown()),
+    external_triggers: z.array(z.unknown()),
+    workspaces: z.object({
+      active_workspace_id: z.string(),
+      occupancy: z.array(z.object({ workspace_id: z.string(), path: z.string(), active: z.boolean() })),
+    }),
+  })
+  .openapi('AgentState');
+
+type TreeNodeShape = {
+  agent_id: string;
+  display_name: string;
+  status: string;
+  visibility: string;
+  parent_agent_id: string | null;
+  lineage: string[];
+  children: TreeNodeShape[];
+};
+export const AgentTreeNode: z.ZodType<TreeNodeShape> = z
+  .lazy(() =>
+    z.object({
+      agent_id: z.string(),
+      display_name: z.string(),
+      status: z.string(),
+      visibility: z.string(),
+      parent_agent_id: z.string().nullable(),
+      lineage: z.array(z.string()),
+      children: z.array(AgentTreeNode),
+    }),
+  )
+  .openapi('AgentTreeNode');
+
+export const AgentTree = z.object({ ok: z.literal(true), agents: z.array(AgentTreeNode) });
+
+export const CreateAgentBody = z
+  .looseObject({
+    template: z.string().min(1).nullable().optional(),
+    display_name: z.string().optional(),
+    parent_agent_id: z.string().nullable().optional(),
+    visibility: Visibility.optional(),
+    authority_class: AuthorityClass,
+  })
+  .openapi('CreateAgentRequest');
+
+export const CreateAgentResponse = z.object({ ok: z.literal(true), created: z.boolean(), agent: AgentDetail });
+
+export const RenameBody = z.looseObject({ name: z.string(), authority_class: AuthorityClass }).openapi('RenameAgentRequest');
+
+export const RepairResponse = z.object({
+  ok: z.literal(true),
+  agent_id: z.string(),
+  completed: z.array(z.string()),
+  pending: z.array(z.string()),
+  error: z.string().nullable(),
+  agent: AgentDetail,
+});
+
+export const Job = z
+  .object({
+    job_id: z.string(),
+    kind: z.string(),
+    agent_id: z.string().nullable(),
+    status: z.enum(['pending', 'running', 'completed', 'failed']),
+    phase: z.string().nullable(),
+    progress: z.record(z.string(), z.unknown()).nullable(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Job');
+
+export const JobResponse = z.object({ ok: z.literal(true), job: Job });
+
+export const DeleteQuery = z.object({
+  cascade_private_children: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+});

@@ -1,0 +1,87 @@
+/**
+ * The two HTTP surfaces: the control plane (spec/control-plane.md, under /api) and the inbox API
+ * (spec/inbox.md, at the root). Each is one app built by buildApp from its route plugins plus its
+ * OpenAPI document route, generated from the same registry the routes filled.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../services.js';
+import { VERSION } from '../version.js';
+import { buildApp } from './app.js';
+import type { AuthPolicy } from './auth.js';
+import { agentRoutes } from './control/agents.js';
+import { discoveryRoutes } from './control/discovery.js';
+import { eventRoutes } from './control/events.js';
+import { ingressRoutes } from './control/ingress.js';
+import { runtimeRoutes } from './control/runtime.js';
+import { inboxMetaRoutes } from './inbox/meta.js';
+import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
+import { defineRoute, type AnyRoute } from './route.js';
+
+export const CONTROL_INFO: DocumentInfo = {
+  title: 'svc control plane',
+  version: VERSION,
+  description:
+    'Agent runtime control plane of svc: agents, durable per-agent event logs over SSE, message queues with provenance, runtime management. Errors use the ErrorResponse envelope.',
+};
+
+export const INBOX_INFO: DocumentInfo = {
+  title: 'svc inbox API',
+  version: VERSION,
+  description: 'Inbox and event-source service of svc, served on a Unix socket (and optionally a loopback port).',
+};
+
+export function controlRoutes(s: Services): AnyRoute[] {
+  return [...discoveryRoutes(s), ...agentRoutes(s), ...ingressRoutes(s), ...eventRoutes(s), ...runtimeRoutes(s)];
+}
+
+export function inboxRoutes(s: Services): AnyRoute[] {
+  return [...inboxMetaRoutes(s)];
+}
+
+function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {
+  return defineRoute({
+    method: 'GET',
+    url,
+    auth: 'open',
+    tags: ['discovery'],
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: { description: 'OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
+    handler: () => doc(),
+  });
+}
+
+async function buildSurface(s: Services, auth: AuthPolicy, routes: AnyRoute[], docUrl: string, info: DocumentInfo) {
+  let cached: Record<string, unknown> | null = null;
+  let registry: OpenAPIRegistry | null = null;
+  const doc = () => (cached ??= generateDocument(registry!, info));
+  const built = await buildApp({
+    logger: s.logger,
+    metrics: s.metrics,
+    auth,
+    heartbeatMs: s.config.values.events.heartbeat_ms,
+    routes: [...routes, openapiRoute(docUrl, doc)],
+  });
+  registry = built.registry;
+  return { app: built.app, document: doc };
+}
+
+export interface Surface {
+  app: FastifyInstance;
+  document: () => Record<string, unknown>;
+}
+
+export function controlPolicy(s: Services): AuthPolicy {
+  const { auth } = s.config.values;
+  return { token: s.config.controlToken, readAccess: auth.read_access, allowedHosts: auth.allowed_hosts, allowedOrigins: auth.allowed_origins };
+}
+
+export function buildControlSurface(s: Services): Promise<Surface> {
+  return buildSurface(s, controlPolicy(s), controlRoutes(s), '/api/openapi.json', CONTROL_INFO);
+}
+
+/** The inbox API has no caller authentication; only the browser guards apply (TCP listener). */
+export function buildInboxSurface(s: Services): Promise<Surface> {
+  const policy = { ...controlPolicy(s), token: '' };
+  return buildSurface(s, policy, inboxRoutes(s), '/openapi.json', INBOX_INFO);
+}

@@ -1,0 +1,263 @@
+/**
+ * The durable per-agent message queue (CONTRACT.md section 5). Messages wait in SQLite with their
+ * provenance. Dequeue order: interject > next > normal > background, FIFO inside a priority
+ * (the autoincrement `seq` is the arrival order). Depth per agent is capped: past
+ * `queue.max_pending`, enqueue answers 429 overloaded.
+ *
+ * Every method that writes must run inside a store transaction; the enqueue event is appended by
+ * the caller's transaction too, so the message and its `message_enqueued` commit together.
+ */
+import type Database from 'better-sqlite3';
+import { isoAt, type Clock } from '../core/clock.js';
+import { errors } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import { PRIORITIES, PRIORITY_RANK, type Priority, type Provenance } from '../core/provenance.js';
+import type { EventLog } from '../events/event-log.js';
+import type { Store } from '../store/store.js';
+
+export type MessageBody =
+  | { type: 'text'; text: string }
+  | { type: 'json'; value: Record<string, unknown> }
+  | { type: 'brief'; title: string; text: string; attachments: unknown[] };
+
+export type MessageStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface Message extends Provenance {
+  message_id: string;
+  agent_id: string;
+  body: MessageBody;
+  metadata: Record<string, unknown>;
+  correlation_id: string | null;
+  causation_id: string | null;
+  status: MessageStatus;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnqueueInput {
+  agentId: string;
+  provenance: Provenance;
+  body: MessageBody;
+  metadata?: Record<string, unknown> | undefined;
+  correlationId?: string | undefined;
+  causationId?: string | undefined;
+}
+
+interface MessageRow {
+  message_id: string;
+  agent_id: string;
+  kind: string;
+  origin: string;
+  trust: string;
+  authority_class: string;
+  priority: string;
+  body: string;
+  metadata: string;
+  correlation_id: string | null;
+  causation_id: string | null;
+  delivery_surface: string;
+  status: string;
+  attempts: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QueueDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventLog;
+  maxPending: number;
+}
+
+export class MessageQueue {
+  private readonly stmt;
+  /** Queued-message count per agent, loaded lazily and kept in step with commits/rollbacks. */
+  private readonly pendingCache = new Map<string, number>();
+
+  constructor(private readonly deps: QueueDeps) {
+    const db: Database.Database = deps.store.db;
+    this.stmt = {
+      insert: db.prepare(
+        `INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata,
+           correlation_id, causation_id, delivery_surface, status, attempts, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+      ),
+      get: db.prepare('SELECT * FROM messages WHERE message_id = ?'),
+      next: db.prepare(
+        "SELECT * FROM messages WHERE agent_id = ? AND status = 'queued' ORDER BY priority_rank, seq LIMIT 1",
+      ),
+      setStatus: db.prepare('UPDATE messages SET status = ?, attempts = attempts + ?, error = ?, updated_at = ? WHERE message_id = ?'),
+      countQueued: db.prepare("SELECT count(*) AS n FROM messages WHERE agent_id = ? AND status = 'queued'"),
+      countByPriority: db.prepare(
+        "SELECT priority, count(*) AS n FROM messages WHERE agent_id = ? AND status = 'queued' GROUP BY priority",
+      ),
+      countAll: db.prepare("SELECT count(*) AS n FROM messages WHERE status = 'queued'"),
+      processing: db.prepare("SELECT * FROM messages WHERE status = 'processing' ORDER BY seq"),
+      purge: db.prepare('DELETE FROM messages WHERE agent_id = ?'),
+    };
+  }
+
+  /** Insert a queued message and its `message_enqueued` event. Inside a transaction. */
+  enqueue(input: EnqueueInput): Message {
+    const { agentId, provenance } = input;
+    const pending = this.pending(agentId);
+    if (pending >= this.deps.maxPending) {
+      throw errors.overloaded(`agent ${JSON.stringify(agentId)} has ${pending} queued messages (queue.max_pending); retry later`);
+    }
+    const now = isoAt(this.deps.clock.now());
+    const message: Message = {
+      message_id: this.deps.ids.make('message'),
+      agent_id: agentId,
+      ...provenance,
+      body: input.body,
+      metadata: input.metadata ?? {},
+      correlation_id: input.correlationId ?? null,
+      causation_id: input.causationId ?? null,
+      status: 'queued',
+      attempts: 0,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    };
+    this.stmt.insert.run(
+      message.message_id,
+      agentId,
+      provenance.kind,
+      JSON.stringify(provenance.origin),
+      provenance.trust,
+      provenance.authority_class,
+      provenance.priority,
+      PRIORITY_RANK[provenance.priority],
+      JSON.stringify(message.body),
+      JSON.stringify(message.metadata),
+      message.correlation_id,
+      message.causation_id,
+      provenance.delivery_surface,
+      now,
+      now,
+    );
+    this.adjust(agentId, +1);
+    this.deps.events.append(agentId, 'message_enqueued', {
+      message_id: message.message_id,
+      kind: provenance.kind,
+      priority: provenance.priority,
+      correlation_id: message.correlation_id,
+      causation_id: message.causation_id,
+      body: message.body,
+      metadata: message.metadata,
+      provenance: provenanceOf(message),
+    });
+    return message;
+  }
+
+  /**
+   * Take the next message for an agent (highest priority, oldest first) and mark it
+   * `processing`. Inside a transaction. The run loop calls this.
+   */
+  claimNext(agentId: string): Message | null {
+    const row = this.stmt.next.get(agentId) as MessageRow | undefined;
+    if (!row) return null;
+    this.stmt.setStatus.run('processing', 1, null, isoAt(this.deps.clock.now()), row.message_id);
+    this.adjust(agentId, -1);
+    return { ...fromRow(row), status: 'processing', attempts: row.attempts + 1 };
+  }
+
+  /** Mark a claimed message finished. Inside a transaction. */
+  finish(messageId: string, status: 'completed' | 'failed', error: string | null = null): void {
+    this.stmt.setStatus.run(status, 0, error, isoAt(this.deps.clock.now()), messageId);
+  }
+
+  /** Put a claimed message back in the queue (crash recovery retries it once). */
+  requeue(messageId: string, agentId: string): void {
+    this.stmt.setStatus.run('queued', 0, null, isoAt(this.deps.clock.now()), messageId);
+    this.adjust(agentId, +1);
+  }
+
+  /** Messages that were being processed when the daemon stopped. */
+  interrupted(): Message[] {
+    return (this.stmt.processing.all() as MessageRow[]).map(fromRow);
+  }
+
+  get(messageId: string): Message | null {
+    const row = this.stmt.get.get(messageId) as MessageRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  pending(agentId: string): number {
+    let n = this.pendingCache.get(agentId);
+    if (n === undefined) {
+      n = (this.stmt.countQueued.get(agentId) as { n: number }).n;
+      this.pendingCache.set(agentId, n);
+    }
+    return n;
+  }
+
+  pendingByPriority(agentId: string): Record<Priority, number> {
+    const out = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;
+    for (const row of this.stmt.countByPriority.all(agentId) as Array<{ priority: Priority; n: number }>) out[row.priority] = row.n;
+    return out;
+  }
+
+  pendingTotal(): number {
+    return (this.stmt.countAll.get() as { n: number }).n;
+  }
+
+  /** Drop every message of an agent (deletion). Inside a transaction. */
+  purge(agentId: string): number {
+    const n = this.stmt.purge.run(agentId).changes;
+    this.pendingCache.delete(agentId);
+    this.deps.store.onRollback(() => this.pendingCache.delete(agentId));
+    return n;
+  }
+
+  /**
+   * Keep a loaded count in step with a change just written. An agent whose count is not loaded
+   * yet needs nothing: its first read counts the rows, this change included.
+   */
+  private adjust(agentId: string, delta: number): void {
+    const bump = (d: number) => {
+      const n = this.pendingCache.get(agentId);
+      if (n !== undefined) this.pendingCache.set(agentId, n + d);
+    };
+    bump(delta);
+    this.deps.store.onRollback(() => bump(-delta));
+  }
+}
+
+export function provenanceOf(m: Pick<Message, keyof Provenance | 'message_id'>) {
+  return {
+    origin: m.origin,
+    trust: m.trust,
+    authority_class: m.authority_class,
+    priority: m.priority,
+    kind: m.kind,
+    delivery_surface: m.delivery_surface,
+    message_id: m.message_id,
+  };
+}
+
+function fromRow(row: MessageRow): Message {
+  return {
+    message_id: row.message_id,
+    agent_id: row.agent_id,
+    kind: row.kind as Message['kind'],
+    origin: JSON.parse(row.origin),
+    trust: row.trust as Message['trust'],
+    authority_class: row.authority_class as Message['authority_class'],
+    priority: row.priority as Priority,
+    delivery_surface: row.delivery_surface as Message['delivery_surface'],
+    body: JSON.parse(row.body),
+    metadata: JSON.parse(row.metadata),
+    correlation_id: row.correlation_id,
+    causation_id: row.causation_id,
+    status: row.status as MessageStatus,
+    attempts: row.attempts,
+    error: row.error,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Composition of the domain services over one store. No Fastify here: the daemon mounts HTTP on
+ * top, tests and the CLI call these directly.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from './config/load.js';
+import { RuntimeConfig } from './config/runtime-config.js';
+import type { Clock } from './core/clock.js';
+import { IdGenerator } from './core/ids.js';
+import { Broadcaster } from './events/broadcaster.js';
+import { EventLog } from './events/event-log.js';
+import { SseHub } from './events/sse.js';
+import { AgentDeletion } from './runtime/agent-deletion.js';
+import { AgentService } from './runtime/agents.js';
+import { Ingress } from './runtime/ingress.js';
+import { JobStore } from './runtime/jobs.js';
+import { MessageQueue } from './runtime/queue.js';
+import { Store } from './store/store.js';
+import { Metrics } from './telemetry/metrics.js';
+
+export interface Services {
+  config: ResolvedConfig;
+  clock: Clock;
+  logger: Logger;
+  ids: IdGenerator;
+  metrics: Metrics;
+  store: Store;
+  broadcaster: Broadcaster;
+  events: EventLog;
+  sse: SseHub;
+  queue: MessageQueue;
+  agents: AgentService;
+  jobs: JobStore;
+  deletion: AgentDeletion;
+  ingress: Ingress;
+  runtimeConfig: RuntimeConfig;
+  startedAt: number;
+  /** Filled in by the daemon once its listeners are up. */
+  endpoints: { listen: string; socket: string; inboxPort: number | null };
+  /** Set by the daemon: begin a graceful shutdown. */
+  requestShutdown: () => void;
+}
+
+export function databasePath(home: string): string {
+  return path.join(home, 'svc.db');
+}
+
+export function createServices(config: ResolvedConfig, clock: Clock, logger: Logger): Services {
+  const startedAt = clock.now();
+  fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  const store = Store.open(databasePath(config.home));
+  const ids = new IdGenerator(clock);
+  const metrics = new Metrics(startedAt, () => clock.now());
+  const broadcaster = new Broadcaster();
+  const events = new EventLog({ store, clock, ids, broadcaster, onAppend: () => metrics.eventsAppended.inc() });
+  const { events: ev } = config.values;
+  store.onCommit = () => metrics.storeCommits.inc();
+  const sse = new SseHub(events, broadcaster, {
+    maxBufferedBytes: ev.sse_max_buffer_bytes,
+    maxClients: ev.sse_max_clients,
+    onLagging: () => metrics.sseDisconnectedLagging.inc(),
+  });
+  const queue = new MessageQueue({ store, clock, ids, events, maxPending: config.values.queue.max_pending });
+  const agents = new AgentService({
+    store,
+    clock,
+    events,
+    queue,
+    homeDir: config.home,
+    defaultAgentId: config.values.default_agent,
+    defaultModel: () => config.values.model.default,
+  });
+  const jobs = new JobStore({ store, clock, ids });
+  const deletion = new AgentDeletion({ store, agents, queue, events, jobs, logger });
+  deletion.onStop((agentId) => sse.closeAgent(agentId));
+  const ingress = new Ingress({ store, agents, queue, onAdmitted: () => metrics.messagesEnqueued.inc() });
+  metrics.bind({ queueDepth: () => queue.pendingTotal(), sseClients: () => sse.size, agents: () => agents.count() });
+  return {
+    config,
+    clock,
+    logger,
+    ids,
+    metrics,
+    store,
+    broadcaster,
+    events,
+    sse,
+    queue,
+    agents,
+    jobs,
+    deletion,
+    ingress,
+    runtimeConfig: new RuntimeConfig(config),
+    startedAt,
+    endpoints: { listen: config.values.listen, socket: config.socketPath, inboxPort: null },
+    requestShutdown: () => logger.warn('shutdown requested but no daemon is attached'),
+  };
+}
+
+/** Start-up work on the store: the default agent, unfinished deletions. */
+export function startServices(s: Services): void {
+  s.agents.ensureDefault();
+  const defaultAgent = s.agents.get(s.agents.defaultAgentId);
+  if (defaultAgent.bootstrap && Object.values(defaultAgent.bootstrap).some((done) => !done)) s.agents.bootstrap(defaultAgent.agent_id);
+  s.deletion.resumeUnfinished();
+}
+
+export async function stopServices(s: Services): Promise<void> {
+  s.sse.closeAll();
+  await s.deletion.idle();
+  s.store.close();
+}

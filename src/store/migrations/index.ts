@@ -1,0 +1,36 @@
+/**
+ * Versioned schema migrations. The schema version is SQLite's `user_version`. Each migration
+ * runs in its own transaction, in order; a database written by a newer svc (a version above the
+ * last one known here) refuses to open, so an older binary never corrupts newer data.
+ */
+import type Database from 'better-sqlite3';
+import { v1 } from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [v1];
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number, readonly supported: number) {
+    super(`database schema version ${found} is newer than this svc supports (${supported}); upgrade svc or use another --home`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current, SCHEMA_VERSION);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.up);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return SCHEMA_VERSION;
+}

@@ -1,0 +1,195 @@
+/**
+ * The SQLite store: one better-sqlite3 connection in WAL mode with synchronous=FULL, a
+ * transaction helper with commit/rollback hooks, and group commit.
+ *
+ * Group commit: `write(fn)` queues fn; on the next tick every queued fn runs inside one
+ * transaction (each in its own savepoint, so one failing caller does not undo the others), the
+ * transaction commits (one fsync for the whole batch), after-commit hooks run (the broadcaster
+ * publishes), and only then is each caller answered. Durability costs one fsync per tick, not
+ * one per request.
+ */
+import Database from 'better-sqlite3';
+import { migrate } from './migrations/index.js';
+
+type Hook = () => void;
+
+class Unit {
+  readonly commitHooks: Hook[] = [];
+  readonly rollbackHooks: Hook[] = [];
+}
+
+interface PendingWrite {
+  fn: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface StoreStats {
+  commits: number;
+  batchedWrites: number;
+}
+
+/** Upper bound on writes folded into one group-commit transaction. */
+const MAX_BATCH = 2000;
+
+export class Store {
+  readonly db: Database.Database;
+  private unit: Unit | null = null;
+  private depth = 0;
+  private queue: PendingWrite[] = [];
+  private scheduled = false;
+  private closed = false;
+  readonly stats: StoreStats = { commits: 0, batchedWrites: 0 };
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
+
+  /** Called after every committed transaction (metrics). */
+  onCommit: (() => void) | null = null;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+  }
+
+  /** Open (creating if needed) and migrate the database at `file`. */
+  static open(file: string): Store {
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new Store(db);
+  }
+
+  get inTransaction(): boolean {
+    return this.unit !== null;
+  }
+
+  /**
+   * Run fn in a transaction now (synchronously). Nested calls become savepoints: a nested
+   * failure rolls back only its own writes and hooks.
+   */
+  tx<T>(fn: () => T): T {
+    if (this.unit) return this.savepoint(fn);
+    const unit = new Unit();
+    this.unit = unit;
+    this.begin.run();
+    let result: T;
+    try {
+      result = fn();
+      this.commit.run();
+    } catch (err) {
+      if (this.db.inTransaction) this.rollback.run();
+      this.unit = null;
+      runHooks(unit.rollbackHooks);
+      throw err;
+    }
+    this.unit = null;
+    this.stats.commits++;
+    this.onCommit?.();
+    runHooks(unit.commitHooks);
+    return result;
+  }
+
+  private savepoint<T>(fn: () => T): T {
+    const parent = this.unit!;
+    const child = new Unit();
+    const name = `sp${++this.depth}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    this.unit = child;
+    try {
+      const result = fn();
+      this.db.exec(`RELEASE ${name}`);
+      parent.commitHooks.push(...child.commitHooks);
+      parent.rollbackHooks.push(...child.rollbackHooks);
+      return result;
+    } catch (err) {
+      this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      runHooks(child.rollbackHooks);
+      throw err;
+    } finally {
+      this.unit = parent;
+      this.depth--;
+    }
+  }
+
+  /** Queue fn for the next group commit; resolves with fn's result after the commit. */
+  write<T>(fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Register a hook that runs after the enclosing transaction commits. */
+  afterCommit(hook: Hook): void {
+    if (!this.unit) throw new Error('afterCommit outside a transaction');
+    this.unit.commitHooks.push(hook);
+  }
+
+  /** Register a hook that runs if the enclosing transaction (or savepoint) rolls back. */
+  onRollback(hook: Hook): void {
+    if (!this.unit) throw new Error('onRollback outside a transaction');
+    this.unit.rollbackHooks.push(hook);
+  }
+
+  /** Run every queued write now (used by flush ticks and before close). */
+  flush(): void {
+    this.scheduled = false;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      try {
+        this.tx(() => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: this.tx(item.fn) });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+        });
+      } catch (error) {
+        // The commit itself failed (disk full, I/O error): nobody's write is durable.
+        for (const item of batch) item.reject(error);
+        continue;
+      }
+      this.stats.batchedWrites += batch.length;
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) item.resolve(outcome.value);
+        else item.reject(outcome.error);
+      });
+    }
+  }
+
+  /** Copy the WAL into the main database file (shutdown). */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    this.checkpoint();
+    this.db.close();
+  }
+}
+
+function runHooks(hooks: Hook[]): void {
+  for (const hook of hooks) hook();
+}
