@@ -23,7 +23,12 @@ export interface AppOptions {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; registry: OpenAPIRegistry }> {
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+
+export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance; registry: OpenAPIRegistry; served: ServedRoute[] }> {
   // Typed as the default instance: our pino Logger is a FastifyBaseLogger everywhere it matters.
   const app = Fastify({
     loggerInstance: opts.logger,
@@ -58,8 +63,14 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   });
   await app.register(fastifySSE, { heartbeatInterval: opts.heartbeatMs, serializer: (d: unknown) => String(d) });
 
+  // Every route Fastify actually serves, for the test that compares it with the OpenAPI paths.
+  const served: ServedRoute[] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') served.push({ method, url: r.url });
+  });
+
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   mountRoutes(app, registry, opts.routes);
-  return { app, registry };
+  return { app, registry, served };
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
-import { buildApp } from './app.js';
+import { buildApp, type ServedRoute } from './app.js';
 import type { AuthPolicy } from './auth.js';
 import { agentRoutes } from './control/agents.js';
 import { discoveryRoutes } from './control/discovery.js';
@@ -63,12 +63,13 @@ async function buildSurface(s: Services, auth: AuthPolicy, routes: AnyRoute[], d
     routes: [...routes, openapiRoute(docUrl, doc)],
   });
   registry = built.registry;
-  return { app: built.app, document: doc };
+  return { app: built.app, document: doc, served: built.served };
 }
 
 export interface Surface {
   app: FastifyInstance;
   document: () => Record<string, unknown>;
+  served: ServedRoute[];
 }
 
 export function controlPolicy(s: Services): AuthPolicy {

@@ -1,0 +1,32 @@
+/** In-process services on a temporary home, for unit and route tests (no listeners). */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+
+export interface TestServices {
+  s: Services;
+  clock: ManualClock;
+  home: string;
+  close: () => Promise<void>;
+}
+
+export function testServices(opts: { configToml?: string; start?: boolean } = {}): TestServices {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-unit-'));
+  if (opts.configToml) fs.writeFileSync(path.join(home, 'config.toml'), opts.configToml);
+  const clock = new ManualClock();
+  const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+  if (opts.start !== false) startServices(s);
+  return {
+    s,
+    clock,
+    home,
+    close: async () => {
+      await stopServices(s);
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

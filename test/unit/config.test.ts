@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseToml } from 'smol-toml';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { RuntimeConfig } from '../../src/config/runtime-config.js';
+import { ConfigSchema } from '../../src/config/schema.js';
+
+const homes: string[] = [];
+function home(toml?: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-config-'));
+  homes.push(dir);
+  if (toml !== undefined) fs.writeFileSync(path.join(dir, 'config.toml'), toml);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of homes.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('config layering: defaults < file < environment < flags', () => {
+  it('uses the built-in defaults when nothing is set', () => {
+    const c = loadConfig({ home: home() }, {});
+    expect(c.values.listen).toBe('127.0.0.1:8700');
+    expect(c.values.default_agent).toBe('main');
+    expect(c.values.events).toEqual({ heartbeat_ms: 15000, page_limit_max: 1000, sse_max_clients: 10000, sse_max_buffer_bytes: 1048576 });
+    expect(c.values.queue.max_pending).toBe(10000);
+    expect(c.controlToken).toBe('');
+    expect(c.configFile).toBeNull();
+    expect(c.socketPath).toBe(path.join(c.home, 'inbox.sock'));
+  });
+
+  it('the file beats the defaults, the environment beats the file, flags beat the environment', () => {
+    const h = home('listen = "127.0.0.1:9001"\nlog_level = "warn"\ncontrol_token = "from-file"\n');
+    expect(loadConfig({ home: h }, {}).values.listen).toBe('127.0.0.1:9001');
+    const env = { SVC_LISTEN: '127.0.0.1:9002', SVC_LOG_LEVEL: 'error', SVC_TOKEN: 'from-env' };
+    const c = loadConfig({ home: h }, env);
+    expect([c.values.listen, c.values.log_level, c.controlToken]).toEqual(['127.0.0.1:9002', 'error', 'from-env']);
+    const f = loadConfig({ home: h, listen: '127.0.0.1:9003', logLevel: 'debug', token: 'from-flag' }, env);
+    expect([f.values.listen, f.values.log_level, f.controlToken]).toEqual(['127.0.0.1:9003', 'debug', 'from-flag']);
+  });
+
+  it('SVC_HOME chooses the home when --home is absent', () => {
+    const h = home();
+    expect(loadConfig({}, { SVC_HOME: h }).home).toBe(h);
+  });
+
+  it('--token-file replaces a token from the file or the environment', () => {
+    const h = home('control_token = "file-token"\n');
+    fs.writeFileSync(path.join(h, 'token'), 'secret-from-file\n');
+    expect(loadConfig({ home: h, tokenFile: path.join(h, 'token') }, { SVC_TOKEN: 'env' }).controlToken).toBe('secret-from-file');
+  });
+
+  it('--socket and --port land in the inbox section', () => {
+    const c = loadConfig({ home: home(), socket: '/tmp/x.sock', port: 9100 }, {});
+    expect(c.socketPath).toBe('/tmp/x.sock');
+    expect(c.values.inbox.port).toBe(9100);
+  });
+
+  it.each([
+    ['events.bogus', '[events]\nbogus = 1\n'],
+    ['nope', 'nope = true\n'],
+    ['events.heartbeat_ms', '[events]\nheartbeat_ms = "soon"\n'],
+    ['auth.read_access', '[auth]\nread_access = "sometimes"\n'],
+    ['listen', 'listen = "nowhere"\n'],
+    ['runtime.observability.otlp.endpoint', '[runtime.observability.otlp]\nenabled = true\n'],
+  ])('refuses a bad file naming the key path %s', (key, toml) => {
+    expect(() => loadConfig({ home: home(toml) }, {})).toThrowError(new RegExp(key.replace(/\./g, '\\.')));
+  });
+
+  it('refuses a file that is not TOML, and a --config that does not exist', () => {
+    expect(() => loadConfig({ home: home('this is = = not toml') }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ home: home(), config: '/nonexistent/svc.toml' }, {})).toThrow(/does not exist/);
+  });
+
+  it('refuses an OTLP credential profile combined with an authorization header', () => {
+    const toml = '[runtime.observability.otlp]\ncredential_profile = "p"\nheaders = { Authorization = "Bearer x" }\n';
+    expect(() => loadConfig({ home: home(toml) }, {})).toThrow(/credential_profile/);
+  });
+
+  it('config.example.toml is valid and lists the defaults exactly', () => {
+    const example = parseToml(fs.readFileSync(path.join(__dirname, '..', '..', 'config.example.toml'), 'utf8'));
+    expect(ConfigSchema.parse(example)).toEqual(ConfigSchema.parse({}));
+  });
+});
+
+describe('runtime config PATCH', () => {
+  it('writes supported keys and refuses start-up-only, unknown and invalid ones per key', () => {
+    const h = home('log_level = "info"\n');
+    const rc = new RuntimeConfig(loadConfig({ home: h }, {}));
+    const { changed, results } = rc.patch([
+      { key: 'events.heartbeat_ms', value: 5000 },
+      { key: 'listen', value: '127.0.0.1:1' },
+      { key: 'nope.nothing', value: 1 },
+      { key: 'events.page_limit_max', value: 'lots' },
+      { key: 'providers.local.kind', value: 'openai' },
+    ]);
+    expect(changed).toBe(true);
+    expect(results.map((r) => r.effect)).toEqual(['accepted_requires_restart', 'rejected', 'rejected', 'rejected', 'rejected']);
+    expect(results[1]!.reason).toMatch(/start-up only/);
+    expect(results[2]!.reason).toMatch(/unknown key/);
+    expect(results[3]!.reason).toMatch(/invalid value/);
+    const written = parseToml(fs.readFileSync(path.join(h, 'config.toml'), 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(written.events!.heartbeat_ms).toBe(5000);
+    expect(written.log_level).toBe('info');
+    expect(loadConfig({ home: h }, {}).values.events.heartbeat_ms).toBe(5000);
+  });
+
+  it('reports changed:false when the value is already there', () => {
+    const h = home('[events]\nheartbeat_ms = 5000\n');
+    const rc = new RuntimeConfig(loadConfig({ home: h }, {}));
+    expect(rc.patch([{ key: 'events.heartbeat_ms', value: 5000 }]).changed).toBe(false);
+  });
+
+  it('redacts the control token in the surface', () => {
+    const rc = new RuntimeConfig(loadConfig({ home: home(), token: 'super-secret' }, {}));
+    expect(JSON.stringify(rc.surface())).not.toContain('super-secret');
+  });
+});

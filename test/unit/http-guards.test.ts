@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errors } from '../../src/core/errors.js';
+import { buildApp } from '../../src/http/app.js';
+import { hostAllowed, originAllowed, tokenMatches } from '../../src/http/auth.js';
+import { defineRoute } from '../../src/http/route.js';
+import { Metrics } from '../../src/telemetry/metrics.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import type { FastifyInstance } from 'fastify';
+
+describe('browser guards', () => {
+  it.each(['localhost', 'localhost:8700', '127.0.0.1:1', '127.1.2.3', '[::1]:8700', '[::1]'])('accepts loopback Host %s', (h) => {
+    expect(hostAllowed(h, [])).toBe(true);
+  });
+  it.each(['evil.example', 'evil.example:8700', 'localhost.evil.example', '10.0.0.1:8700', ''])('refuses Host %s', (h) => {
+    expect(hostAllowed(h, [])).toBe(false);
+  });
+  it('accepts a listed host with or without port', () => {
+    expect(hostAllowed('svc.internal:8700', ['svc.internal'])).toBe(true);
+  });
+  it.each(['http://localhost:3000', 'https://127.0.0.1', 'http://[::1]:5173'])('accepts loopback Origin %s', (o) => {
+    expect(originAllowed(o, [])).toBe(true);
+  });
+  it.each(['http://evil.example', 'null', 'file://', 'http://localhost.evil.example'])('refuses Origin %s', (o) => {
+    expect(originAllowed(o, [])).toBe(false);
+  });
+  it('accepts a listed origin', () => {
+    expect(originAllowed('https://ops.example.com', ['https://ops.example.com/'])).toBe(true);
+  });
+  it('compares tokens by value, whatever their lengths', () => {
+    expect(tokenMatches('abc', 'abc')).toBe(true);
+    expect(tokenMatches('abc', 'abcd')).toBe(false);
+    expect(tokenMatches('', 'abc')).toBe(false);
+  });
+});
+
+describe('the error handler', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    const routes = [
+      defineRoute({ method: 'GET', url: '/typed', auth: 'open', tags: [], summary: '', responses: {}, handler: () => { throw errors.agentNotFound('x'); } }),
+      defineRoute({ method: 'GET', url: '/bug', auth: 'open', tags: [], summary: '', responses: {}, handler: () => { throw new Error('secret internals at /etc/passwd'); } }),
+      defineRoute({ method: 'POST', url: '/strict', auth: 'control', tags: [], summary: '', body: z.strictObject({ n: z.number() }), responses: {}, handler: ({ body }) => body }),
+    ];
+    ({ app } = await buildApp({
+      logger: createLogger('silent'),
+      metrics: new Metrics(0, () => 0),
+      auth: { token: 't0k', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [] },
+      heartbeatMs: 1000,
+      routes,
+    }));
+  });
+  afterAll(() => app.close());
+
+  it('answers a typed error with its status and code', async () => {
+    const r = await app.inject({ url: '/typed', remoteAddress: '127.0.0.1', headers: { host: 'localhost' } });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ ok: false, error: 'agent "x" not found', code: 'agent_not_found', agent_id: 'x' });
+  });
+
+  it('answers an unexpected error with a generic 500 that reveals nothing', async () => {
+    const r = await app.inject({ url: '/bug', headers: { host: 'localhost' } });
+    expect(r.statusCode).toBe(500);
+    expect(r.json()).toEqual({ ok: false, error: 'internal error', code: 'internal_error' });
+  });
+
+  it('names unknown fields of a strict body in issues', async () => {
+    const r = await app.inject({ method: 'POST', url: '/strict', headers: { host: 'localhost', authorization: 'Bearer t0k' }, payload: { n: 1, m: 2 } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ code: 'invalid_request', issues: [{ path: 'body.m', message: 'unknown field m' }] });
+  });
+
+  it('requires the token on control routes and answers 401 with WWW-Authenticate', async () => {
+    const r = await app.inject({ method: 'POST', url: '/strict', headers: { host: 'localhost' }, payload: { n: 1 } });
+    expect(r.statusCode).toBe(401);
+    expect(r.headers['www-authenticate']).toBe('Bearer');
+    expect(r.json().code).toBe('unauthorized');
+  });
+
+  it('answers an unknown route with route_not_found JSON', async () => {
+    const r = await app.inject({ url: '/nope', headers: { host: 'localhost' } });
+    expect(r.statusCode).toBe(404);
+    expect(r.headers['content-type']).toMatch(/application\/json/);
+    expect(r.json().code).toBe('route_not_found');
+  });
+});
