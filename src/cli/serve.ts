@@ -1,6 +1,6 @@
 /** `svc serve`: run the daemon in the foreground until SIGTERM/SIGINT or an HTTP shutdown. */
 import type { Command } from 'commander';
-import { startDaemon, StartupError } from '../daemon.js';
+import { startDaemon, StartupError, type Daemon } from '../daemon.js';
 
 interface ServeOptions {
   home?: string;
@@ -33,7 +33,24 @@ export function registerServe(program: Command): void {
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
         fail(`--port must be an integer between 1 and 65535, got ${JSON.stringify(opts.port)}`);
       }
-      let daemon;
+      // Handlers go in before start: the `listening` line is written inside startDaemon, and a
+      // supervisor may signal right after it; without a handler that signal would kill the
+      // process outright (no checkpoint, socket left behind, no exit 0).
+      let daemon: Daemon | undefined;
+      let pending: string | null = null;
+      const stop = (reason: string) => {
+        if (!daemon) {
+          pending ??= reason;
+          return;
+        }
+        setTimeout(() => process.exit(1), EXIT_DEADLINE_MS).unref();
+        daemon.close(reason).then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
       try {
         daemon = await startDaemon({
           flags: {
@@ -51,16 +68,8 @@ export function registerServe(program: Command): void {
         if (err instanceof StartupError) fail(err.message);
         throw err;
       }
-      const stop = (reason: string) => {
-        setTimeout(() => process.exit(1), EXIT_DEADLINE_MS).unref();
-        daemon.close(reason).then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
       daemon.services.requestShutdown = () => stop('shutdown requested over HTTP');
+      if (pending) stop(pending);
     });
 }
 

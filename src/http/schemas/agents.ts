@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TreeNode } from '../../runtime/agent-views.js';
 import { AuthorityClass } from './common.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
@@ -80,16 +81,7 @@ export const AgentState = z
   })
   .openapi('AgentState');
 
-type TreeNodeShape = {
-  agent_id: string;
-  display_name: string;
-  status: string;
-  visibility: string;
-  parent_agent_id: string | null;
-  lineage: string[];
-  children: TreeNodeShape[];
-};
-export const AgentTreeNode: z.ZodType<TreeNodeShape> = z
+export const AgentTreeNode: z.ZodType<TreeNode> = z
   .lazy(() =>
     z.object({
       agent_id: z.string(),

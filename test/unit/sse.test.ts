@@ -1,0 +1,106 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SseHub } from '../../src/events/sse.js';
+import { testServices, type TestServices } from '../helpers/services.js';
+
+/** A response whose socket accepts `capacity` bytes before pushing back, and drains on demand. */
+class FakeResponse extends EventEmitter {
+  frames: string[] = [];
+  buffered = 0;
+  ended = false;
+  constructor(private readonly capacity: number) {
+    super();
+  }
+  write(chunk: string): boolean {
+    this.frames.push(chunk);
+    this.buffered += chunk.length;
+    return this.buffered < this.capacity;
+  }
+  drain(): void {
+    this.buffered = 0;
+    this.emit('drain');
+  }
+  end(): void {
+    this.ended = true;
+    this.emit('close');
+  }
+  seqs(): number[] {
+    return this.frames.map((f) => Number(/^id: (\d+)/.exec(f)![1]));
+  }
+}
+
+let t: TestServices;
+beforeEach(() => {
+  t = testServices();
+});
+afterEach(() => t.close());
+
+function append(n: number) {
+  t.s.store.tx(() => {
+    for (let i = 0; i < n; i++) t.s.events.append('main', 'tool_call', { i });
+  });
+}
+
+describe('SSE delivery', () => {
+  it('sends the backlog then live events, in order, with nothing skipped while the client drains', async () => {
+    append(1500); // seq 2..1501 after agent_created
+    const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 10_000_000, maxClients: 10 });
+    const res = new FakeResponse(50_000);
+    const conn = hub.attach(res as unknown as ServerResponse);
+    let done = false;
+    const streaming = hub.streamAgent(conn, 'main', 0).then(() => (done = true));
+    // While the backlog is pushed back, more events commit.
+    for (let round = 0; !done; round++) {
+      await new Promise((r) => setImmediate(r));
+      if (round < 5) append(100);
+      res.drain();
+    }
+    await streaming;
+    append(10);
+    res.drain();
+    const head = t.s.events.head('main');
+    expect(res.seqs()).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+  });
+
+  it('disconnects a client that falls too far behind instead of skipping events', async () => {
+    const lagging: string[] = [];
+    const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 20_000, maxClients: 10, onLagging: () => lagging.push('x') });
+    const res = new FakeResponse(1_000); // never drained
+    const conn = hub.attach(res as unknown as ServerResponse);
+    await hub.streamAgent(conn, 'main', undefined);
+    append(500);
+    expect(conn.closed).toBe(true);
+    expect(conn.closeReason).toBe('lagging');
+    expect(res.ended).toBe(true);
+    expect(lagging).toHaveLength(1);
+    // What it did get is a gap-free prefix.
+    const seqs = res.seqs();
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 2));
+    expect(hub.size).toBe(0);
+  });
+
+  it('closes after `limit` backlog events', async () => {
+    append(10);
+    const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 1_000_000, maxClients: 10 });
+    const res = new FakeResponse(1_000_000);
+    const conn = hub.attach(res as unknown as ServerResponse);
+    await hub.streamAgent(conn, 'main', 3, 4);
+    expect(res.seqs()).toEqual([4, 5, 6, 7]);
+    expect(conn.closeReason).toBe('limit_reached');
+  });
+
+  it('the global stream carries public agents only', async () => {
+    t.s.agents.create('hidden', { visibility: 'private' });
+    t.s.agents.create('shown', {});
+    const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 1_000_000, maxClients: 10 });
+    const res = new FakeResponse(1_000_000);
+    hub.streamAll(hub.attach(res as unknown as ServerResponse));
+    t.s.store.tx(() => {
+      t.s.events.append('hidden', 'tool_call', {});
+      t.s.events.append('shown', 'tool_call', {});
+    });
+    expect(res.frames).toHaveLength(1);
+    expect(res.frames[0]).toContain('"agent_id":"shown"');
+  });
+});
