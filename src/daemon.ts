@@ -12,6 +12,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
 import { splitHostPort } from './config/schema.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { clientErrorHandler } from './http/error-handler.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
@@ -90,6 +91,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     throw new StartupError(`socket path ${config.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; choose a shorter --socket`);
   }
 
+  // Before the database is touched: a start refused because another daemon owns this socket must
+  // not migrate, bootstrap or resume jobs in that daemon's database.
+  await prepareSocket(config.socketPath);
+
   let services: Services;
   try {
     services = createServices(config, opts.clock ?? systemClock, logger);
@@ -105,7 +110,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     startServices(services);
     control = await buildControlSurface(services);
     inbox = await buildInboxSurface(services);
-    await prepareSocket(config.socketPath);
 
     const { host, port } = splitHostPort(config.values.listen);
     await listenOr(control.app.listen({ host, port }), `cannot listen on ${config.values.listen}`);
@@ -119,6 +123,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       // Same inbox app, second listener: loopback only, never another interface.
       const app = inbox.app;
       inboxTcp = http.createServer((req, res) => app.routing(req, res));
+      inboxTcp.on('clientError', clientErrorHandler);
       await listenOr(
         new Promise<void>((resolve, reject) => {
           inboxTcp!.once('error', reject);
@@ -138,7 +143,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const daemon = new Daemon(services, control, inbox, inboxTcp, logger);
   // `svc serve` replaces this with a version that also exits the process.
   services.requestShutdown = () => void daemon.close('shutdown requested over HTTP');
-  logger.info(
+  // The listening line is the daemon's announcement: written even when --log-level hides info.
+  const announcer = logger.isLevelEnabled('info') ? logger : createLogger('info', opts.logDestination);
+  announcer.info(
     { listen: services.endpoints.listen, socket: config.socketPath, inbox_port: services.endpoints.inboxPort, home: config.home, auth: config.controlToken ? 'bearer' : 'local' },
     'listening',
   );

@@ -38,6 +38,11 @@ export const errors = {
     new AppError(415, 'unsupported_media_type', type ? `content type ${JSON.stringify(type)} is not supported by this route` : 'a request body needs a Content-Type this route reads (application/json)'),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `no route for ${method} ${url}`),
+  malformedUrl: () => new AppError(400, 'invalid_request', 'the request URL is malformed'),
+  notHttp: () => new AppError(400, 'invalid_request', 'the request is not valid HTTP'),
+  uriTooLong: () => new AppError(414, 'uri_too_long', 'a path segment of the request URL is too long'),
+  headersTooLarge: () => new AppError(431, 'headers_too_large', 'the request headers are too large'),
+  requestTimeout: () => new AppError(408, 'request_timeout', 'the request did not arrive in time'),
 
   // --- auth (CONTRACT.md section 4) ----------------------------------------------------------
   unauthorized: () =>

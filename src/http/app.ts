@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { errors } from '../core/errors.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import { installAuth, type AuthPolicy } from './auth.js';
-import { installErrorHandling } from './error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './error-handler.js';
 import { OpenAPIRegistry } from './openapi.js';
 import { mountRoutes, type AnyRoute } from './route.js';
 
@@ -38,6 +38,10 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // Router errors (bad percent-encoding, over-long parameter) get the envelope too.
+    frameworkErrors: frameworkErrorHandler,
+    // Requests the HTTP parser refuses (not HTTP, oversized headers) get the envelope too.
+    clientErrorHandler,
   }) as unknown as FastifyInstance;
 
   // One JSON parser for every route: an empty body reads as "no body" (routes with optional

@@ -5,6 +5,7 @@
  * checks: no browser can reach a socket whose file mode is 0600.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
 
@@ -17,6 +18,14 @@ export interface AuthPolicy {
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * A loopback name: `localhost`, `[::1]`, or an IPv4 literal in 127.0.0.0/8. Only a real address
+ * literal counts: `127.0.0.1.evil.example` is a DNS name an attacker controls (DNS rebinding).
+ */
+function isLoopbackName(name: string): boolean {
+  return LOOPBACK_HOSTS.has(name) || (isIPv4(name) && name.startsWith('127.'));
+}
 
 export function isLoopbackAddress(addr: string | undefined): boolean {
   if (!addr) return false;
@@ -37,7 +46,7 @@ export function hostName(hostHeader: string): string {
 export function hostAllowed(hostHeader: string | undefined, allowed: string[]): boolean {
   if (!hostHeader) return false;
   const name = hostName(hostHeader);
-  if (LOOPBACK_HOSTS.has(name) || name.startsWith('127.')) return true;
+  if (isLoopbackName(name)) return true;
   return allowed.some((a) => hostName(a) === name || a.toLowerCase() === hostHeader.toLowerCase());
 }
 
@@ -51,7 +60,7 @@ export function originAllowed(origin: string, allowed: string[]): boolean {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   const name = url.hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(name) || name.startsWith('127.');
+  return isLoopbackName(name);
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();

@@ -4,7 +4,9 @@
  * Fastify's own request errors are mapped by code; anything else is a bug: logged, and answered
  * with a generic 500 that reveals nothing.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
 
 export function toAppError(err: unknown, contentType?: string): AppError | null {
@@ -22,13 +24,45 @@ export function toAppError(err: unknown, contentType?: string): AppError | null 
       return new AppError(400, 'invalid_request', 'the request body does not match its Content-Length');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return new AppError(400, 'invalid_request', 'the request URL is malformed');
+      return errors.malformedUrl();
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errors.uriTooLong();
   }
   const status = e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(status, 'invalid_request', e.message ?? 'bad request');
   }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors the router raises before any route or hook runs
+ * (a malformed percent-encoding, an over-long path parameter). Without it Fastify answers them
+ * with its own JSON shape, not the envelope.
+ */
+export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appError = toAppError(err) ?? errors.malformedUrl();
+  reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
+  reply.send({ ok: false, error: appError.message, code: appError.code, ...appError.extra });
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: requests Node's HTTP parser refuses before Fastify sees
+ * them (not HTTP at all, a bad Content-Length, headers over the size limit, too slow). Answered
+ * with the envelope on the raw socket, then the connection is closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const e =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout() : err.code === 'HPE_HEADER_OVERFLOW' ? errors.headersTooLarge() : errors.notHttp();
+  const status = e.status;
+  const body = JSON.stringify({ ok: false, error: e.message, code: e.code });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -256,8 +256,18 @@ export class AgentService {
     return out;
   }
 
+  /**
+   * A built-in template, or one directory directly under <home>/templates. A name is never a
+   * path: `..`, `/etc` or `a/b` would copy arbitrary directories into the agent home.
+   */
   private templateExists(name: string): boolean {
-    return name in BUILTIN_TEMPLATES || fs.existsSync(path.join(this.deps.homeDir, 'templates', name));
+    if (Object.hasOwn(BUILTIN_TEMPLATES, name)) return true;
+    if (name !== path.basename(name) || name === '.' || name === '..' || name.includes('\\')) return false;
+    try {
+      return fs.statSync(path.join(this.deps.homeDir, 'templates', name)).isDirectory();
+    } catch {
+      return false;
+    }
   }
 
   private runStep(agent: AgentRecord, step: BootstrapStep): void {
@@ -268,7 +278,7 @@ export class AgentService {
         return;
       case 'template': {
         if (!agent.template) return;
-        const builtin = BUILTIN_TEMPLATES[agent.template];
+        const builtin = Object.hasOwn(BUILTIN_TEMPLATES, agent.template) ? BUILTIN_TEMPLATES[agent.template] : undefined;
         if (builtin) {
           for (const [file, text] of Object.entries(builtin)) {
             const target = path.join(home, file);

@@ -168,3 +168,35 @@ export function request(
     req.end();
   });
 }
+
+/**
+ * Daemons and temp homes of one test file: `start` tracks what it starts, `killAll` SIGKILLs
+ * whatever still runs (afterEach), `cleanup` also removes the homes (afterAll).
+ */
+export function daemonPool() {
+  const homes: string[] = [];
+  const running: ChildProcess[] = [];
+  const pool = {
+    home(): string {
+      const h = tempHome();
+      homes.push(h);
+      return h;
+    },
+    track(proc: ChildProcess): void {
+      running.push(proc);
+    },
+    async start(opts: StartOptions = {}): Promise<RunningDaemon> {
+      const d = await startDaemon({ ...opts, home: opts.home ?? pool.home() });
+      running.push(d.proc);
+      return d;
+    },
+    killAll(): void {
+      for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    },
+    cleanup(): void {
+      pool.killAll();
+      for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+    },
+  };
+  return pool;
+}
