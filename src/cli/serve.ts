@@ -70,7 +70,24 @@ export function registerServe(program: Command): void {
       }
       daemon.services.requestShutdown = () => stop('shutdown requested over HTTP');
       if (pending) stop(pending);
+      if (process.env.npm_command) stopWhenOrphaned(() => stop('launcher exited'));
     });
+}
+
+/**
+ * `npx svc serve` and `npm start` run the daemon under `npm -> sh -c -> node`. A SIGTERM to npm
+ * kills the shell, never reaching the daemon, which would live on as an orphan. When npm launched
+ * us, the launcher going away (our parent changes) therefore means: shut down gracefully.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      stop();
+    }
+  }, 200);
+  timer.unref();
 }
 
 function fail(message: string): never {

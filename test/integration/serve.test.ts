@@ -420,6 +420,31 @@ describe('graceful shutdown', () => {
     }
   });
 
+  it('launched by npm (npm -> sh -> node), the daemon shuts down gracefully when its launcher dies', async () => {
+    // `npx svc serve`: a SIGTERM to npm kills the shell and never reaches the daemon.
+    const h = home();
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" serve --home "${h}" --listen 127.0.0.1:0; true`], {
+      env: { ...process.env, npm_command: 'exec', SVC_TOKEN: '', SVC_HOME: '', SVC_LISTEN: '', SVC_LOG_LEVEL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    pool.track(shell);
+    let out = '';
+    shell.stdout!.on('data', (d) => (out += d));
+    const listening = await waitFor(() => out.split('\n').find((l) => l.includes('"msg":"listening"')), 15_000);
+    const pid = JSON.parse(listening).pid as number;
+    shell.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => !alive(), 5000);
+    expect(fs.existsSync(path.join(h, 'inbox.sock'))).toBe(false);
+  });
+
   it('POST /api/control/runtime/shutdown answers 202, then the process exits 0', async () => {
     const d = await start();
     const t0 = Date.now();
