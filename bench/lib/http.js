@@ -1,0 +1,59 @@
+/** A minimal HTTP client for setup calls and latency loops (no client library in the measurement). */
+import http from 'node:http';
+
+/**
+ * One request; resolves with { status, body, text } once the whole response is in.
+ * `body` is parsed JSON when the response is JSON.
+ */
+export function request(base, method, path, { json, agent, headers } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = json === undefined ? undefined : JSON.stringify(json);
+    const req = http.request(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: payload === undefined ? headers : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let body;
+          if ((res.headers['content-type'] ?? '').includes('json')) {
+            try {
+              body = JSON.parse(text);
+            } catch {
+              /* leave undefined */
+            }
+          }
+          resolve({ status: res.statusCode, body, text });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export async function expectJson(base, method, path, expectedStatus, opts) {
+  const res = await request(base, method, path, opts);
+  if (res.status !== expectedStatus) throw new Error(`${method} ${path}: expected ${expectedStatus}, got ${res.status}: ${res.text.slice(0, 300)}`);
+  return res.body;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** svc's OpenMetrics counters and gauges as { name: value } (names without the _total suffix). */
+export async function metrics(base) {
+  const res = await request(base, 'GET', '/api/control/runtime/metrics');
+  if (res.status !== 200) throw new Error(`GET metrics: ${res.status}`);
+  const out = {};
+  for (const line of res.text.split('\n')) {
+    const m = /^(svc_[a-z_]+?)(?:_total)? ([0-9.e+-]+)$/.exec(line);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+/**
+ * svc benchmarks. `npm run bench` builds and runs every scenario; `node bench/run.js enqueue sse`
+ * runs a subset. Each scenario starts the daemon as its own child process on a fresh temporary
+ * home, so only the daemon is measured. Results: a table on stdout, bench/results/latest.json
+ * (everything, with the environment) and bench/results/latest.md (the README table).
+ *
+ * Knobs (environment): BENCH_DURATION (s per enqueue run, also --duration N), BENCH_CONNECTIONS,
+ * BENCH_ROUNDS, BENCH_WARMUP, BENCH_SSE_CLIENTS, BENCH_SSE_EVENTS, BENCH_SSE_BATCH,
+ * BENCH_SSE_INTERVAL_MS, BENCH_SSE_WARMUP, BENCH_SSE_WORKERS, BENCH_PAGES_EVENTS, BENCH_PAGES_SMALL,
+ * BENCH_PAGES_REQUESTS, BENCH_TMPDIR. See bench/README.md.
+ *
+ * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
+ * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { consoleTable, markdown } from './lib/report.js';
+import { benchTreeSeconds, machineBusySeconds, ROOT } from './lib/processes.js';
+import * as enqueue from './scenarios/enqueue.js';
+import * as memory from './scenarios/memory.js';
+import * as pages from './scenarios/pages.js';
+import * as sse from './scenarios/sse.js';
+
+const SCENARIOS = { enqueue, sse, pages, memory };
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+
+function parseArgs(argv) {
+  const names = [];
+  let duration;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--duration') duration = argv[++i];
+    else if (a.startsWith('--duration=')) duration = a.slice('--duration='.length);
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(`usage: node bench/run.js [--duration S] [${Object.keys(SCENARIOS).join('|')} ...]\n`);
+      process.exit(0);
+    } else if (a in SCENARIOS) names.push(a);
+    else throw new Error(`unknown scenario or flag ${JSON.stringify(a)}; scenarios: ${Object.keys(SCENARIOS).join(', ')}`);
+  }
+  return { names: names.length ? [...new Set(names)] : Object.keys(SCENARIOS), duration };
+}
+
+function numberFrom(name, fallback, value = process.env[name]) {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function options(args) {
+  const cpus = os.cpus().length;
+  return {
+    cpus,
+    log: (line) => process.stderr.write(`${line}\n`),
+    enqueue: {
+      duration: numberFrom('BENCH_DURATION', 10, args.duration),
+      connections: numberFrom('BENCH_CONNECTIONS', 50),
+      rounds: numberFrom('BENCH_ROUNDS', 2),
+      warmup: numberFrom('BENCH_WARMUP', 2),
+    },
+    sse: {
+      clients: numberFrom('BENCH_SSE_CLIENTS', 1000),
+      events: numberFrom('BENCH_SSE_EVENTS', 1000),
+      warmup: numberFrom('BENCH_SSE_WARMUP', 100),
+      batch: numberFrom('BENCH_SSE_BATCH', 5),
+      intervalMs: numberFrom('BENCH_SSE_INTERVAL_MS', 100),
+      workers: numberFrom('BENCH_SSE_WORKERS', 2),
+    },
+    pages: {
+      bigEvents: numberFrom('BENCH_PAGES_EVENTS', 1_000_000),
+      smallEvents: numberFrom('BENCH_PAGES_SMALL', 10_000),
+      requests: numberFrom('BENCH_PAGES_REQUESTS', 2000),
+      warmup: 200,
+    },
+  };
+}
+
+function environment(opts, names) {
+  const tmp = process.env.BENCH_TMPDIR || os.tmpdir();
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    cpus: opts.cpus,
+    cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
+    platform: process.platform,
+    os_release: os.release(),
+    total_memory_bytes: os.totalmem(),
+    tmp_dir: tmp,
+    tmp_fs: filesystemOf(tmp),
+    commit: gitCommit(),
+    date: new Date().toISOString(),
+    scenarios: names,
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages },
+  };
+}
+
+/** The temp home's filesystem matters: synchronous=FULL fsyncs for real on ext4, not on tmpfs. */
+function filesystemOf(dir) {
+  const names = { 0xef53: 'ext4', 0x01021994: 'tmpfs', 0x9123683e: 'btrfs', 0x58465342: 'xfs', 0x794c7630: 'overlayfs', 0x2fc12fc1: 'zfs' };
+  try {
+    const type = fs.statfsSync(dir).type;
+    return names[type] ?? `fs 0x${type.toString(16)}`;
+  } catch {
+    return 'unknown fs';
+  }
+}
+
+function gitCommit() {
+  try {
+    const git = (...a) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = git('status', '--porcelain', '--', 'src', 'bin', 'package.json') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Write through a temporary file so a crashed run never leaves a half-written result. */
+function writeAtomic(file, text) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const opts = options(args);
+  const env = environment(opts, args.names);
+  const started = Date.now();
+  const results = {};
+  let failed = false;
+  for (const name of args.names) {
+    opts.log(`== ${name}`);
+    const t0 = Date.now();
+    const machine0 = machineBusySeconds();
+    const ours0 = benchTreeSeconds();
+    try {
+      results[name] = await SCENARIOS[name].run(opts);
+    } catch (err) {
+      results[name] = { error: err.message, rows: [], failures: [err.message] };
+      opts.log(err.stack);
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    results[name].seconds = seconds;
+    // CPU the rest of the machine used meanwhile: the noise these numbers were taken under.
+    const foreign = Math.max(0, machineBusySeconds() - machine0 - (benchTreeSeconds() - ours0));
+    results[name].foreign_cpu_share = foreign / (seconds * opts.cpus);
+    for (const f of results[name].failures) {
+      failed = true;
+      opts.log(`  FAILED: ${f}`);
+    }
+  }
+  env.total_seconds = (Date.now() - started) / 1000;
+
+  process.stdout.write(`\n${consoleTable(env, results)}`);
+  writeAtomic(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify({ environment: env, results }, null, 2)}\n`);
+  writeAtomic(path.join(RESULTS_DIR, 'latest.md'), markdown(env, results));
+  process.stdout.write(`\nwritten: bench/results/latest.json, bench/results/latest.md (${env.total_seconds.toFixed(0)} s)\n`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});
