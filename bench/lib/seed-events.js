@@ -25,13 +25,13 @@ export function seedEvents(dbFile, plan, log = () => {}) {
     db.pragma('journal_mode = DELETE');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const insert = db.prepare('INSERT INTO events (agent_id, event_seq, id, ts, type, level, provenance, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare('INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const headOf = db.prepare('SELECT coalesce(max(event_seq), 0) AS head FROM events WHERE agent_id = ?');
     const writeChunk = db.transaction((agentId, from, to, total, end) => {
       for (let seq = from; seq <= to; seq++) {
         // Spread the log over the past, 50 ms apart, ending now.
         const row = eventRow(seq, end - (total - seq) * 50);
-        insert.run(agentId, seq, row.id, row.ts, row.type, row.level, row.provenance, row.payload);
+        insert.run(agentId, seq, row.id, row.ts, row.type, row.level, row.payload);
       }
     });
     let written = 0;
@@ -83,7 +83,6 @@ function eventRow(seq, t) {
     ts: new Date(t).toISOString(),
     type,
     level: LEVEL_RANK[levelOf(type)],
-    provenance: provenance ? JSON.stringify(provenance) : null,
     payload: JSON.stringify(payload),
   };
 }

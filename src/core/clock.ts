@@ -23,7 +23,14 @@ export class ManualClock implements Clock {
   }
 }
 
-/** RFC 3339 timestamp (UTC, milliseconds) for a clock reading. */
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** RFC 3339 timestamp (UTC, milliseconds) for a clock reading; the last one is memoised (hot path). */
 export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

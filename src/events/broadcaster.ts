@@ -38,12 +38,14 @@ export class Broadcaster {
     return this.count;
   }
 
-  publish(event: EventEnvelope, isPublic: boolean): void {
+  /** `isPublic` is asked only when someone follows the global stream. */
+  publish(event: EventEnvelope, isPublic: () => boolean): void {
     const set = this.byAgent.get(event.agent_id);
-    if (!set && (!isPublic || this.global.size === 0)) return;
+    const toGlobal = this.global.size > 0 && isPublic();
+    if (!set && !toGlobal) return;
     const frame = frameOf(event);
     if (set) for (const sub of [...set]) sub.deliver(frame, event);
-    if (isPublic) for (const sub of [...this.global]) sub.deliver(frame, event);
+    if (toGlobal) for (const sub of [...this.global]) sub.deliver(frame, event);
   }
 }
 

@@ -9,6 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { isoAt } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
+import { TxCache } from '../store/tx-cache.js';
 import type { Broadcaster } from './broadcaster.js';
 import { LEVEL_RANK, levelOf, type Level } from './levels.js';
 
@@ -47,7 +48,6 @@ interface Row {
   ts: string;
   agent_id: string;
   type: string;
-  provenance: string | null;
   payload: string;
 }
 
@@ -59,16 +59,19 @@ export interface EventLogDeps {
   onAppend?: () => void;
 }
 
-const COLUMNS = 'id, event_seq, ts, agent_id, type, provenance, payload';
+const COLUMNS = 'id, event_seq, ts, agent_id, type, payload';
 const NO_UPPER = Number.MAX_SAFE_INTEGER;
 
 export class EventLog {
   private readonly db: Database.Database;
   private readonly stmt: ReturnType<typeof prepare>;
+  /** Head event_seq per agent: read on every append, so kept in memory (reloaded after a rollback). */
+  private readonly heads: TxCache<number>;
 
   constructor(private readonly deps: EventLogDeps) {
     this.db = deps.store.db;
     this.stmt = prepare(this.db);
+    this.heads = new TxCache(deps.store);
   }
 
   /** Append one event; call inside a store transaction. */
@@ -92,20 +95,19 @@ export class EventLog {
       event.ts,
       type,
       LEVEL_RANK[levelOf(type)],
-      provenance ? JSON.stringify(provenance) : null,
       JSON.stringify(payload),
     );
+    this.heads.set(agentId, seq);
     store.afterCommit(() => {
       this.deps.onAppend?.();
-      const visibility = this.stmt.visibility.get(agentId) as { visibility: string } | undefined;
-      this.deps.broadcaster.publish(event, visibility?.visibility !== 'private');
+      this.deps.broadcaster.publish(event, () => (this.stmt.visibility.get(agentId) as { visibility: string } | undefined)?.visibility !== 'private');
     });
     return event;
   }
 
   /** Highest event_seq of the agent's log (0 when empty). */
   head(agentId: string): number {
-    return (this.stmt.head.get(agentId) as { head: number }).head;
+    return this.heads.get(agentId, () => (this.stmt.head.get(agentId) as { head: number }).head);
   }
 
   /** Lowest retained event_seq; head + 1 when the log holds nothing. */
@@ -146,6 +148,7 @@ export class EventLog {
 
   /** Remove an agent's whole log (deletion). Call inside a transaction. */
   purge(agentId: string): number {
+    this.heads.delete(agentId);
     return this.stmt.purge.run(agentId).changes;
   }
 
@@ -158,7 +161,7 @@ export class EventLog {
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(
-      'INSERT INTO events (agent_id, event_seq, id, ts, type, level, provenance, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     head: db.prepare('SELECT coalesce(max(event_seq), 0) AS head FROM events WHERE agent_id = ?'),
     oldest: db.prepare('SELECT min(event_seq) AS oldest FROM events WHERE agent_id = ?'),
@@ -177,14 +180,16 @@ function prepare(db: Database.Database) {
   };
 }
 
+/** The envelope's provenance is the payload's, so it is stored once, inside the payload. */
 function toEnvelope(row: Row): EventEnvelope {
+  const payload = JSON.parse(row.payload) as Record<string, unknown>;
   return {
     id: row.id,
     event_seq: row.event_seq,
     ts: row.ts,
     agent_id: row.agent_id,
     type: row.type,
-    provenance: row.provenance ? JSON.parse(row.provenance) : null,
-    payload: JSON.parse(row.payload),
+    provenance: (payload.provenance as Record<string, unknown> | undefined) ?? null,
+    payload,
   };
 }

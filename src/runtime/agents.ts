@@ -11,6 +11,7 @@ import { errors } from '../core/errors.js';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
+import { TxCache } from '../store/tx-cache.js';
 import type { MessageQueue } from './queue.js';
 
 export type AgentStatus = 'idle' | 'running' | 'stopped' | 'deleting';
@@ -64,9 +65,12 @@ interface AgentRow extends Omit<AgentRecord, 'bootstrap'> {
 
 export class AgentService {
   private readonly stmt;
+  /** Status per agent id (null: no such agent), read by every enqueue. */
+  private readonly statuses: TxCache<AgentStatus | null>;
 
   constructor(private readonly deps: AgentsDeps) {
     const db: Database.Database = deps.store.db;
+    this.statuses = new TxCache(deps.store);
     this.stmt = {
       get: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
       all: db.prepare('SELECT * FROM agents ORDER BY created_at, agent_id'),
@@ -85,6 +89,7 @@ export class AgentService {
       remove: db.prepare('DELETE FROM agents WHERE agent_id = ?'),
       children: db.prepare('SELECT agent_id, visibility FROM agents WHERE parent_agent_id = ?'),
       count: db.prepare('SELECT count(*) AS n FROM agents'),
+      status: db.prepare('SELECT status FROM agents WHERE agent_id = ?').pluck(),
     };
   }
 
@@ -109,6 +114,13 @@ export class AgentService {
     const agent = this.get(agentId);
     if (agent.status === 'deleting') throw errors.agentDeleting(agentId);
     return agent;
+  }
+
+  /** Throws unless the agent exists and is not being deleted; cheap (no row read). */
+  assertWritable(agentId: string): void {
+    const status = this.statuses.get(agentId, () => (this.stmt.status.get(agentId) as AgentStatus | undefined) ?? null);
+    if (status === null) throw errors.agentNotFound(agentId);
+    if (status === 'deleting') throw errors.agentDeleting(agentId);
   }
 
   list(): AgentRecord[] {
@@ -166,6 +178,7 @@ export class AgentService {
         updated_at: now,
       };
       this.stmt.insert.run({ ...agent, bootstrap: JSON.stringify(agent.bootstrap) });
+      this.statuses.set(agentId, agent.status);
       this.stmt.upsertIncarnation.run(agentId, agent.incarnation);
       this.deps.events.append(agentId, 'agent_created', {
         agent_id: agentId,
@@ -230,6 +243,7 @@ export class AgentService {
   /** Set status; inside a transaction (the caller appends the event that explains it). */
   setStatus(agentId: string, status: AgentStatus): void {
     this.stmt.setStatus.run(status, isoAt(this.deps.clock.now()), agentId);
+    this.statuses.set(agentId, status);
   }
 
   setModelOverride(agentId: string, model: string | null): void {
@@ -239,6 +253,7 @@ export class AgentService {
   /** Remove the agent row (last step of deletion); the incarnation counter stays. */
   remove(agentId: string): void {
     this.stmt.remove.run(agentId);
+    this.statuses.set(agentId, null);
   }
 
   children(agentId: string): Array<{ agent_id: string; visibility: Visibility }> {

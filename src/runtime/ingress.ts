@@ -71,7 +71,7 @@ export class Ingress {
 
   /** Enqueue with an already-derived provenance (runtime-internal producers). Inside a transaction. */
   enqueueNow(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras = {}): Message {
-    this.deps.agents.getWritable(agentId);
+    this.deps.agents.assertWritable(agentId);
     return this.deps.queue.enqueue({
       agentId,
       provenance,
@@ -83,8 +83,7 @@ export class Ingress {
   }
 
   private async admit(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras): Promise<Admitted> {
-    // Fail fast before queueing for the group commit; checked again inside the transaction.
-    this.deps.agents.getWritable(agentId);
+    // The agent is checked inside the transaction (enqueueNow), where the answer is final.
     const message = await this.deps.store.write(() => this.enqueueNow(agentId, provenance, body, extra));
     this.deps.onAdmitted?.();
     return { ok: true, agent_id: agentId, message_id: message.message_id };

@@ -14,6 +14,7 @@ import type { IdGenerator } from '../core/ids.js';
 import { PRIORITIES, PRIORITY_RANK, type Priority, type Provenance } from '../core/provenance.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
+import { TxCache } from '../store/tx-cache.js';
 
 export type MessageBody =
   | { type: 'text'; text: string }
@@ -75,11 +76,12 @@ export interface QueueDeps {
 
 export class MessageQueue {
   private readonly stmt;
-  /** Queued-message count per agent, loaded lazily and kept in step with commits/rollbacks. */
-  private readonly pendingCache = new Map<string, number>();
+  /** Queued-message count per agent, loaded lazily and kept in step with every change. */
+  private readonly pendingCache: TxCache<number>;
 
   constructor(private readonly deps: QueueDeps) {
     const db: Database.Database = deps.store.db;
+    this.pendingCache = new TxCache(deps.store);
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata,
@@ -188,12 +190,7 @@ export class MessageQueue {
   }
 
   pending(agentId: string): number {
-    let n = this.pendingCache.get(agentId);
-    if (n === undefined) {
-      n = (this.stmt.countQueued.get(agentId) as { n: number }).n;
-      this.pendingCache.set(agentId, n);
-    }
-    return n;
+    return this.pendingCache.get(agentId, () => (this.stmt.countQueued.get(agentId) as { n: number }).n);
   }
 
   pendingByPriority(agentId: string): Record<Priority, number> {
@@ -210,7 +207,6 @@ export class MessageQueue {
   purge(agentId: string): number {
     const n = this.stmt.purge.run(agentId).changes;
     this.pendingCache.delete(agentId);
-    this.deps.store.onRollback(() => this.pendingCache.delete(agentId));
     return n;
   }
 
@@ -219,15 +215,10 @@ export class MessageQueue {
    * yet needs nothing: its first read counts the rows, this change included.
    */
   private adjust(agentId: string, delta: number): void {
-    const bump = (d: number) => {
-      const n = this.pendingCache.get(agentId);
-      if (n !== undefined) this.pendingCache.set(agentId, n + d);
-    };
-    bump(delta);
-    this.deps.store.onRollback(() => bump(-delta));
+    const n = this.pendingCache.peek(agentId);
+    if (n !== undefined) this.pendingCache.set(agentId, n + delta);
   }
 }
-
 export function provenanceOf(m: Pick<Message, keyof Provenance | 'message_id'>) {
   return {
     origin: m.origin,

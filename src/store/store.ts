@@ -43,6 +43,7 @@ export class Store {
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
+  private readonly savepoints: Array<{ begin: Database.Statement; release: Database.Statement; rollback: Database.Statement }> = [];
 
   /** Called after every committed transaction (metrics). */
   onCommit: (() => void) | null = null;
@@ -103,23 +104,38 @@ export class Store {
   private savepoint<T>(fn: () => T): T {
     const parent = this.unit!;
     const child = new Unit();
-    const name = `sp${++this.depth}`;
-    this.db.exec(`SAVEPOINT ${name}`);
+    const sp = this.savepointStatements(++this.depth);
+    sp.begin.run();
     this.unit = child;
     try {
       const result = fn();
-      this.db.exec(`RELEASE ${name}`);
+      sp.release.run();
       parent.commitHooks.push(...child.commitHooks);
       parent.rollbackHooks.push(...child.rollbackHooks);
       return result;
     } catch (err) {
-      this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      sp.rollback.run();
+      sp.release.run();
       runHooks(child.rollbackHooks);
       throw err;
     } finally {
       this.unit = parent;
       this.depth--;
     }
+  }
+
+  /** Prepared once per nesting depth: group commit opens one savepoint per write. */
+  private savepointStatements(depth: number) {
+    let sp = this.savepoints[depth];
+    if (!sp) {
+      const name = `sp${depth}`;
+      sp = this.savepoints[depth] = {
+        begin: this.db.prepare(`SAVEPOINT ${name}`),
+        release: this.db.prepare(`RELEASE ${name}`),
+        rollback: this.db.prepare(`ROLLBACK TO ${name}`),
+      };
+    }
+    return sp;
   }
 
   /** Queue fn for the next group commit; resolves with fn's result after the commit. */

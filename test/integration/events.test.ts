@@ -352,10 +352,12 @@ describe('levels (max_level)', () => {
     expect(levelOf('agent_created')).toBe('info');
     expect(levelOf('message_enqueued')).toBe('info');
     expect(extra.map(levelOf)).toEqual(['verbose', 'debug', 'verbose']);
+    // Rows are written while the daemon is stopped: it owns its database while it runs.
+    await d.stop();
     const db = new Database(path.join(d.home, 'svc.db'));
     try {
       db.pragma('busy_timeout = 5000');
-      const insert = db.prepare('INSERT INTO events (agent_id, event_seq, id, ts, type, level, provenance, payload) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)');
+      const insert = db.prepare('INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload) VALUES (?, ?, ?, ?, ?, ?, ?)');
       extra.forEach((type, i) => {
         const seq = 3 + i;
         insert.run('lv', seq, `evt_01J0000000000000000000000${seq}`, new Date().toISOString(), type, LEVEL_RANK[levelOf(type)], '{}');
@@ -363,6 +365,7 @@ describe('levels (max_level)', () => {
     } finally {
       db.close();
     }
+    d = await startDaemon({ home: d.home });
     await enqueue('lv', 'second');
   });
 

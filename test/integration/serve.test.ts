@@ -431,7 +431,7 @@ describe('graceful shutdown', () => {
     let out = '';
     shell.stdout!.on('data', (d) => (out += d));
     const listening = await waitFor(() => out.split('\n').find((l) => l.includes('"msg":"listening"')), 15_000);
-    const pid = JSON.parse(listening).pid as number;
+    const pid = JSON.parse(listening!).pid as number;
     shell.kill('SIGKILL');
     const alive = () => {
       try {

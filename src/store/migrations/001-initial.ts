@@ -34,7 +34,6 @@ CREATE TABLE events (
   ts         TEXT NOT NULL,
   type       TEXT NOT NULL,
   level      INTEGER NOT NULL,
-  provenance TEXT,
   payload    TEXT NOT NULL,
   PRIMARY KEY (agent_id, event_seq)
 ) WITHOUT ROWID;
