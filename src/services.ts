@@ -14,7 +14,14 @@ import { EventLog } from './events/event-log.js';
 import { SseHub } from './events/sse.js';
 import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
+import { BindingService } from './runtime/bindings.js';
+import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
+import { TaskService } from './runtime/tasks.js';
+import { TimerService } from './runtime/timers.js';
+import { TriggerService } from './runtime/triggers.js';
+import { WorkItemService } from './runtime/work-items.js';
+import { WorkspaceService } from './runtime/workspaces.js';
 import { JobStore } from './runtime/jobs.js';
 import { MessageQueue } from './runtime/queue.js';
 import { Store } from './store/store.js';
@@ -35,6 +42,14 @@ export interface Services {
   jobs: JobStore;
   deletion: AgentDeletion;
   ingress: Ingress;
+  workItems: WorkItemService;
+  timers: TimerService;
+  tasks: TaskService;
+  triggers: TriggerService;
+  bindings: BindingService;
+  workspaces: WorkspaceService;
+  /** The resource services above, in start order (stopped in reverse). */
+  lifecycles: ResourceService[];
   runtimeConfig: RuntimeConfig;
   startedAt: number;
   /** Filled in by the daemon once its listeners are up. */
@@ -77,6 +92,15 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   deletion.onStop((agentId) => sse.closeAgent(agentId));
   const ingress = new Ingress({ store, agents, queue, onAdmitted: () => metrics.messagesEnqueued.inc() });
   metrics.bind({ queueDepth: () => queue.pendingTotal(), sseClients: () => sse.size, agents: () => agents.count() });
+  const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress };
+  const workspaces = new WorkspaceService(deps);
+  const workItems = new WorkItemService(deps);
+  const timers = new TimerService(deps);
+  const tasks = new TaskService(deps);
+  const triggers = new TriggerService(deps);
+  const bindings = new BindingService(deps);
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings];
+  for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
     config,
     clock,
@@ -92,6 +116,13 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     jobs,
     deletion,
     ingress,
+    workItems,
+    timers,
+    tasks,
+    triggers,
+    bindings,
+    workspaces,
+    lifecycles,
     runtimeConfig: new RuntimeConfig(config),
     startedAt,
     endpoints: { listen: config.values.listen, socket: config.socketPath, inboxPort: null },
@@ -105,9 +136,11 @@ export function startServices(s: Services): void {
   const defaultAgent = s.agents.get(s.agents.defaultAgentId);
   if (defaultAgent.bootstrap && Object.values(defaultAgent.bootstrap).some((done) => !done)) s.agents.bootstrap(defaultAgent.agent_id);
   s.deletion.resumeUnfinished();
+  for (const l of s.lifecycles) l.start?.();
 }
 
 export async function stopServices(s: Services): Promise<void> {
+  for (const l of [...s.lifecycles].reverse()) await l.stop?.();
   s.sse.closeAll();
   await s.deletion.idle();
   s.store.close();

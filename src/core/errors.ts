@@ -103,6 +103,24 @@ export const errors = {
   // --- jobs ----------------------------------------------------------------------------------
   jobNotFound: notFound('job_not_found', 'job'),
 
+  // --- work items (CONTRACT.md section 8) ----------------------------------------------------
+  workItemNotFound: notFound('work_item_not_found', 'work item'),
+
+  // --- timers --------------------------------------------------------------------------------
+  timerNotFound: notFound('timer_not_found', 'timer'),
+
+  // --- tasks ---------------------------------------------------------------------------------
+  taskNotFound: notFound('task_not_found', 'task'),
+
+  // --- triggers and callbacks ----------------------------------------------------------------
+  triggerNotFound: () => new AppError(404, 'trigger_not_found', 'no active trigger for this token'),
+
+  // --- operator bindings ---------------------------------------------------------------------
+  bindingNotFound: notFound('binding_not_found', 'binding'),
+
+  // --- workspaces ----------------------------------------------------------------------------
+  workspaceNotFound: notFound('workspace_not_found', 'workspace'),
+
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
 };

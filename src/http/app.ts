@@ -76,5 +76,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   mountRoutes(app, registry, opts.routes);
+  // Load every plugin now, so that the served routes and the OpenAPI registry are complete.
+  await app.ready();
   return { app, registry, served };
 }

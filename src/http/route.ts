@@ -34,6 +34,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** A missing body is read as `{}` (routes whose body is optional). */
   bodyOptional?: boolean;
   bodyLimit?: number;
+  /**
+   * Accept any content type: the body arrives unparsed as a Buffer (or undefined when empty) and
+   * is not validated by `body`; the handler reads `request.headers['content-type']` itself.
+   */
+  rawBody?: boolean;
   /** Served as Server-Sent Events (the handler writes to the raw response). */
   sse?: boolean;
   /** Extra guidance attached to validation failures (e.g. a renamed field). */
@@ -65,24 +70,34 @@ declare module 'fastify' {
 }
 
 export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[]): void {
-  for (const spec of routes) {
-    app.route({
-      method: spec.method,
-      url: spec.url,
-      config: { auth: spec.auth },
-      ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-      ...(spec.sse ? { sse: { kind: 'manual' as const } } : {}),
-      handler: async (request, reply) => {
-        const params = spec.params ? parse(spec.params, request.params, 'params', spec) : undefined;
-        const query = spec.query ? parse(spec.query, request.query ?? {}, 'query', spec) : undefined;
-        let raw = request.body;
-        if (raw === undefined && spec.bodyOptional) raw = {};
-        const body = spec.body ? parse(spec.body, raw, 'body', spec) : undefined;
-        return spec.handler({ params, query, body, request, reply });
-      },
-    });
-    registerPath(registry, spec);
-  }
+  const raw = routes.filter((r) => r.rawBody);
+  for (const spec of routes.filter((r) => !r.rawBody)) mountRoute(app, registry, spec);
+  if (raw.length === 0) return;
+  // Raw-body routes live in their own scope, whose only parser hands over every body as bytes.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
+    for (const spec of raw) mountRoute(scope, registry, spec);
+  });
+}
+
+function mountRoute(app: FastifyInstance, registry: OpenAPIRegistry, spec: AnyRoute): void {
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    config: { auth: spec.auth },
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    ...(spec.sse ? { sse: { kind: 'manual' as const } } : {}),
+    handler: async (request, reply) => {
+      const params = spec.params ? parse(spec.params, request.params, 'params', spec) : undefined;
+      const query = spec.query ? parse(spec.query, request.query ?? {}, 'query', spec) : undefined;
+      let raw = request.body;
+      if (raw === undefined && spec.bodyOptional) raw = {};
+      const body = spec.rawBody ? raw : spec.body ? parse(spec.body, raw, 'body', spec) : undefined;
+      return spec.handler({ params, query, body, request, reply });
+    },
+  });
+  registerPath(registry, spec);
 }
 
 function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): unknown {
@@ -113,7 +128,8 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
   const request: Record<string, unknown> = {};
   if (spec.params) request.params = spec.params;
   if (spec.query) request.query = spec.query;
-  if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
+  if (spec.rawBody) request.body = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  else if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
   registry.registerPath({
     method: spec.method.toLowerCase() as 'get',
     path: toOpenApiPath(spec.url),

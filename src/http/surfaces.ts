@@ -13,7 +13,13 @@ import { agentRoutes } from './control/agents.js';
 import { discoveryRoutes } from './control/discovery.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
+import { bindingRoutes } from './control/bindings.js';
 import { runtimeRoutes } from './control/runtime.js';
+import { taskRoutes } from './control/tasks.js';
+import { timerRoutes } from './control/timers.js';
+import { triggerRoutes } from './control/triggers.js';
+import { workItemRoutes } from './control/work-items.js';
+import { workspaceRoutes } from './control/workspaces.js';
 import { inboxMetaRoutes } from './inbox/meta.js';
 import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
 import { defineRoute, type AnyRoute } from './route.js';
@@ -32,7 +38,19 @@ export const INBOX_INFO: DocumentInfo = {
 };
 
 export function controlRoutes(s: Services): AnyRoute[] {
-  return [...discoveryRoutes(s), ...agentRoutes(s), ...ingressRoutes(s), ...eventRoutes(s), ...runtimeRoutes(s)];
+  return [
+    ...discoveryRoutes(s),
+    ...agentRoutes(s),
+    ...ingressRoutes(s),
+    ...eventRoutes(s),
+    ...runtimeRoutes(s),
+    ...workItemRoutes(s),
+    ...timerRoutes(s),
+    ...taskRoutes(s),
+    ...triggerRoutes(s),
+    ...bindingRoutes(s),
+    ...workspaceRoutes(s),
+  ];
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {

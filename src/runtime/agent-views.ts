@@ -12,6 +12,15 @@ export interface ViewDeps {
   events: EventLog;
 }
 
+/** The resource services that contribute sections to the state page. */
+export interface StateDeps extends ViewDeps {
+  tasks: { stateFor(agentId: string): unknown[] };
+  timers: { stateFor(agentId: string): unknown[] };
+  workItems: { stateFor(agentId: string): unknown[] };
+  triggers: { stateFor(agentId: string): unknown[] };
+  workspaces: { stateFor(agentId: string): unknown[] };
+}
+
 export function agentListEntry(d: ViewDeps, a: AgentRecord) {
   return {
     agent_id: a.agent_id,
@@ -98,10 +107,10 @@ export function agentTree(d: ViewDeps): TreeNode[] {
 }
 
 /**
- * GET /api/agents/:id/state: the bounded bootstrap page. Sections owned by later subsystems
- * (tasks, timers, work items, intents, triggers) are present and empty until those exist.
+ * GET /api/agents/:id/state: the bounded bootstrap page; each resource service contributes its
+ * section (`stateFor`).
  */
-export function agentState(d: ViewDeps, a: AgentRecord) {
+export function agentState(d: StateDeps, a: AgentRecord) {
   return {
     agent: agentSummary(d, a),
     session: {
@@ -110,14 +119,15 @@ export function agentState(d: ViewDeps, a: AgentRecord) {
       pending_by_priority: d.queue.pendingByPriority(a.agent_id),
       last_event_seq: d.events.head(a.agent_id),
     },
-    tasks: [] as unknown[],
-    timers: [] as unknown[],
-    work_items: [] as unknown[],
+    tasks: d.tasks.stateFor(a.agent_id),
+    timers: d.timers.stateFor(a.agent_id),
+    work_items: d.workItems.stateFor(a.agent_id),
     waiting_intents: [] as unknown[],
-    external_triggers: [] as unknown[],
+    external_triggers: d.triggers.stateFor(a.agent_id),
     workspaces: {
       active_workspace_id: 'agent_home',
       occupancy: [{ workspace_id: 'agent_home', path: d.agents.homeOf(a.agent_id), active: true }],
+      registry: d.workspaces.stateFor(a.agent_id),
     },
   };
 }

@@ -40,6 +40,17 @@ describe('the error handler', () => {
     const routes = [
       defineRoute({ method: 'GET', url: '/typed', auth: 'open', tags: [], summary: '', responses: {}, handler: () => { throw errors.agentNotFound('x'); } }),
       defineRoute({ method: 'GET', url: '/bug', auth: 'open', tags: [], summary: '', responses: {}, handler: () => { throw new Error('secret internals at /etc/passwd'); } }),
+      defineRoute({
+        method: 'POST',
+        url: '/raw',
+        auth: 'open',
+        tags: [],
+        summary: '',
+        rawBody: true,
+        bodyLimit: 16,
+        responses: {},
+        handler: ({ body, request }) => ({ type: request.headers['content-type'] ?? null, bytes: body ? (body as Buffer).length : 0 }),
+      }),
       defineRoute({ method: 'POST', url: '/strict', auth: 'control', tags: [], summary: '', body: z.strictObject({ n: z.number() }), responses: {}, handler: ({ body }) => body }),
     ];
     ({ app } = await buildApp({
@@ -75,6 +86,18 @@ describe('the error handler', () => {
     expect(r.statusCode).toBe(401);
     expect(r.headers['www-authenticate']).toBe('Bearer');
     expect(r.json().code).toBe('unauthorized');
+  });
+
+  it('hands any content type to a raw-body route as bytes, within its own body limit', async () => {
+    const text = await app.inject({ method: 'POST', url: '/raw', headers: { host: 'localhost', 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(text.json()).toEqual({ type: 'text/plain', bytes: 5 });
+    const bin = await app.inject({ method: 'POST', url: '/raw', headers: { host: 'localhost', 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(3) });
+    expect(bin.json()).toEqual({ type: 'application/octet-stream', bytes: 3 });
+    const json = await app.inject({ method: 'POST', url: '/raw', headers: { host: 'localhost', 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect(json.json()).toEqual({ type: 'application/json', bytes: 7 });
+    const big = await app.inject({ method: 'POST', url: '/raw', headers: { host: 'localhost', 'content-type': 'text/plain' }, payload: 'x'.repeat(17) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().code).toBe('payload_too_large');
   });
 
   it('answers an unknown route with route_not_found JSON', async () => {

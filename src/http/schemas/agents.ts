@@ -77,6 +77,7 @@ export const AgentState = z
     workspaces: z.object({
       active_workspace_id: z.string(),
       occupancy: z.array(z.object({ workspace_id: z.string(), path: z.string(), active: z.boolean() })),
+      registry: z.array(z.unknown()),
     }),
   })
   .openapi('AgentState');

@@ -5,6 +5,12 @@
  */
 import type Database from 'better-sqlite3';
 import { v1 } from './001-initial.js';
+import { workItems } from './002-work-items.js';
+import { timers } from './003-timers.js';
+import { tasks } from './004-tasks.js';
+import { triggers } from './005-triggers.js';
+import { bindings } from './006-bindings.js';
+import { workspaces } from './007-workspaces.js';
 
 export interface Migration {
   version: number;
@@ -12,7 +18,7 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1];
+export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

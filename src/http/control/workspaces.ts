@@ -1,0 +1,7 @@
+import type { Services } from '../../services.js';
+import type { AnyRoute } from '../route.js';
+
+export function workspaceRoutes(s: Services): AnyRoute[] {
+  void s;
+  return [];
+}

@@ -1,0 +1,41 @@
+/**
+ * What every runtime resource service is built from, and the lifecycle hooks the composition
+ * root calls. One deps object (never positional arguments, never a late-bound cycle).
+ */
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Clock } from '../core/clock.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { EventLog } from '../events/event-log.js';
+import type { Store } from '../store/store.js';
+import type { AgentService } from './agents.js';
+import type { Ingress } from './ingress.js';
+import type { MessageQueue } from './queue.js';
+
+export interface RuntimeDeps {
+  config: ResolvedConfig;
+  clock: Clock;
+  logger: Logger;
+  ids: IdGenerator;
+  store: Store;
+  events: EventLog;
+  queue: MessageQueue;
+  agents: AgentService;
+  ingress: Ingress;
+}
+
+/** Hooks a resource service may implement; the composition root calls them in order. */
+export interface Lifecycle {
+  /** After the store is open and the default agent exists: recover and schedule. */
+  start?(): void;
+  /** Graceful shutdown: stop timers, terminate processes. */
+  stop?(): Promise<void> | void;
+  /** The agent is being deleted: let go of everything it holds. */
+  stopAgent?(agentId: string): Promise<void> | void;
+}
+
+/** A control-plane resource service: lifecycle hooks plus its section of the agent state page. */
+export interface ResourceService extends Lifecycle {
+  /** The agent's entries for GET /api/agents/:id/state (bounded, slim). */
+  stateFor(agentId: string): unknown[];
+}

@@ -1,0 +1,13 @@
+/** Command tasks as real child processes (CONTRACT.md section 8). */
+import type { ResourceService, RuntimeDeps } from './deps.js';
+
+export class TaskService implements ResourceService {
+  constructor(private readonly deps: RuntimeDeps) {}
+
+  /** The agent's entries for GET /api/agents/:id/state. */
+  stateFor(agentId: string): unknown[] {
+    void this.deps;
+    void agentId;
+    return [];
+  }
+}
