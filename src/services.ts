@@ -96,7 +96,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const workspaces = new WorkspaceService(deps);
   const workItems = new WorkItemService(deps);
   const timers = new TimerService(deps);
-  const tasks = new TaskService(deps);
+  const tasks = new TaskService({ ...deps, workspaces });
   const triggers = new TriggerService(deps);
   const bindings = new BindingService(deps);
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings];
