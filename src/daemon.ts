@@ -64,6 +64,8 @@ export class Daemon {
   private async shutdown(reason: string): Promise<void> {
     this.logger.info({ reason }, 'shutting down');
     this.services.sse.closeAll();
+    // Answer output reads blocked on running tasks now, before the listeners close.
+    this.services.tasks.releaseWaiters();
     const servers = [
       this.control.app.close(),
       this.inbox.app.close(),

@@ -77,7 +77,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     maxClients: ev.sse_max_clients,
     onLagging: () => metrics.sseDisconnectedLagging.inc(),
   });
-  const queue = new MessageQueue({ store, clock, ids, events, maxPending: config.values.queue.max_pending });
+  const queue = new MessageQueue({ store, clock, ids, events, maxPending: config.values.queue.max_pending, onEnqueued: () => metrics.messagesEnqueued.inc() });
   const agents = new AgentService({
     store,
     clock,
@@ -90,7 +90,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const jobs = new JobStore({ store, clock, ids });
   const deletion = new AgentDeletion({ store, agents, queue, events, jobs, logger });
   deletion.onStop((agentId) => sse.closeAgent(agentId));
-  const ingress = new Ingress({ store, agents, queue, onAdmitted: () => metrics.messagesEnqueued.inc() });
+  const ingress = new Ingress({ store, agents, queue });
   metrics.bind({ queueDepth: () => queue.pendingTotal(), sseClients: () => sse.size, agents: () => agents.count() });
   const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress };
   const workspaces = new WorkspaceService(deps);

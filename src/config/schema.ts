@@ -87,6 +87,7 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   queue: z.strictObject({ max_pending: int(1, 10000) }).prefault({}),
+  desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

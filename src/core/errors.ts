@@ -105,21 +105,59 @@ export const errors = {
 
   // --- work items (CONTRACT.md section 8) ----------------------------------------------------
   workItemNotFound: notFound('work_item_not_found', 'work item'),
+  emptyObjective: () => new AppError(400, 'empty_objective', 'objective must not be empty'),
+  emptyUpdate: () =>
+    new AppError(400, 'empty_update', 'the update changes nothing: send at least one of objective, plan_status, todo_list, blocked_by, recheck_after'),
+  recheckRequiresBlocker: () =>
+    new AppError(400, 'recheck_requires_blocker', 'recheck_after needs a non-empty blocked_by (already set, or set in the same update)'),
+  workItemNotOpen: (id: string, state: string) =>
+    new AppError(409, 'work_item_not_open', `work item ${JSON.stringify(id)} is ${state}, not open`, { work_item_id: id, state }),
+  emptyReport: () => new AppError(400, 'empty_report', 'report_text must not be empty'),
 
   // --- timers --------------------------------------------------------------------------------
   timerNotFound: notFound('timer_not_found', 'timer'),
+  timerCompleted: (id: string) =>
+    new AppError(400, 'timer_completed', `timer ${JSON.stringify(id)} has already completed (a one-shot timer fires once) and cannot be cancelled`, { timer_id: id }),
 
   // --- tasks ---------------------------------------------------------------------------------
   taskNotFound: notFound('task_not_found', 'task'),
+  workdirNotFound: (workdir: string) =>
+    new AppError(400, 'workdir_not_found', `workdir ${JSON.stringify(workdir)} does not exist or is not a directory`, { workdir }),
+  shellNotFound: (shell: string) =>
+    new AppError(400, 'shell_not_found', `shell ${JSON.stringify(shell)} was not found or is not executable`, { shell }),
 
   // --- triggers and callbacks ----------------------------------------------------------------
   triggerNotFound: () => new AppError(404, 'trigger_not_found', 'no active trigger for this token'),
+  /** By id (control routes); the token form above never echoes the token. */
+  triggerIdNotFound: notFound('trigger_not_found', 'trigger'),
+  deliveryModeMismatch: (route: string, mode: string) =>
+    new AppError(403, 'delivery_mode_mismatch', `this trigger delivers by ${mode}; use /api/callbacks/${mode}/ instead of /api/callbacks/${route}/`, {
+      delivery_mode: mode,
+    }),
 
   // --- operator bindings ---------------------------------------------------------------------
   bindingNotFound: notFound('binding_not_found', 'binding'),
+  bindingMismatch: (bindingId: string, reason: string) =>
+    new AppError(403, 'binding_mismatch', `binding ${JSON.stringify(bindingId)} does not admit this message: ${reason}`, { binding_id: bindingId }),
+  bindingConflict: (bindingId: string) =>
+    new AppError(409, 'binding_conflict', `binding ${JSON.stringify(bindingId)} belongs to another agent`, { binding_id: bindingId }),
 
   // --- workspaces ----------------------------------------------------------------------------
   workspaceNotFound: notFound('workspace_not_found', 'workspace'),
+  invalidWorkspacePath: (p: string, reason: 'not_absolute' | 'not_found' | 'not_directory' | 'invalid') =>
+    new AppError(400, 'invalid_workspace_path', {
+      not_absolute: `workspace path ${JSON.stringify(p)} must be absolute`,
+      not_found: `workspace path ${JSON.stringify(p)} does not exist`,
+      not_directory: `workspace path ${JSON.stringify(p)} is not a directory`,
+      invalid: `workspace path ${JSON.stringify(p)} is not a valid path`,
+    }[reason], { path: p, reason }),
+  workspaceActive: (id: string) =>
+    new AppError(409, 'workspace_active', `workspace ${JSON.stringify(id)} is the active workspace; exit it (workspace/exit) before detaching`, { workspace_id: id }),
+  agentHomeProtected: () =>
+    new AppError(409, 'agent_home_protected', 'the agent home workspace (agent_home) cannot be detached', { workspace_id: 'agent_home' }),
+  workspaceLimitReached: (limit: number) =>
+    new AppError(409, 'workspace_limit_reached', `the agent already has ${limit} attached workspaces; detach one first`, { limit }),
+  desktopDenied: (code: string, message: string) => new AppError(403, code, message),
 
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
+import { maskUrl } from '../telemetry/logger.js';
 
 export function toAppError(err: unknown, contentType?: string): AppError | null {
   if (err instanceof AppError) return err;
@@ -81,6 +82,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.send({ ok: false, error: appError.message, code: appError.code, ...appError.extra });
   });
   app.setNotFoundHandler((request) => {
-    throw errors.routeNotFound(request.method, request.url.split('?')[0]!);
+    // Masked: an unknown method on a callback path must not echo its capability token.
+    throw errors.routeNotFound(request.method, maskUrl(request.url.split('?')[0]!));
   });
 }

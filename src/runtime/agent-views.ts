@@ -18,7 +18,9 @@ export interface StateDeps extends ViewDeps {
   timers: { stateFor(agentId: string): unknown[] };
   workItems: { stateFor(agentId: string): unknown[] };
   triggers: { stateFor(agentId: string): unknown[] };
-  workspaces: { stateFor(agentId: string): unknown[] };
+  workspaces: {
+    stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: unknown[] };
+  };
 }
 
 export function agentListEntry(d: ViewDeps, a: AgentRecord) {
@@ -124,10 +126,6 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     work_items: d.workItems.stateFor(a.agent_id),
     waiting_intents: [] as unknown[],
     external_triggers: d.triggers.stateFor(a.agent_id),
-    workspaces: {
-      active_workspace_id: 'agent_home',
-      occupancy: [{ workspace_id: 'agent_home', path: d.agents.homeOf(a.agent_id), active: true }],
-      registry: d.workspaces.stateFor(a.agent_id),
-    },
+    workspaces: d.workspaces.stateSection(a.agent_id),
   };
 }

@@ -35,7 +35,7 @@ export interface Admitted {
 }
 
 export class Ingress {
-  constructor(private readonly deps: { store: Store; agents: AgentService; queue: MessageQueue; onAdmitted?: () => void }) {}
+  constructor(private readonly deps: { store: Store; agents: AgentService; queue: MessageQueue }) {}
 
   /** POST /api/enqueue and /api/agents/:id/enqueue (CONTRACT.md section 5, rules in order). */
   publicEnqueue(agentId: string | undefined, req: PublicEnqueueBody): Promise<Admitted> {
@@ -85,7 +85,6 @@ export class Ingress {
   private async admit(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras): Promise<Admitted> {
     // The agent is checked inside the transaction (enqueueNow), where the answer is final.
     const message = await this.deps.store.write(() => this.enqueueNow(agentId, provenance, body, extra));
-    this.deps.onAdmitted?.();
     return { ok: true, agent_id: agentId, message_id: message.message_id };
   }
 }

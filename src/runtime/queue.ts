@@ -72,6 +72,8 @@ export interface QueueDeps {
   ids: IdGenerator;
   events: EventLog;
   maxPending: number;
+  /** Called once per message after its transaction commits (metrics). */
+  onEnqueued?: () => void;
 }
 
 export class MessageQueue {
@@ -143,6 +145,7 @@ export class MessageQueue {
       now,
     );
     this.adjust(agentId, +1);
+    if (this.deps.onEnqueued) this.deps.store.afterCommit(this.deps.onEnqueued);
     this.deps.events.append(agentId, 'message_enqueued', {
       message_id: message.message_id,
       kind: provenance.kind,

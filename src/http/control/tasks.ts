@@ -1,7 +1,115 @@
+/** Command tasks (spec "Task status snapshot", task endpoint rows; CONTRACT.md section 8). */
 import type { Services } from '../../services.js';
-import type { AnyRoute } from '../route.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { AgentIdParams } from '../schemas/agents.js';
+import {
+  CreateTaskBody,
+  TaskInputBody,
+  TaskInputResult,
+  TaskList,
+  TaskListQuery,
+  TaskOutputQuery,
+  TaskOutputResult,
+  TaskParams,
+  TaskSnapshot,
+  TaskStopBody,
+  TaskStopResult,
+} from '../schemas/tasks.js';
+
+const tags = ['tasks'];
 
 export function taskRoutes(s: Services): AnyRoute[] {
-  void s;
-  return [];
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tasks',
+      auth: 'read',
+      tags,
+      summary: 'Active and recent tasks with status, kind and timing, newest first',
+      params: AgentIdParams,
+      query: TaskListQuery,
+      responses: { 200: { description: 'Tasks', schema: TaskList } },
+      handler: ({ params, query }) => ({ ok: true, agent_id: params.id, tasks: s.tasks.list(params.id, query.limit) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tasks/:task_id',
+      auth: 'read',
+      tags,
+      summary: 'Structured task lifecycle snapshot (TaskStatusSnapshot); 404 task_not_found',
+      params: TaskParams,
+      responses: { 200: { description: 'Snapshot', schema: TaskSnapshot } },
+      handler: ({ params }) => s.tasks.get(params.id, params.task_id),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tasks/:task_id/output',
+      auth: 'read',
+      tags,
+      summary: 'TaskOutputResult: the tail of the output and the outcome',
+      description:
+        'block=false (default): `success` for a finished task, `not_ready` for one still queued or running (with the output so far). ' +
+        'block=true waits until the task finishes (`success`) or timeout_ms passes (`timeout`); timeout_ms defaults to 30000 and is clamped to 300000.',
+      params: TaskParams,
+      query: TaskOutputQuery,
+      responses: { 200: { description: 'Output', schema: TaskOutputResult } },
+      handler: async ({ params, query, request }) => {
+        const abort = new AbortController();
+        const onClose = () => abort.abort();
+        request.raw.once('close', onClose);
+        try {
+          const out = await s.tasks.output(params.id, params.task_id, { block: query.block, timeoutMs: query.timeout_ms, signal: abort.signal });
+          return { ok: true, ...out };
+        } finally {
+          request.raw.off('close', onClose);
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/tasks',
+      auth: 'control',
+      tags,
+      summary: 'Start a background command task: `<shell> -c <cmd>` in its own process group',
+      description:
+        "Defaults: shell /bin/sh, workdir the agent's active workspace. `login` runs `<shell> -lc <cmd>`; `accepts_input` gives it a stdin pipe. " +
+        'Combined stdout+stderr goes to command.output_path under the agent home. Beyond tasks.max_concurrent_per_agent running tasks a new one is `queued`. ' +
+        'Exit status 0 -> completed, else failed; a finished task enqueues a task_result message (origin task, trusted_system).',
+      params: AgentIdParams,
+      body: CreateTaskBody,
+      responses: { 201: { description: 'Created', schema: TaskSnapshot } },
+      handler: ({ params, body, reply }) => {
+        const task = s.tasks.create(params.id, body);
+        reply.code(201);
+        return task;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/tasks/:task_id/input',
+      auth: 'control',
+      tags,
+      summary: 'Write text to the stdin of a running task created with accepts_input',
+      description: 'A task without accepts_input, or not running, answers 200 with accepted_input:false and a summary_text saying why. `eof: true` closes the stdin after writing.',
+      params: TaskParams,
+      body: TaskInputBody,
+      responses: { 200: { description: 'Input result', schema: TaskInputResult } },
+      handler: ({ params, body }) => s.tasks.input(params.id, params.task_id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/tasks/:task_id/stop',
+      auth: 'control',
+      tags,
+      summary: 'Stop a task: SIGTERM to its process group (cancelling -> cancelled); a second stop SIGKILLs it',
+      description:
+        'running -> cancelling (SIGTERM to the group), cancelled once it exits; a stop on a cancelling task answers force_stop_requested:true and SIGKILLs the group; ' +
+        'a queued task is cancelled at once; a finished task answers 200 with its unchanged snapshot.',
+      params: TaskParams,
+      body: TaskStopBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Stop receipt', schema: TaskStopResult } },
+      handler: ({ params, body }) => s.tasks.requestStop(params.id, params.task_id, body),
+    }),
+  ];
 }

@@ -1,7 +1,94 @@
+/** Work item routes (spec "Control plane" work-items rows, "Work item PATCH rules"; CONTRACT.md section 8). */
 import type { Services } from '../../services.js';
-import type { AnyRoute } from '../route.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { AgentIdParams } from '../schemas/agents.js';
+import {
+  CompleteWorkItemBody,
+  CreateWorkItemBody,
+  PatchWorkItemBody,
+  PickWorkItemBody,
+  PickWorkItemResponse,
+  WorkItem,
+  WorkItemList,
+  WorkItemParams,
+} from '../schemas/work-items.js';
+
+const tags = ['work-items'];
 
 export function workItemRoutes(s: Services): AnyRoute[] {
-  void s;
-  return [];
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/work-items',
+      auth: 'read',
+      tags,
+      summary: "The agent's work items, oldest first",
+      params: AgentIdParams,
+      responses: { 200: { description: 'Work items', schema: WorkItemList } },
+      handler: ({ params }) => ({ ok: true, work_items: s.workItems.list(params.id) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/work-items/:work_item_id',
+      auth: 'read',
+      tags,
+      summary: 'One work item (404 work_item_not_found)',
+      params: WorkItemParams,
+      responses: { 200: { description: 'Work item', schema: WorkItem } },
+      handler: ({ params }) => s.workItems.get(params.id, params.work_item_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/work-items',
+      auth: 'control',
+      tags,
+      summary: 'Create a durable work item (state open, plan_status draft, revision 1)',
+      params: AgentIdParams,
+      body: CreateWorkItemBody,
+      responses: { 201: { description: 'Created', schema: WorkItem } },
+      handler: ({ params, body, reply }) => {
+        const item = s.workItems.create(params.id, body);
+        reply.code(201);
+        return item;
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/api/control/agents/:id/work-items/:work_item_id',
+      auth: 'control',
+      tags,
+      summary: 'Update objective, plan_status, todo_list, blocked_by or recheck_after; revision + 1',
+      description: '409 work_item_not_open on a completed item; 400 empty_update, recheck_requires_blocker, empty_objective.',
+      params: WorkItemParams,
+      body: PatchWorkItemBody,
+      responses: { 200: { description: 'Updated work item', schema: WorkItem } },
+      handler: ({ params, body }) => s.workItems.update(params.id, params.work_item_id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/work-items/:work_item_id/pick',
+      auth: 'control',
+      tags,
+      summary: "Make the work item the agent's current focus",
+      description:
+        'switch_kind initial_pick | same_work_item | focus_switch; current_focus_mode is inspection when the item is not runnable (blocked or waiting for the operator), with a warning. 409 work_item_not_open on a completed item.',
+      params: WorkItemParams,
+      body: PickWorkItemBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Focus transition', schema: PickWorkItemResponse } },
+      handler: ({ params, body }) => s.workItems.pick(params.id, params.work_item_id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/work-items/:work_item_id/complete',
+      auth: 'control',
+      tags,
+      summary: 'Complete the work item with a report (also the result brief); revision + 1',
+      description: '400 empty_report for a blank report; 409 work_item_not_open when already completed. A legacy `completing` record is finalised.',
+      params: WorkItemParams,
+      body: CompleteWorkItemBody,
+      responses: { 200: { description: 'Completed work item', schema: WorkItem } },
+      handler: ({ params, body }) => s.workItems.complete(params.id, params.work_item_id, body),
+    }),
+  ];
 }
