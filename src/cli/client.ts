@@ -1,0 +1,140 @@
+/**
+ * The CLI's connection to a running daemon (CONTRACT.md section 11): the control plane over TCP
+ * (`--url`, `SVC_URL`, else the config's `listen`) with the token (`--token`, `SVC_TOKEN`, else the
+ * config's), and the inbox API over its Unix socket (`--socket`, `SVC_SOCKET`, else
+ * <home>/inbox.sock). Plain node:http, so both transports share one code path.
+ */
+import http from 'node:http';
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../config/load.js';
+
+export interface ClientFlags {
+  url?: string;
+  token?: string;
+  socket?: string;
+  home?: string;
+  json?: boolean;
+}
+
+/** An error answer from the daemon, or a failure to reach it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Surface = 'control' | 'inbox';
+
+export interface Target {
+  base: URL | null;
+  socketPath: string;
+  token: string;
+}
+
+/** Add the options every client subcommand takes. */
+export function clientOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'control-plane URL (env SVC_URL; default from the config listen address)')
+    .option('--token <token>', 'control token (env SVC_TOKEN)')
+    .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
+    .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
+    .option('--json', 'machine-readable JSON output');
+}
+
+export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): Target {
+  let listen = '127.0.0.1:8700';
+  let token = '';
+  let socketPath = '';
+  try {
+    const config = loadConfig({ home: flags.home }, env);
+    listen = config.values.listen;
+    token = config.controlToken;
+    socketPath = config.socketPath;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    // A broken config file must not stop a client that was given explicit flags.
+    if (!flags.url && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
+  }
+  const url = flags.url ?? env.SVC_URL ?? `http://${listen.replace(/^0\.0\.0\.0:/, '127.0.0.1:')}`;
+  return {
+    base: new URL(url.endsWith('/') ? url : `${url}/`),
+    socketPath: flags.socket ?? env.SVC_SOCKET ?? socketPath,
+    token: flags.token ?? env.SVC_TOKEN ?? token,
+  };
+}
+
+export interface RequestOptions {
+  surface?: Surface;
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+}
+
+/** One request; resolves with the parsed JSON (or text) of a 2xx answer, rejects with ApiError. */
+export function call<T = any>(target: Target, method: string, path: string, opts: RequestOptions = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    const req = open(target, method, path, opts, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        const parsed = parseJson(text);
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve((parsed ?? text) as T);
+        const env = parsed as { code?: string; error?: string } | null;
+        reject(new ApiError(status, env?.code ?? `http_${status}`, env?.error ?? (text || `HTTP ${status}`), parsed));
+      });
+    });
+    req.on('error', (err) => reject(unreachable(target, opts.surface ?? 'control', err)));
+    req.end();
+  });
+}
+
+/** Open a request and hand back the response stream (SSE). */
+export function open(
+  target: Target,
+  method: string,
+  path: string,
+  opts: RequestOptions,
+  onResponse: (res: http.IncomingMessage) => void,
+): http.ClientRequest {
+  const surface = opts.surface ?? 'control';
+  const query = Object.entries(opts.query ?? {}).filter(([, v]) => v !== undefined) as Array<[string, string]>;
+  const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)] as [string, string])).toString()}` : '';
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  let payload: string | undefined;
+  if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  let req: http.ClientRequest;
+  if (surface === 'inbox') {
+    req = http.request({ socketPath: target.socketPath, path: path + qs, method, headers: { host: 'localhost', ...headers } }, onResponse);
+  } else {
+    const url = new URL(path.replace(/^\//, '') + qs, target.base!);
+    if (target.token) headers.authorization = `Bearer ${target.token}`;
+    req = http.request(url, { method, headers }, onResponse);
+  }
+  if (payload !== undefined) req.write(payload);
+  return req;
+}
+
+function unreachable(target: Target, surface: Surface, err: NodeJS.ErrnoException): ApiError {
+  const where = surface === 'inbox' ? target.socketPath : target.base!.origin;
+  return new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${where}: ${err.code ?? err.message} (is \`svc serve\` running?)`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * How client commands print: `--json` gives one JSON document (or one object per line for
+ * streams); otherwise a human-readable table or key/value list. Failures print the server's
+ * code and message on stderr and exit non-zero.
+ */
+import { ApiError } from './client.js';
+
+export type Row = Record<string, unknown>;
+
+export function cell(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v).replace(/\s+/g, ' ');
+}
+
+/** A plain aligned table of the given columns. */
+export function table(rows: Row[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((r) => columns.map((c) => truncate(cell(r[c]), 60)));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/** Key/value lines for one object (nested objects as JSON). */
+export function record(obj: Row): string {
+  const keys = Object.keys(obj);
+  const width = Math.max(...keys.map((k) => k.length));
+  return keys.map((k) => `${k.padEnd(width)}  ${cell(obj[k])}`).join('\n');
+}
+
+/** Print `data` as JSON with --json, else as `human(data)`. */
+export function print<T>(data: T, json: boolean | undefined, human: (d: T) => string): void {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
+}
+
+/** Wrap a command action: any error ends the process with the server's code on stderr. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        process.stderr.write(`svc: ${err.code}: ${err.message}\n`);
+        process.exit(err.status === 0 ? 3 : 1);
+      }
+      process.stderr.write(`svc: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+  };
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
