@@ -2,6 +2,14 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAgents } from './agents.js';
+import { registerEvents } from './events.js';
+import { registerMessages } from './messages.js';
+import { registerRuntime } from './runtime.js';
+import { registerTasks } from './tasks.js';
+import { registerTimers } from './timers.js';
+import { registerTriggers } from './triggers.js';
+import { registerWork } from './work.js';
+import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -11,5 +19,13 @@ export async function main(argv: string[]): Promise<void> {
   program.enablePositionalOptions();
   registerServe(program);
   registerAgents(program);
+  registerMessages(program);
+  registerEvents(program);
+  registerRuntime(program);
+  registerTasks(program);
+  registerTimers(program);
+  registerWork(program);
+  registerTriggers(program);
+  registerWorkspaces(program);
   await program.parseAsync(argv);
 }

@@ -1,0 +1,241 @@
+/**
+ * `svc events AGENT` (one page of the durable log) and `svc events tail AGENT [--after N]`, which
+ * follows the agent's SSE stream and, whenever the stream ends or fails, reconnects from the last
+ * id it printed (after_seq + Last-Event-ID) with a short backoff, until interrupted.
+ */
+import type http from 'node:http';
+import { InvalidArgumentError, type Command } from 'commander';
+import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { action, cell, print, table, type Row } from './output.js';
+
+export interface EventEnvelope {
+  id: string;
+  event_seq: number;
+  ts: string;
+  agent_id: string;
+  type: string;
+  provenance: Row | null;
+  payload: Row;
+}
+
+interface EventsPage {
+  events: EventEnvelope[];
+  cursor_seq: number;
+  has_older: boolean;
+  has_newer: boolean;
+}
+
+interface PageFlags extends ClientFlags {
+  limit?: string;
+  before?: string;
+  after?: string;
+  order?: string;
+  maxLevel?: string;
+}
+
+const eventsPath = (agent: string) => `/api/agents/${encodeURIComponent(agent)}/events`;
+
+export function registerEvents(program: Command): void {
+  const events = clientOptions(program.command('events').description("an agent's durable event log: one page, or `tail` to follow it"))
+    .argument('[agent]', 'agent id')
+    .option('--limit <n>', 'max events (default 128)', nonNegative('--limit'))
+    .option('--before <seq>', 'events with event_seq lower than this', nonNegative('--before'))
+    .option('--after <seq>', 'events with event_seq higher than this', nonNegative('--after'))
+    .option('--order <order>', 'asc|desc (default desc)', oneOf('--order', ['asc', 'desc']))
+    .option('--max-level <level>', 'info|verbose|debug (default debug)', oneOf('--max-level', ['info', 'verbose', 'debug']))
+    .action(
+      action(async (agent: string | undefined, flags: PageFlags) => {
+        if (agent === undefined) throw new Error('missing agent: svc events AGENT (or svc events tail AGENT)');
+        const res = await call<EventsPage>(resolveTarget(flags), 'GET', eventsPath(agent), {
+          query: { limit: flags.limit, before_seq: flags.before, after_seq: flags.after, order: flags.order, max_level: flags.maxLevel },
+        });
+        print(res, flags.json, (p) => {
+          const rows = p.events.map((e) => ({ seq: e.event_seq, ts: e.ts, type: e.type, summary: summarize(e) }));
+          const more = [p.has_older ? 'older events exist' : '', p.has_newer ? 'newer events exist' : ''].filter(Boolean).join('; ');
+          return table(rows, ['seq', 'ts', 'type', 'summary']) + (more ? `\n(${more})` : '');
+        });
+      }),
+    );
+
+  clientOptions(events.command('tail <agent>').description('follow the event stream, reconnecting from the last id until interrupted'))
+    .option('--after <seq>', 'start after this event_seq (0: the whole replay window); default: live only', nonNegative('--after'))
+    .action(
+      action(async (agent: string, flags: ClientFlags & { after?: string }) => {
+        await tail(resolveTarget(flags), agent, flags.after === undefined ? undefined : Number(flags.after), (e) => {
+          process.stdout.write(flags.json ? `${JSON.stringify(e)}\n` : `${line(e)}\n`);
+        });
+      }),
+    );
+}
+
+/** One human line per event. */
+export function line(e: EventEnvelope): string {
+  return `${e.event_seq}  ${e.ts}  ${e.type}  ${summarize(e)}`;
+}
+
+/** A short description of the payload: kind, priority, status, its text or body, then ids; else compact JSON. */
+export function summarize(e: EventEnvelope): string {
+  const p = e.payload ?? {};
+  const parts: string[] = [];
+  for (const k of ['kind', 'priority', 'status']) if (typeof p[k] === 'string') parts.push(String(p[k]));
+  const body = p.body && typeof p.body === 'object' ? (p.body as Row) : null;
+  if (typeof p.text === 'string') parts.push(JSON.stringify(p.text));
+  else if (typeof p.summary === 'string') parts.push(JSON.stringify(p.summary));
+  else if (body && typeof body.text === 'string') parts.push(JSON.stringify(body.text));
+  else if (body && body.value !== undefined) parts.push(JSON.stringify(body.value));
+  for (const k of ['message_id', 'task_id', 'timer_id', 'work_item_id', 'job_id']) if (typeof p[k] === 'string') parts.push(`${k}=${p[k]}`);
+  const out = parts.length ? parts.join(' ') : cell(p);
+  return out.length > 160 ? `${out.slice(0, 159)}…` : out;
+}
+
+export interface SseFrame {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/** Incremental SSE parser: feed it text chunks, it calls `onFrame` per dispatched frame. */
+export class SseParser {
+  private buf = '';
+  private frame: { id?: string; event?: string; data: string[] } = { data: [] };
+
+  constructor(private readonly onFrame: (f: SseFrame) => void) {}
+
+  push(chunk: string): void {
+    this.buf += chunk;
+    for (;;) {
+      const m = /\r\n|\r|\n/.exec(this.buf);
+      if (!m) return;
+      // A lone trailing \r could be the first half of \r\n: wait for more.
+      if (m[0] === '\r' && m.index === this.buf.length - 1) return;
+      const raw = this.buf.slice(0, m.index);
+      this.buf = this.buf.slice(m.index + m[0].length);
+      this.line(raw);
+    }
+  }
+
+  private line(raw: string): void {
+    if (raw === '') {
+      const f = this.frame;
+      this.frame = { data: [] };
+      if (f.data.length > 0 || f.id !== undefined) this.onFrame({ id: f.id, event: f.event, data: f.data.join('\n') });
+      return;
+    }
+    if (raw.startsWith(':')) return; // comment / keep-alive
+    const colon = raw.indexOf(':');
+    const field = colon === -1 ? raw : raw.slice(0, colon);
+    let value = colon === -1 ? '' : raw.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') this.frame.data.push(value);
+    else if (field === 'id') this.frame.id = value;
+    else if (field === 'event') this.frame.event = value;
+  }
+}
+
+const BACKOFF_MIN_MS = 200;
+const BACKOFF_MAX_MS = 5000;
+
+/**
+ * Follow the stream forever. Without `after` it starts at the current end of the log (live only);
+ * every connection resumes after the last event delivered, so nothing is printed twice. A 404 cursor_not_found
+ * (and any other 4xx except 408/429) rejects; network failures, 5xx and stream ends reconnect.
+ */
+export async function tail(target: Target, agent: string, after: number | undefined, onEvent: (e: EventEnvelope) => void): Promise<never> {
+  // Live only: start after the log's current high-watermark, so a reconnect before the first
+  // event still resumes exactly where the first connection began.
+  let last = after ?? (await call<EventsPage>(target, 'GET', eventsPath(agent), { query: { limit: 1, order: 'desc' } })).cursor_seq;
+  let delay = BACKOFF_MIN_MS;
+  for (;;) {
+    const outcome = await connectOnce(target, agent, last, (e) => {
+      if (e.event_seq <= last) return; // never print an event twice
+      last = e.event_seq;
+      onEvent(e);
+    });
+    if (outcome.error) {
+      const err = outcome.error;
+      const retryable = err.status === 0 || err.status >= 500 || err.status === 408 || err.status === 429;
+      if (!retryable) throw err;
+      process.stderr.write(`svc: ${err.code}: ${err.message}; reconnecting in ${delay} ms\n`);
+    }
+    if (outcome.received) delay = BACKOFF_MIN_MS;
+    await new Promise((r) => setTimeout(r, delay));
+    if (!outcome.received) delay = Math.min(delay * 2, BACKOFF_MAX_MS);
+  }
+}
+
+/** One connection: resolves when it ends, with the error that ended it (if any). */
+function connectOnce(
+  target: Target,
+  agent: string,
+  after: number | undefined,
+  onEvent: (e: EventEnvelope) => void,
+): Promise<{ error?: ApiError; received: boolean }> {
+  return new Promise((resolve) => {
+    let received = false;
+    let settled = false;
+    const done = (error?: ApiError) => {
+      if (settled) return;
+      settled = true;
+      resolve({ error, received });
+    };
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (after !== undefined) headers['last-event-id'] = String(after);
+    const req = open(target, 'GET', `${eventsPath(agent)}/stream`, { query: { after_seq: after }, headers }, (res: http.IncomingMessage) => {
+      res.setEncoding('utf8');
+      const status = res.statusCode ?? 0;
+      if (status !== 200) {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          let env: { code?: string; error?: string } | null = null;
+          try {
+            env = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          done(new ApiError(status, env?.code ?? `http_${status}`, env?.error ?? (text || `HTTP ${status}`), env));
+        });
+        res.on('error', () => done(new ApiError(status, `http_${status}`, `HTTP ${status}`)));
+        return;
+      }
+      const parser = new SseParser((f) => {
+        if (!f.data) return;
+        let env: EventEnvelope;
+        try {
+          env = JSON.parse(f.data) as EventEnvelope;
+        } catch {
+          return; // not an event envelope
+        }
+        if (typeof env.event_seq !== 'number') {
+          const seq = Number(f.id);
+          if (!Number.isInteger(seq)) return;
+          env.event_seq = seq;
+        }
+        received = true;
+        onEvent(env);
+      });
+      res.on('data', (chunk: string) => parser.push(chunk));
+      res.on('end', () => done());
+      res.on('close', () => done());
+      res.on('error', () => done());
+    });
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done(new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${target.base!.origin}: ${err.code ?? err.message}`)),
+    );
+    req.end();
+  });
+}
+
+function nonNegative(_flag: string): (v: string) => string {
+  return (v) => {
+    if (!/^\d+$/.test(v)) throw new InvalidArgumentError('must be a non-negative integer');
+    return v;
+  };
+}
+
+function oneOf(_flag: string, values: string[]): (v: string) => string {
+  return (v) => {
+    if (!values.includes(v)) throw new InvalidArgumentError(`must be one of ${values.join(', ')}`);
+    return v;
+  };
+}

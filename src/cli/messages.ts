@@ -1,0 +1,69 @@
+/** `svc prompt AGENT TEXT` (operator prompt) and `svc enqueue AGENT TEXT` (external message). */
+import type { Command } from 'commander';
+import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { action, print } from './output.js';
+
+interface EnqueueResponse {
+  ok: true;
+  agent_id: string;
+  message_id: string;
+}
+
+interface EnqueueFlags extends ClientFlags {
+  channel?: string;
+  sender?: string;
+  webhookSource?: string;
+  priority?: string;
+  jsonBody?: string;
+}
+
+const PRIORITIES = ['next', 'normal', 'background'];
+
+export function registerMessages(program: Command): void {
+  clientOptions(program.command('prompt <agent> <text>').description('operator prompt (trusted operator, priority interject)')).action(
+    action(async (agent: string, text: string, flags: ClientFlags) => {
+      const res = await call<EnqueueResponse>(resolveTarget(flags), 'POST', `/api/control/agents/${encodeURIComponent(agent)}/prompt`, { body: { text } });
+      print(res, flags.json, (r) => r.message_id);
+    }),
+  );
+
+  clientOptions(program.command('enqueue <agent> [text]').description('enqueue an external message (channel or webhook origin); prints the message id'))
+    .option('--channel <id>', 'channel origin: channel id (untrusted external)')
+    .option('--sender <id>', 'channel origin: sender id')
+    .option('--webhook-source <source>', 'webhook origin: source (trusted integration; the default origin)')
+    .option('--priority <priority>', `${PRIORITIES.join('|')} (default normal)`)
+    .option('--json-body <json>', 'a JSON object as the message content instead of TEXT')
+    .action(
+      action(async (agent: string, text: string | undefined, flags: EnqueueFlags) => {
+        const body: Record<string, unknown> = {};
+        if (flags.jsonBody !== undefined) {
+          if (text !== undefined) throw new Error('give either TEXT or --json-body, not both');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(flags.jsonBody);
+          } catch (err) {
+            throw new Error(`--json-body is not valid JSON: ${(err as Error).message}`);
+          }
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--json-body must be a JSON object');
+          body.json = parsed;
+        } else if (text !== undefined) {
+          body.text = text;
+        } else {
+          throw new Error('missing message: give TEXT or --json-body');
+        }
+        if (flags.channel !== undefined || flags.sender !== undefined) {
+          if (flags.webhookSource !== undefined) throw new Error('--channel/--sender and --webhook-source are exclusive');
+          if (flags.channel === undefined) throw new Error('--sender needs --channel');
+          body.origin = { kind: 'channel', channel_id: flags.channel, ...(flags.sender !== undefined ? { sender_id: flags.sender } : {}) };
+        } else if (flags.webhookSource !== undefined) {
+          body.origin = { kind: 'webhook', source: flags.webhookSource };
+        }
+        if (flags.priority !== undefined) {
+          if (!PRIORITIES.includes(flags.priority)) throw new Error(`--priority must be one of ${PRIORITIES.join(', ')}`);
+          body.priority = flags.priority;
+        }
+        const res = await call<EnqueueResponse>(resolveTarget(flags), 'POST', `/api/agents/${encodeURIComponent(agent)}/enqueue`, { body });
+        print(res, flags.json, (r) => r.message_id);
+      }),
+    );
+}

@@ -1,0 +1,146 @@
+/** `svc tasks …`: run, list, show, output, input, stop (command tasks, CONTRACT.md section 8). */
+import { InvalidArgumentError, type Command } from 'commander';
+import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { action, print, record, table, type Row } from './output.js';
+
+/** Commander parser for a non-negative integer option (milliseconds, counts). */
+export function intArg(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a non-negative integer');
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('integer too large');
+  return n;
+}
+
+export const seg = (s: string): string => encodeURIComponent(s);
+
+const TASK_COLUMNS = ['task_id', 'status', 'kind', 'exit_status', 'created_at', 'summary'];
+
+interface OutputResult {
+  ok: true;
+  retrieval_status: 'success' | 'timeout' | 'not_ready';
+  task: Row & { task_id: string; status: string; output_preview: string; output_truncated: boolean; exit_status: number | null };
+}
+
+/** A task snapshot with the command's fields lifted to the top level, for tables and records. */
+function flat(t: Row): Row {
+  const command = (t.command ?? {}) as Row;
+  return { ...t, command: undefined, exit_status: command.exit_status ?? null, cmd: command.cmd ?? null, workdir: command.workdir ?? null, shell: command.shell ?? null };
+}
+
+function showSnapshot(t: Row): string {
+  const f = flat(t);
+  delete f.command;
+  return record(f);
+}
+
+/** Human form of an output result: the preview on stdout, a one-line status on stderr. */
+function writeOutput(res: OutputResult): void {
+  const preview = res.task.output_preview;
+  if (res.task.output_truncated) process.stderr.write(`(output truncated: last ${Buffer.byteLength(preview)} of ${String(res.task.output_bytes)} bytes)\n`);
+  process.stdout.write(preview.length && !preview.endsWith('\n') ? `${preview}\n` : preview);
+  const exit = res.task.exit_status === null ? '' : `, exit ${res.task.exit_status}`;
+  process.stderr.write(`task ${res.task.task_id} ${res.task.status}${exit} (${res.retrieval_status})\n`);
+}
+
+export function registerTasks(program: Command): void {
+  const tasks = program.command('tasks').description('background command tasks of an agent');
+
+  clientOptions(tasks.command('run <agent> <cmd...>').description('start a command task (`<shell> -c CMD`); words of CMD are joined with spaces'))
+    .option('--summary <text>', 'what the task is for (default: the command line)')
+    .option('--workdir <dir>', "working directory (default: the agent's active workspace)")
+    .option('--shell <shell>', 'shell path or name (default /bin/sh)')
+    .option('--login', 'run a login shell (`<shell> -lc CMD`)')
+    .option('--input', 'give the command a stdin pipe (see `svc tasks input`)')
+    .option('--wait', 'wait for the task to finish and print its output; exit 0 only if it completed')
+    .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
+    .action(
+      action(
+        async (
+          agent: string,
+          words: string[],
+          flags: ClientFlags & { summary?: string; workdir?: string; shell?: string; login?: boolean; input?: boolean; wait?: boolean; timeoutMs?: number },
+        ) => {
+          const target = resolveTarget(flags);
+          const body = {
+            cmd: words.join(' '),
+            summary: flags.summary,
+            workdir: flags.workdir,
+            shell: flags.shell,
+            login: flags.login ? true : undefined,
+            accepts_input: flags.input ? true : undefined,
+          };
+          const task = await call<Row & { task_id: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/tasks`, { body });
+          if (!flags.wait) {
+            print(task, flags.json, showSnapshot);
+            return;
+          }
+          const out = await call<OutputResult>(target, 'GET', `/api/agents/${seg(agent)}/tasks/${seg(task.task_id)}/output`, {
+            query: { block: true, timeout_ms: flags.timeoutMs },
+          });
+          if (flags.json) print(out, true, () => '');
+          else writeOutput(out);
+          process.exitCode = out.task.status === 'completed' ? 0 : 1;
+        },
+      ),
+    );
+
+  clientOptions(tasks.command('list <agent>').description('active and recent tasks, newest first'))
+    .option('--limit <n>', 'at most this many active and this many finished tasks', intArg)
+    .action(
+      action(async (agent: string, flags: ClientFlags & { limit?: number }) => {
+        const res = await call<{ tasks: Row[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks`, { query: { limit: flags.limit } });
+        print(res, flags.json, (r) => table(r.tasks.map(flat), TASK_COLUMNS));
+      }),
+    );
+
+  clientOptions(tasks.command('show <agent> <task_id>').description('one task snapshot')).action(
+    action(async (agent: string, taskId: string, flags: ClientFlags) => {
+      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks/${seg(taskId)}`);
+      print(res, flags.json, showSnapshot);
+    }),
+  );
+
+  clientOptions(tasks.command('output <agent> <task_id>').description('the tail of the output (status on stderr)'))
+    .option('--block', 'wait until the task finishes')
+    .option('--timeout-ms <n>', 'longest wait with --block (server default 30000, at most 300000)', intArg)
+    .action(
+      action(async (agent: string, taskId: string, flags: ClientFlags & { block?: boolean; timeoutMs?: number }) => {
+        const out = await call<OutputResult>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks/${seg(taskId)}/output`, {
+          query: { block: flags.block ? true : undefined, timeout_ms: flags.timeoutMs },
+        });
+        if (flags.json) print(out, true, () => '');
+        else writeOutput(out);
+      }),
+    );
+
+  clientOptions(tasks.command('input <agent> <task_id> <text>').description('write TEXT to the stdin of a task started with --input'))
+    .option('--newline', 'append a newline to TEXT')
+    .option('--eof', 'close the stdin after writing')
+    .action(
+      action(async (agent: string, taskId: string, text: string, flags: ClientFlags & { newline?: boolean; eof?: boolean }) => {
+        const body = { text: flags.newline ? `${text}\n` : text, eof: flags.eof ? true : undefined };
+        const res = await call<Row & { accepted_input: boolean; bytes_written: number | null; summary_text: string | null }>(
+          resolveTarget(flags),
+          'POST',
+          `/api/control/agents/${seg(agent)}/tasks/${seg(taskId)}/input`,
+          { body },
+        );
+        print(res, flags.json, (r) =>
+          r.accepted_input ? `accepted: ${String(r.bytes_written ?? 0)} bytes written${r.summary_text ? ` (${r.summary_text})` : ''}` : `not accepted: ${r.summary_text ?? 'unknown reason'}`,
+        );
+        if (!res.accepted_input) process.exitCode = 1;
+      }),
+    );
+
+  clientOptions(tasks.command('stop <agent> <task_id>').description('stop a task (SIGTERM; a second stop SIGKILLs)')).action(
+    action(async (agent: string, taskId: string, flags: ClientFlags) => {
+      const res = await call<Row & { task: Row; summary_text: string; previous_status: string; signal_sent: string | null }>(
+        resolveTarget(flags),
+        'POST',
+        `/api/control/agents/${seg(agent)}/tasks/${seg(taskId)}/stop`,
+        { body: {} },
+      );
+      print(res, flags.json, (r) => `${r.summary_text}\n${record({ task_id: r.task.task_id, previous_status: r.previous_status, status: r.task.status, signal_sent: r.signal_sent })}`);
+    }),
+  );
+}
