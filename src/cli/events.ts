@@ -8,15 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { action, cell, print, table, type Row } from './output.js';
 
-export interface EventEnvelope {
-  id: string;
-  event_seq: number;
-  ts: string;
-  agent_id: string;
-  type: string;
-  provenance: Row | null;
-  payload: Row;
-}
+import type { EventEnvelope } from '../events/event-log.js';
 
 interface EventsPage {
   events: EventEnvelope[];
