@@ -15,6 +15,7 @@ import { SseHub } from './events/sse.js';
 import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
 import { BindingService } from './runtime/bindings.js';
+import { SkillService } from './runtime/skills.js';
 import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
 import { TaskService } from './runtime/tasks.js';
@@ -26,6 +27,9 @@ import { JobStore } from './runtime/jobs.js';
 import { MessageQueue } from './runtime/queue.js';
 import { Store } from './store/store.js';
 import { Metrics } from './telemetry/metrics.js';
+import { DiagnosticsStore } from './telemetry/diagnostics.js';
+import { OtlpExporter } from './telemetry/otlp.js';
+import { Tracer } from './telemetry/tracing.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -33,6 +37,10 @@ export interface Services {
   logger: Logger;
   ids: IdGenerator;
   metrics: Metrics;
+  /** Spans -> recent ring; ended spans -> OTLP queue; completed traces -> diagnostics store. */
+  tracer: Tracer;
+  otlp: OtlpExporter;
+  diagnostics: DiagnosticsStore;
   store: Store;
   broadcaster: Broadcaster;
   events: EventLog;
@@ -47,6 +55,7 @@ export interface Services {
   tasks: TaskService;
   triggers: TriggerService;
   bindings: BindingService;
+  skills: SkillService;
   workspaces: WorkspaceService;
   /** The resource services above, in start order (stopped in reverse). */
   lifecycles: ResourceService[];
@@ -92,14 +101,20 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   deletion.onStop((agentId) => sse.closeAgent(agentId));
   const ingress = new Ingress({ store, agents, queue });
   metrics.bind({ queueDepth: () => queue.pendingTotal(), sseClients: () => sse.size, agents: () => agents.count() });
-  const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress };
+  const tracer = new Tracer();
+  const otlp = new OtlpExporter({ config: config.values.runtime.observability.otlp, home: config.home, metrics, logger });
+  const diagnostics = new DiagnosticsStore({ store, metrics, logger });
+  tracer.onSpanEnd((span) => otlp.enqueue(span));
+  tracer.onTraceComplete((trace) => diagnostics.offer(trace));
+  const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress, tracer };
   const workspaces = new WorkspaceService(deps);
   const workItems = new WorkItemService(deps);
   const timers = new TimerService(deps);
   const tasks = new TaskService({ ...deps, workspaces });
   const triggers = new TriggerService(deps);
   const bindings = new BindingService(deps);
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings];
+  const skills = new SkillService({ ...deps, jobs, workspaces });
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
     config,
@@ -107,6 +122,9 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     logger,
     ids,
     metrics,
+    tracer,
+    otlp,
+    diagnostics,
     store,
     broadcaster,
     events,
@@ -121,6 +139,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     tasks,
     triggers,
     bindings,
+    skills,
     workspaces,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),
@@ -132,6 +151,9 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
 
 /** Start-up work on the store: the default agent, unfinished deletions. */
 export function startServices(s: Services): void {
+  // First: a bad exporter configuration (credential store) refuses the start before any work.
+  s.otlp.start();
+  s.diagnostics.start();
   s.agents.ensureDefault();
   const defaultAgent = s.agents.get(s.agents.defaultAgentId);
   if (defaultAgent.bootstrap && Object.values(defaultAgent.bootstrap).some((done) => !done)) s.agents.bootstrap(defaultAgent.agent_id);
@@ -143,5 +165,8 @@ export async function stopServices(s: Services): Promise<void> {
   for (const l of [...s.lifecycles].reverse()) await l.stop?.();
   s.sse.closeAll();
   await s.deletion.idle();
+  // Spans of the work stopped above: a short flush to the collector, the last diagnostics write.
+  await s.otlp.stop();
+  s.diagnostics.stop();
   s.store.close();
 }

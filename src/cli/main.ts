@@ -5,6 +5,7 @@ import { registerAgents } from './agents.js';
 import { registerEvents } from './events.js';
 import { registerMessages } from './messages.js';
 import { registerRuntime } from './runtime.js';
+import { registerSkills } from './skills.js';
 import { registerTasks } from './tasks.js';
 import { registerTimers } from './timers.js';
 import { registerTriggers } from './triggers.js';
@@ -27,5 +28,6 @@ export async function main(argv: string[]): Promise<void> {
   registerWork(program);
   registerTriggers(program);
   registerWorkspaces(program);
+  registerSkills(program);
   await program.parseAsync(argv);
 }

@@ -159,6 +159,15 @@ export const errors = {
     new AppError(409, 'workspace_limit_reached', `the agent already has ${limit} attached workspaces; detach one first`, { limit }),
   desktopDenied: (code: string, message: string) => new AppError(403, code, message),
 
+  // --- skills (CONTRACT.md section 10) -------------------------------------------------------
+  skillNotFound: notFound('skill_not_found', 'skill'),
+  invalidSkillSource: (source: string, reason: string) =>
+    new AppError(400, 'invalid_skill_source', reason, { source }),
+
+  // --- traces --------------------------------------------------------------------------------
+  traceNotFound: (traceId: string) =>
+    new AppError(404, 'trace_not_found', `trace ${JSON.stringify(traceId)} not found (neither in the recent ring nor in the diagnostics store)`, { trace_id: traceId }),
+
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
 };

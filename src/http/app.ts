@@ -4,10 +4,11 @@
  * `mountRoutes` fills. Routes come from the surface's own route plugins.
  */
 import { fastifySSE } from '@fastify/sse';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errors } from '../core/errors.js';
 import type { Metrics } from '../telemetry/metrics.js';
+import type { Span, Tracer } from '../telemetry/tracing.js';
 import { installAuth, type AuthPolicy } from './auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './error-handler.js';
 import { OpenAPIRegistry } from './openapi.js';
@@ -19,6 +20,17 @@ export interface AppOptions {
   auth: AuthPolicy;
   heartbeatMs: number;
   routes: AnyRoute[];
+  /** HTTP request spans (named by route pattern, never the raw URL: callback URLs carry tokens). */
+  tracer?: Tracer;
+  /** `control` or `inbox`: the `svc.surface` span attribute. */
+  surface?: string;
+}
+
+const requestSpans = new WeakMap<FastifyRequest, Span>();
+
+/** The span of an HTTP request (the parent for spans a handler starts). */
+export function requestSpan(request: FastifyRequest): Span | undefined {
+  return requestSpans.get(request);
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -58,6 +70,8 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     }
   });
 
+  // First among the hooks: requests refused by the guards get a span too.
+  if (opts.tracer) installRequestSpans(app, opts.tracer, opts.surface ?? 'control');
   installErrorHandling(app);
   installAuth(app, opts.auth);
   app.addHook('onResponse', async (request, reply) => {
@@ -79,4 +93,27 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   // Load every plugin now, so that the served routes and the OpenAPI registry are complete.
   await app.ready();
   return { app, registry, served };
+}
+
+function installRequestSpans(app: FastifyInstance, tracer: Tracer, surface: string): void {
+  app.addHook('onRequest', async (request) => {
+    // The route pattern (`/api/callbacks/enqueue/:callback_token`), never request.url.
+    const route = request.routeOptions.url;
+    const span = tracer.startSpan(
+      `HTTP ${request.method} ${route ?? '(unmatched)'}`,
+      { 'http.request.method': request.method, 'http.route': route, 'svc.surface': surface },
+      null,
+      'server',
+    );
+    requestSpans.set(request, span);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const span = requestSpans.get(request);
+    if (!span) return;
+    span.setAttribute('http.response.status_code', reply.statusCode);
+    span.end(reply.statusCode >= 500 ? 'error' : 'ok');
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    requestSpans.get(request)?.end('cancelled');
+  });
 }

@@ -27,6 +27,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   auth: AuthClass;
   summary: string;
   description?: string;
+  /** Marked `deprecated: true` in the OpenAPI document (still served). */
+  deprecated?: boolean;
   tags: string[];
   params?: P;
   query?: Q;
@@ -135,6 +137,7 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
     path: toOpenApiPath(spec.url),
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.deprecated ? { deprecated: true } : {}),
     tags: spec.tags,
     ...(spec.auth === 'open' ? { security: [] } : { security: [{ bearerAuth: [] }] }),
     'x-svc-auth': spec.auth,

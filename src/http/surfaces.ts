@@ -15,6 +15,7 @@ import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { bindingRoutes } from './control/bindings.js';
 import { runtimeRoutes } from './control/runtime.js';
+import { skillRoutes } from './control/skills.js';
 import { taskRoutes } from './control/tasks.js';
 import { timerRoutes } from './control/timers.js';
 import { triggerRoutes } from './control/triggers.js';
@@ -50,6 +51,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...triggerRoutes(s),
     ...bindingRoutes(s),
     ...workspaceRoutes(s),
+    ...skillRoutes(s),
   ];
 }
 
@@ -79,6 +81,8 @@ async function buildSurface(s: Services, auth: AuthPolicy, routes: AnyRoute[], d
     auth,
     heartbeatMs: s.config.values.events.heartbeat_ms,
     routes: [...routes, openapiRoute(docUrl, doc)],
+    tracer: s.tracer,
+    surface: docUrl.startsWith('/api/') ? 'control' : 'inbox',
   });
   registry = built.registry;
   return { app: built.app, document: doc, served: built.served };

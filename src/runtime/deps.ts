@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
+import type { Tracer } from '../telemetry/tracing.js';
 import type { AgentService } from './agents.js';
 import type { Ingress } from './ingress.js';
 import type { MessageQueue } from './queue.js';
@@ -22,6 +23,8 @@ export interface RuntimeDeps {
   queue: MessageQueue;
   agents: AgentService;
   ingress: Ingress;
+  /** Spans for task runs, timer firings and (later) turns, tool calls, deliveries (absent: not traced). */
+  tracer?: Tracer;
 }
 
 /** Hooks a resource service may implement; the composition root calls them in order. */

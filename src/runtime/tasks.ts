@@ -23,6 +23,7 @@ import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { deriveProvenance } from '../core/provenance.js';
+import type { Span, SpanStatus } from '../telemetry/tracing.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 import {
   killLeftoverGroup,
@@ -145,6 +146,8 @@ interface Live {
   /** Set before the daemon or a deletion ends the task: the status it ends with. */
   endAs?: 'interrupted' | 'cancelled';
   endReason?: string;
+  /** The `task.run` span, ended with the exit. */
+  span: Span | undefined;
 }
 
 interface Transition {
@@ -549,6 +552,7 @@ export class TaskService implements ResourceService {
       });
     } catch (err) {
       const text = `could not start the command: ${(err as Error).message}`;
+      this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null).end('error', text);
       this.deps.store.tx(() =>
         this.transition(row, 'failed', { result_summary: text, failure: failure(row, 'runtime', 'spawn_failed', text, null) }),
       );
@@ -556,7 +560,8 @@ export class TaskService implements ResourceService {
     }
     const { child, pid, pgid, procStart } = spawned;
     let markExited!: () => void;
-    const live: Live = { taskId: row.task_id, agentId: row.agent_id, child, pgid, exited: new Promise<void>((r) => (markExited = r)) };
+    const span = this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null);
+    const live: Live = { taskId: row.task_id, agentId: row.agent_id, child, pgid, exited: new Promise<void>((r) => (markExited = r)), span };
     this.live.set(row.task_id, live);
     let set = this.liveByAgent.get(row.agent_id);
     if (!set) this.liveByAgent.set(row.agent_id, (set = new Set()));
@@ -567,6 +572,7 @@ export class TaskService implements ResourceService {
       } catch (err) {
         this.deps.logger.error({ err, task_id: live.taskId }, 'recording a task exit failed');
       } finally {
+        live.span?.end('error', 'recording the task exit failed'); // no-op once ended
         markExited();
         this.pump(live.agentId);
       }
@@ -586,7 +592,10 @@ export class TaskService implements ResourceService {
     // The leader is gone: whatever it left in its group goes with it.
     signalGroup(live.pgid, 'SIGKILL');
     const row = this.stmt.get.get(live.taskId) as TaskRow | undefined;
-    if (!row || isTerminal(row.status)) return;
+    if (!row || isTerminal(row.status)) {
+      live.span?.end(row ? taskSpanStatus(row.status) : 'cancelled');
+      return;
+    }
     const how = signal ? `killed by signal ${signal}` : `exited with status ${code}`;
     let status: TaskStatus;
     let result: string;
@@ -613,6 +622,8 @@ export class TaskService implements ResourceService {
     this.deps.store.tx(() =>
       this.transition(row, status, { exit_status: signal ? null : code, term_signal: signal, result_summary: result, failure: fail }),
     );
+    live.span?.setAttributes({ 'svc.task.status': status, 'svc.task.exit_status': signal ? null : code });
+    live.span?.end(taskSpanStatus(status), status === 'failed' ? result : undefined);
   }
 
   /**
@@ -776,4 +787,13 @@ async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function taskSpanAttrs(row: TaskRow) {
+  // Never the command line (it may carry secrets): ids and kind only.
+  return { 'svc.agent_id': row.agent_id, 'svc.task_id': row.task_id, 'svc.task.kind': row.kind };
+}
+
+function taskSpanStatus(status: TaskStatus): SpanStatus {
+  return status === 'completed' ? 'ok' : status === 'cancelled' || status === 'interrupted' ? 'cancelled' : 'error';
 }

@@ -18,6 +18,7 @@ import { isoAt } from '../core/clock.js';
 import { AppError, errors } from '../core/errors.js';
 import { deriveProvenance } from '../core/provenance.js';
 import type { AgentRecord } from './agents.js';
+import type { Span } from '../telemetry/tracing.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 import { TimerSchedule, type ScheduleEntry } from './timer-scheduler.js';
 
@@ -221,12 +222,18 @@ export class TimerService implements ResourceService {
     try {
       store.tx(() => {
         for (const e of entries) {
+          const span = this.deps.tracer?.startSpan('timer.fire', { 'svc.timer_id': e.timerId }, null);
           try {
-            const next = store.tx(() => this.fireOne(e.timerId));
-            if (next === undefined) continue;
+            const next = store.tx(() => this.fireOne(e.timerId, span));
+            if (next === undefined) {
+              span?.discard();
+              continue;
+            }
+            span?.end('ok');
             fired++;
             if (next !== null) reschedule.push([e.timerId, next]);
           } catch (err) {
+            span?.end('error', err);
             if (err instanceof AppError && (err.code === 'agent_not_found' || err.code === 'agent_deleting')) {
               // The agent is gone or going: nobody is left to deliver to.
               store.tx(() => this.stmt.cancel.run(clock.now(), e.timerId));
@@ -252,7 +259,7 @@ export class TimerService implements ResourceService {
    * Fire one timer inside the caller's transaction. Returns the next due time (interval), null
    * (the timer completed), or undefined when it was not due or no longer active.
    */
-  private fireOne(timerId: string): number | null | undefined {
+  private fireOne(timerId: string, span?: Span): number | null | undefined {
     const row = this.stmt.get.get(timerId) as TimerRow | undefined;
     if (!row || row.status !== 'active' || row.next_fire_ms === null) return undefined;
     const at = this.deps.clock.now();
@@ -260,6 +267,7 @@ export class TimerService implements ResourceService {
     const agent = this.deps.agents.find(row.agent_id);
     if (!agent || agent.incarnation !== row.incarnation) throw errors.agentNotFound(row.agent_id);
     const scheduledFor = row.next_fire_ms;
+    span?.setAttributes({ 'svc.agent_id': row.agent_id, 'svc.timer.lateness_ms': at - scheduledFor });
     const fireCount = row.fire_count + 1;
     const interval = row.interval_ms ?? 0;
     // Missed grid points are coalesced into this one firing; the next stays on the grid.

@@ -1,15 +1,80 @@
 /** Runtime management (spec "Runtime management") and background jobs. */
 import { z } from 'zod';
 import { isoAt } from '../../core/clock.js';
+import { errors } from '../../core/errors.js';
 import { jobView } from '../../runtime/jobs.js';
 import type { Services } from '../../services.js';
 import { SCHEMA_VERSION } from '../../store/migrations/index.js';
+import { spanView } from '../../telemetry/tracing.js';
 import { VERSION } from '../../version.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { JobResponse } from '../schemas/agents.js';
+import { QueryInt } from '../schemas/common.js';
 import { ConfigPatchBody, ConfigPatchResponse, ConfigSurface, RuntimeStatus, ShutdownResponse } from '../schemas/runtime.js';
 
 const tags = ['runtime'];
+
+// --- traces (schemas kept here: only this route uses them) ------------------------------------
+const TraceStatus = z.enum(['ok', 'error', 'cancelled']);
+const TraceSummary = z
+  .object({
+    trace_id: z.string(),
+    root_name: z.string(),
+    started_at: z.string(),
+    duration_ms: z.number(),
+    status: TraceStatus,
+    span_count: z.number().int(),
+    reason: z.enum(['failed', 'cancelled', 'slow', 'sampled']).optional().openapi({ description: 'diagnostics store only: why the trace was kept' }),
+    recorded_at: z.string().optional(),
+  })
+  .openapi('TraceSummary');
+const TraceSpan = z
+  .object({
+    trace_id: z.string(),
+    span_id: z.string(),
+    parent_span_id: z.string().nullable(),
+    name: z.string(),
+    kind: z.enum(['internal', 'server']),
+    started_at: z.string(),
+    ended_at: z.string(),
+    duration_ms: z.number(),
+    status: TraceStatus,
+    status_message: z.string().nullable(),
+    attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  })
+  .openapi('TraceSpan');
+const TracesQuery = z.object({
+  trace_id: z.string().regex(/^[0-9a-f]{32}$/, 'a 32-hex-digit trace id').optional().openapi({ description: 'answer this trace with its spans' }),
+  source: z.enum(['ring', 'diagnostics']).optional().openapi({ description: 'ring (default): recent completed traces in memory; diagnostics: traces kept in the local diagnostics store' }),
+  limit: QueryInt.pipe(z.number().int().min(1).max(1000)).optional().openapi({ description: 'at most this many summaries (default 100)' }),
+});
+const TracesResponse = z
+  .object({
+    ok: z.literal(true),
+    source: z.enum(['ring', 'diagnostics']),
+    traces: z.array(TraceSummary),
+    trace: TraceSummary.optional(),
+    spans: z.array(TraceSpan).optional(),
+    ring: z.object({ size: z.number().int(), capacity: z.number().int() }),
+    diagnostics: z.object({ retained: z.number().int(), max_rows: z.number().int(), slow_ms: z.number(), sample_rate: z.number() }),
+    otlp: z.object({ enabled: z.boolean(), queue_depth: z.number().int() }),
+  })
+  .openapi('TracesResponse');
+const TraceResponse = z
+  .object({ ok: z.literal(true), source: z.enum(['ring', 'diagnostics']), trace: TraceSummary, spans: z.array(TraceSpan) })
+  .openapi('TraceResponse');
+
+/** A trace from the ring, else from the diagnostics store; 404 trace_not_found. */
+function findTrace(s: Services, traceId: string) {
+  const live = s.tracer.get(traceId);
+  if (live) return { source: 'ring' as const, trace: live.summary, spans: live.spans.map(spanView) };
+  const kept = s.diagnostics.get(traceId);
+  if (kept) {
+    const { spans, ...summary } = kept;
+    return { source: 'diagnostics' as const, trace: summary, spans };
+  }
+  throw errors.traceNotFound(traceId);
+}
 
 export function runtimeRoutes(s: Services): AnyRoute[] {
   return [
@@ -91,6 +156,42 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
         reply.header('content-type', s.metrics.contentType);
         return s.metrics.render();
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/runtime/traces',
+      auth: 'control',
+      tags,
+      summary: 'Recent trace summaries (newest first); with trace_id, that trace and its spans',
+      description:
+        'Completed traces (HTTP requests on both surfaces, task runs, timer firings) from the in-memory ring of recent traces, or with source=diagnostics from the local diagnostics store (slow, failed, cancelled and sampled traces, bounded). With `trace_id`, `trace` and `spans` describe that trace (404 trace_not_found when it is in neither).',
+      query: TracesQuery,
+      responses: { 200: { description: 'Traces', schema: TracesResponse } },
+      handler: ({ query }) => {
+        const source = query.source ?? 'ring';
+        const limit = query.limit ?? 100;
+        const found = query.trace_id ? findTrace(s, query.trace_id) : null;
+        const traces = found ? [found.trace] : source === 'ring' ? s.tracer.recent(limit) : s.diagnostics.list(limit);
+        return {
+          ok: true,
+          source: found?.source ?? source,
+          traces,
+          ...(found ? { trace: found.trace, spans: found.spans } : {}),
+          ring: { size: s.tracer.size, capacity: s.tracer.ringSize },
+          diagnostics: { retained: s.diagnostics.count(), max_rows: s.diagnostics.maxRows, slow_ms: s.diagnostics.slowMs, sample_rate: s.diagnostics.sampleRate },
+          otlp: { enabled: s.otlp.enabled, queue_depth: s.otlp.queueDepth },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/runtime/traces/:trace_id',
+      auth: 'control',
+      tags,
+      summary: 'One trace and its spans (recent ring, else the diagnostics store)',
+      params: z.object({ trace_id: z.string().regex(/^[0-9a-f]{32}$/, 'a 32-hex-digit trace id') }),
+      responses: { 200: { description: 'Trace', schema: TraceResponse } },
+      handler: ({ params }) => ({ ok: true, ...findTrace(s, params.trace_id) }),
     }),
     defineRoute({
       method: 'GET',

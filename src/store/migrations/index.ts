@@ -11,6 +11,8 @@ import { tasks } from './004-tasks.js';
 import { triggers } from './005-triggers.js';
 import { bindings } from './006-bindings.js';
 import { workspaces } from './007-workspaces.js';
+import { diagnostics } from './008-diagnostics.js';
+import { skills } from './009-skills.js';
 
 export interface Migration {
   version: number;
@@ -18,7 +20,7 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces];
+export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

@@ -1,0 +1,229 @@
+/**
+ * Skills routes (spec "Skills", CONTRACT.md section 10): the catalog and library under
+ * /api/skills/catalog, per-agent enablement, the deprecated install/uninstall routes. The spec
+ * lists the per-agent routes without the /api prefix; they are served under both spellings.
+ */
+import { errors } from '../../core/errors.js';
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import {
+  AddSkillBody,
+  AddSkillExisting,
+  AgentIdParams,
+  AgentSkillList,
+  CatalogList,
+  CatalogQuery,
+  CheckResponse,
+  DisableBody,
+  DisableResponse,
+  EmptyBody,
+  EnableBody,
+  EnableResponse,
+  InstallBody,
+  InstallResponse,
+  JobAccepted,
+  ReconcileBody,
+  ReconcileResponse,
+  RefreshBody,
+  RefreshResponse,
+  RemoveSkillBody,
+  RemoveSkillResponse,
+  SkillDetail,
+  SkillIdParams,
+} from '../schemas/skills.js';
+
+const tags = ['skills'];
+
+export function skillRoutes(s: Services): AnyRoute[] {
+  const agentSkillRoutes = (prefix: '/api' | '') => {
+    const alias = prefix === '' ? ' (spec spelling, without /api)' : '';
+    return [
+      defineRoute({
+        method: 'GET',
+        url: `${prefix}/agents/:id/skills`,
+        auth: 'read',
+        tags,
+        summary: `Skills enabled for the agent: name, scope (agent/workspace/user), source${alias}`,
+        params: AgentIdParams,
+        responses: { 200: { description: 'Enabled skills', schema: AgentSkillList } },
+        handler: ({ params }) => ({ ok: true, agent_id: params.id, skills: s.skills.list(params.id) }),
+      }),
+      defineRoute({
+        method: 'POST',
+        url: `${prefix}/control/agents/:id/skills/enable`,
+        auth: 'control',
+        tags,
+        summary: `Enable a skill for the agent${alias}`,
+        description:
+          "Resolves the name in the agent's active workspace (.svc/skills, then skills) and then the user library; 404 skill_not_found otherwise. copy:true makes a private copy under the agent home (scope agent). Enabling again is a no-op (changed:false).",
+        params: AgentIdParams,
+        body: EnableBody,
+        responses: { 200: { description: 'Enabled', schema: EnableResponse } },
+        handler: ({ params, body }) => ({ ok: true, agent_id: params.id, ...s.skills.enable(params.id, body.name, body.copy ?? false) }),
+      }),
+      defineRoute({
+        method: 'POST',
+        url: `${prefix}/control/agents/:id/skills/disable`,
+        auth: 'control',
+        tags,
+        summary: `Disable a skill for the agent${alias}`,
+        description: 'changed:false when the skill exists but was not enabled; 404 skill_not_found when no skill has the name. A private copy (scope agent) is deleted.',
+        params: AgentIdParams,
+        body: DisableBody,
+        responses: { 200: { description: 'Disabled', schema: DisableResponse } },
+        handler: ({ params, body }) => ({ ok: true, agent_id: params.id, name: body.name, ...s.skills.disable(params.id, body.name) }),
+      }),
+    ];
+  };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/catalog',
+      auth: 'read',
+      tags,
+      summary: "The catalog: the user library and the repository-local skills of an agent's active workspace",
+      query: CatalogQuery,
+      responses: { 200: { description: 'Catalog', schema: CatalogList } },
+      handler: ({ query }) => ({ ok: true, ...s.skills.catalog(query.agent_id) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/skills/catalog/:skill_id',
+      auth: 'read',
+      tags,
+      summary: 'Skill detail: frontmatter, SKILL.md content, files, lock entry',
+      description: 'skill_id is `user:<name>` or `workspace:<name>`; a bare name finds the workspace skill first, then the library one.',
+      params: SkillIdParams,
+      query: CatalogQuery,
+      responses: { 200: { description: 'Detail', schema: SkillDetail } },
+      handler: ({ params, query }) => ({ ok: true, ...s.skills.detail(params.skill_id, query.agent_id) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/add',
+      auth: 'control',
+      tags,
+      summary: 'Add a skill to the user library (a background skill_install job)',
+      description:
+        '202 {ok, job_id}: follow the job at GET /api/jobs/:job_id. 200 {ok, created:false, skill} when the skill is already in the library (no job). 400 invalid_skill_source for a source that cannot be used (not absolute, not a git URL or owner/repo shorthand; a local directory without a valid SKILL.md; mode link with a git source). A git source that turns out to hold no valid skill fails its job.',
+      body: AddSkillBody,
+      responses: {
+        200: { description: 'Already in the library', schema: AddSkillExisting },
+        202: { description: 'Install job scheduled', schema: JobAccepted },
+      },
+      handler: ({ body, reply }) => {
+        const r = s.skills.add(body);
+        if ('existing' in r) return { ok: true, created: false, skill: r.existing };
+        reply.code(202);
+        return { ok: true, job_id: r.job.job_id, status: r.job.status };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/remove',
+      auth: 'control',
+      tags,
+      summary: 'Remove a skill from the library (and its lock entry)',
+      body: RemoveSkillBody,
+      responses: { 200: { description: 'Removed', schema: RemoveSkillResponse } },
+      handler: ({ body }) => s.skills.remove(body.name),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/refresh',
+      auth: 'control',
+      tags,
+      summary: 'Rescan the library and the workspace roots; counts and invalid skill directories',
+      body: RefreshBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Summary', schema: RefreshResponse } },
+      handler: ({ body }) => s.skills.refresh(body.agent_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/reconcile',
+      auth: 'control',
+      tags,
+      summary: 'Compare .skill-lock.json with the library: missing and extra skills',
+      body: ReconcileBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Summary', schema: ReconcileResponse } },
+      handler: ({ body }) => s.skills.reconcile(body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/check',
+      auth: 'control',
+      tags,
+      summary: 'Each locked skill against its source (git ls-remote; content hash for local copies)',
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Summary', schema: CheckResponse } },
+      handler: () => s.skills.check(),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/skills/catalog/update',
+      auth: 'control',
+      tags,
+      summary: 'Re-install locked skills whose source changed (a background skill_update job)',
+      description: "The job's result lists updated, up_to_date, skipped (linked) and failed skills.",
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 202: { description: 'Update job scheduled', schema: JobAccepted } },
+      handler: ({ reply }) => {
+        const job = s.skills.update();
+        reply.code(202);
+        return { ok: true, job_id: job.job_id, status: job.status };
+      },
+    }),
+    ...agentSkillRoutes('/api'),
+    ...agentSkillRoutes(''),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/skills/install',
+      auth: 'control',
+      deprecated: true,
+      tags,
+      summary: 'Deprecated: add to the library and enable (use catalog/add and skills/enable)',
+      description:
+        '{source, mode?, copy?}: add (a skill_install job that enables the skill when installed: 202 with job_id; 200 when already in the library) then enable. {name, copy?}: enable only.',
+      params: AgentIdParams,
+      body: InstallBody,
+      responses: {
+        200: { description: 'Enabled', schema: InstallResponse },
+        202: { description: 'Install job scheduled (enables on completion)', schema: InstallResponse },
+      },
+      handler: ({ params, body, reply }) => {
+        reply.header('deprecation', 'true');
+        const copy = body.copy ?? false;
+        if (body.source !== undefined) {
+          const r = s.skills.add({ source: body.source, mode: body.mode }, { agentId: params.id, copy });
+          if ('job' in r) {
+            reply.code(202);
+            return { ok: true, deprecated: true, agent_id: params.id, job_id: r.job.job_id };
+          }
+          return { ok: true, deprecated: true, agent_id: params.id, skill: s.skills.enable(params.id, r.existing.name, copy).skill };
+        }
+        if (body.name === undefined) throw errors.invalidRequest([{ path: 'body', message: 'send source (add and enable) or name (enable)' }]);
+        return { ok: true, deprecated: true, agent_id: params.id, skill: s.skills.enable(params.id, body.name, copy).skill };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/skills/uninstall',
+      auth: 'control',
+      deprecated: true,
+      tags,
+      summary: 'Deprecated: disable for the agent (use skills/disable, and catalog/remove for the library)',
+      params: AgentIdParams,
+      body: DisableBody,
+      responses: { 200: { description: 'Disabled', schema: DisableResponse } },
+      handler: ({ params, body, reply }) => {
+        reply.header('deprecation', 'true');
+        return { ok: true, agent_id: params.id, name: body.name, ...s.skills.disable(params.id, body.name) };
+      },
+    }),
+  ];
+}

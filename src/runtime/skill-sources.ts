@@ -1,0 +1,336 @@
+/**
+ * The pieces of skills that touch the outside world: SKILL.md frontmatter, where a skill comes
+ * from (a local directory, a git URL, the `owner/repo/path@ref` shorthand), git through execFile
+ * (never a shell), content hashes, and the lock file `<home>/.skill-lock.json`.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const SKILL_FILE = 'SKILL.md';
+export const LOCK_FILE = '.skill-lock.json';
+/** A skill name doubles as a directory name: the agent-id alphabet. */
+export const SKILL_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+// --- frontmatter ---------------------------------------------------------------------------------
+
+export interface Frontmatter {
+  fields: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The YAML frontmatter of a SKILL.md, read as simple `key: value` lines: quoted values are
+ * unquoted, `|` and `>` block scalars take the indented lines below them, comments and lines that
+ * are not `key: value` (nested maps, lists) are ignored. No frontmatter gives `fields: {}`.
+ */
+export function parseFrontmatter(text: string): Frontmatter {
+  const src = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const lines = src.split('\n');
+  if (lines[0]?.trim() !== '---') return { fields: {}, body: src };
+  const end = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+  if (end === -1) return { fields: {}, body: src };
+  const fields: Record<string, string> = {};
+  for (let i = 1; i < end; i++) {
+    const line = lines[i]!;
+    const m = /^([A-Za-z_][\w.-]*)\s*:(?:\s+(.*)|\s*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1]!;
+    let value = (m[2] ?? '').trim();
+    if (/^[|>][+-]?$/.test(value)) {
+      const block: string[] = [];
+      while (i + 1 < end && (/^\s/.test(lines[i + 1]!) || lines[i + 1]!.trim() === '')) block.push(lines[++i]!.trim());
+      while (block.length && block[block.length - 1] === '') block.pop();
+      fields[key] = value.startsWith('|') ? block.join('\n') : block.join(' ').replace(/\s+/g, ' ').trim();
+      continue;
+    }
+    value = unquote(value);
+    fields[key] = value;
+  }
+  return { fields, body: lines.slice(end + 1).join('\n') };
+}
+
+function unquote(v: string): string {
+  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+    try {
+      return JSON.parse(v) as string;
+    } catch {
+      return v.slice(1, -1);
+    }
+  }
+  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
+  // A trailing ` # comment` on a plain scalar.
+  return v.replace(/\s+#.*$/, '');
+}
+
+export interface SkillManifest {
+  name: string;
+  description: string;
+  fields: Record<string, string>;
+  body: string;
+}
+
+/** Read `<dir>/SKILL.md`; throws an Error with a sentence a user can act on. */
+export function readManifest(dir: string): SkillManifest {
+  const file = path.join(dir, SKILL_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`${dir} holds no ${SKILL_FILE}`);
+  }
+  const { fields, body } = parseFrontmatter(text);
+  const missing = ['name', 'description'].filter((k) => !fields[k]);
+  if (missing.length) throw new Error(`${file} has no ${missing.join(' or ')} in its frontmatter`);
+  const name = fields.name!;
+  if (!SKILL_NAME_RE.test(name)) throw new Error(`skill name ${JSON.stringify(name)} in ${file} must match ${SKILL_NAME_RE.source}`);
+  return { name, description: fields.description!, fields, body };
+}
+
+// --- sources -------------------------------------------------------------------------------------
+
+export type SkillSource =
+  | { type: 'local'; path: string }
+  | { type: 'git'; url: string; ref: string | null; subdir: string | null };
+
+export class SourceError extends Error {}
+
+const SHORTHAND_RE = /^([A-Za-z0-9][A-Za-z0-9_.-]*)\/([A-Za-z0-9][A-Za-z0-9_.-]*)((?:\/[^@#\s]+)*)?(?:[@#]([^\s@#]+))?$/;
+const REF_RE = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+
+/**
+ * Normalise a source string:
+ * - an absolute path (or `~/…`) is a local directory;
+ * - `file://`, `https://`, `http://`, `ssh://` or `git@host:…` is a git URL; `#ref` picks a branch,
+ *   tag or commit and `#ref:sub/dir` (or `#:sub/dir`) a directory inside the repository;
+ * - `owner/repo[/path][@ref|#ref]` is a GitHub repository: `https://github.com/owner/repo`.
+ * Anything else (a relative path included: the daemon does not know the caller's directory) is a
+ * SourceError.
+ */
+export function normaliseSource(input: string, home = process.env.HOME ?? ''): SkillSource {
+  const raw = input.trim();
+  if (!raw) throw new SourceError('source must not be empty');
+  if (raw.startsWith('~/') && home) return { type: 'local', path: path.resolve(home, raw.slice(2)) };
+  if (path.isAbsolute(raw)) return { type: 'local', path: path.resolve(raw) };
+  if (/^(file|https?|ssh|git):\/\//i.test(raw) || /^[\w.-]+@[\w.-]+:/.test(raw)) {
+    const hash = raw.indexOf('#');
+    const url = hash === -1 ? raw : raw.slice(0, hash);
+    const frag = hash === -1 ? '' : raw.slice(hash + 1);
+    const colon = frag.indexOf(':');
+    const ref = colon === -1 ? frag : frag.slice(0, colon);
+    const subdir = colon === -1 ? '' : frag.slice(colon + 1);
+    if (/^(file|https?|ssh|git):\/\//i.test(url)) {
+      try {
+        new URL(url);
+      } catch {
+        throw new SourceError(`source ${JSON.stringify(input)} is not a valid URL`);
+      }
+    }
+    if (url.startsWith('file://') && url.length <= 'file://'.length) throw new SourceError(`source ${JSON.stringify(input)} names no repository`);
+    return { type: 'git', url, ref: checkRef(ref, input), subdir: checkSubdir(subdir, input) };
+  }
+  const m = SHORTHAND_RE.exec(raw);
+  if (m && !raw.startsWith('.')) {
+    const [, owner, repo, sub, ref] = m;
+    return {
+      type: 'git',
+      url: `https://github.com/${owner}/${repo!.replace(/\.git$/, '')}`,
+      ref: checkRef(ref ?? '', input),
+      subdir: checkSubdir((sub ?? '').replace(/^\//, ''), input),
+    };
+  }
+  throw new SourceError(
+    `source ${JSON.stringify(input)} is not an absolute directory path, a git URL (file://, https://, with #ref) or owner/repo/path@ref`,
+  );
+}
+
+function checkRef(ref: string, input: string): string | null {
+  if (!ref) return null;
+  if (!REF_RE.test(ref) || ref.includes('..')) throw new SourceError(`ref ${JSON.stringify(ref)} in ${JSON.stringify(input)} is not a valid git ref`);
+  return ref;
+}
+
+function checkSubdir(subdir: string, input: string): string | null {
+  const s = subdir.replace(/^\/+|\/+$/g, '');
+  if (!s) return null;
+  if (s.split('/').some((p) => p === '..' || p === '.' || p === '')) throw new SourceError(`path ${JSON.stringify(subdir)} in ${JSON.stringify(input)} must stay inside the repository`);
+  return s;
+}
+
+/** The canonical string of a source (what the lock file records as `source`). */
+export function sourceString(src: SkillSource): string {
+  return src.type === 'local' ? src.path : src.url + (src.ref ? `#${src.ref}` : '');
+}
+
+// --- git -----------------------------------------------------------------------------------------
+
+const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
+
+export function git(args: string[], opts: { cwd?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      { cwd: opts.cwd, signal: opts.signal, timeout: opts.timeoutMs ?? 120_000, env: GIT_ENV, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err) {
+          const detail = String(stderr || err.message).trim().split('\n').filter(Boolean).slice(-2).join('; ');
+          reject(new Error(`git ${args[0]} failed: ${detail}`));
+        } else resolve(String(stdout));
+      },
+    );
+  });
+}
+
+const isCommitish = (ref: string) => /^[0-9a-f]{7,40}$/i.test(ref);
+
+/** Shallow clone of `url` at `ref` into `dest` (which must not exist); returns the commit hash. */
+export async function cloneAt(url: string, ref: string | null, dest: string, signal?: AbortSignal): Promise<string> {
+  try {
+    await git(['clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest], { signal });
+  } catch (err) {
+    // --branch takes branches and tags only; a commit needs a full clone and a checkout.
+    if (!ref || !isCommitish(ref)) throw err;
+    fs.rmSync(dest, { recursive: true, force: true });
+    await git(['clone', '--quiet', '--no-checkout', '--', url, dest], { signal });
+    await git(['checkout', '--quiet', ref], { cwd: dest, signal });
+  }
+  return (await git(['rev-parse', 'HEAD'], { cwd: dest, signal })).trim();
+}
+
+/** The commit `ref` (default HEAD) points at on the remote, via `git ls-remote`. */
+export async function remoteHead(url: string, ref: string | null, signal?: AbortSignal): Promise<string> {
+  if (ref && /^[0-9a-f]{40}$/i.test(ref)) return ref.toLowerCase();
+  const out = await git(['ls-remote', '--', url, ...(ref ? [ref, `${ref}^{}`] : ['HEAD'])], { signal, timeoutMs: 60_000 });
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const [hash, name] = line.trim().split(/\s+/);
+    if (hash && name) refs.set(name, hash);
+  }
+  if (!ref) {
+    const head = refs.get('HEAD');
+    if (!head) throw new Error(`${url} has no HEAD`);
+    return head;
+  }
+  const hit = refs.get(`refs/tags/${ref}^{}`) ?? refs.get(`refs/heads/${ref}`) ?? refs.get(`refs/tags/${ref}`) ?? refs.get(ref);
+  if (hit) return hit;
+  if (isCommitish(ref)) return ref.toLowerCase(); // an abbreviated commit: pinned
+  throw new Error(`${url} has no ref ${JSON.stringify(ref)}`);
+}
+
+// --- content ---------------------------------------------------------------------------------------
+
+/** sha256 over the relative paths and contents of every file below `dir` (`.git` excluded). */
+export function contentHash(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (rel: string) => {
+    const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      if (e.name === '.git') continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      const full = path.join(dir, r);
+      const st = fs.statSync(full);
+      if (st.isDirectory()) walk(r);
+      else if (st.isFile()) {
+        h.update(`${r}\0`);
+        h.update(fs.readFileSync(full));
+        h.update('\0');
+      }
+    }
+  };
+  walk('');
+  return `sha256:${h.digest('hex')}`;
+}
+
+/** Copy a skill directory (without `.git`), following symlinks inside it. */
+export async function copySkillDir(from: string, to: string): Promise<void> {
+  await fs.promises.cp(from, to, {
+    recursive: true,
+    dereference: true,
+    errorOnExist: true,
+    force: false,
+    filter: (src) => path.basename(src) !== '.git',
+  });
+}
+
+/**
+ * The skill directory inside a fetched tree: `subdir` when given; else the root when it holds a
+ * SKILL.md; else the only `skills/<name>/` or `<name>/` holding one. Several candidates: an error
+ * naming them.
+ */
+export function locateSkill(root: string, subdir: string | null): string {
+  if (subdir) {
+    const dir = path.join(root, subdir);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`the source has no directory ${subdir}`);
+    return dir;
+  }
+  if (fs.existsSync(path.join(root, SKILL_FILE))) return root;
+  const found: string[] = [];
+  for (const base of ['skills', '.svc/skills', '']) {
+    const dir = path.join(root, base);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory() && e.name !== '.git' && fs.existsSync(path.join(dir, e.name, SKILL_FILE))) found.push(base ? `${base}/${e.name}` : e.name);
+    }
+    if (found.length) break;
+  }
+  if (found.length === 1) return path.join(root, found[0]!);
+  if (found.length === 0) throw new Error(`the source holds no ${SKILL_FILE} (looked at the root, skills/*/ and */)`);
+  throw new Error(`the source holds ${found.length} skills (${found.slice(0, 10).join(', ')}); name one as a path: owner/repo/<path>@ref or <url>#ref:<path>`);
+}
+
+// --- lock file -------------------------------------------------------------------------------------
+
+export type InstallMode = 'copy' | 'link';
+
+export interface LockEntry {
+  source: string;
+  source_type: 'local' | 'git';
+  url: string | null;
+  ref: string | null;
+  subdir: string | null;
+  mode: InstallMode;
+  etag: string;
+  installed_at: string;
+  updated_at: string;
+}
+
+export interface LockFile {
+  version: 1;
+  skills: Record<string, LockEntry>;
+}
+
+export function readLock(home: string): LockFile {
+  const file = path.join(home, LOCK_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { version: 1, skills: {} };
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<LockFile>;
+    const skills = parsed && typeof parsed.skills === 'object' && parsed.skills !== null ? parsed.skills : {};
+    return { version: 1, skills: skills as Record<string, LockEntry> };
+  } catch {
+    // A corrupt lock file is kept aside, never silently lost.
+    fs.renameSync(file, `${file}.corrupt-${Date.now()}`);
+    return { version: 1, skills: {} };
+  }
+}
+
+/** Atomic write: temp file, fsync, rename. */
+export function writeLock(home: string, lock: LockFile): void {
+  const file = path.join(home, LOCK_FILE);
+  const tmp = `${file}.tmp-${process.pid}`;
+  const sorted: LockFile = { version: 1, skills: Object.fromEntries(Object.entries(lock.skills).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, `${JSON.stringify(sorted, null, 2)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
