@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliFor } from '../helpers/cli.js';
 import { request, runSvc, startDaemon, tempHome, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,23 +31,8 @@ afterAll(async () => {
 });
 
 /** `svc ARGS --url <daemon>`. */
-const svc = (args: string[], timeoutMs?: number) => runSvc([...args, '--url', d.base], {}, timeoutMs);
+const { svc, svcJson, expectFailure } = cliFor(() => d);
 
-/** `svc ARGS --json --url <daemon>`: expects exit 0 and parses stdout. */
-async function svcJson(args: string[]): Promise<Json> {
-  const r = await svc([...args, '--json']);
-  expect(r.code, `svc ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  return JSON.parse(r.stdout);
-}
-
-/** Expects a non-zero exit with `svc: CODE: …` on stderr and nothing on stdout. */
-async function expectFailure(args: string[], code: string): Promise<string> {
-  const r = await svc(args);
-  expect(r.code, `svc ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).not.toBe(0);
-  expect(r.stderr).toMatch(new RegExp(`^svc: ${code}: \\S`, 'm'));
-  expect(r.stdout).toBe('');
-  return r.stderr;
-}
 
 describe('svc tasks', () => {
   const A = 'cli-tasks';

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, runSvc, startDaemon, type RunningDaemon } from '../helpers/daemon.js';
+import { cliFor } from '../helpers/cli.js';
+import { request, startDaemon, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -25,21 +26,8 @@ function writeSkill(dir: string, name: string, description: string): string {
   return dir;
 }
 
-const svc = (args: string[]) => runSvc([...args, '--url', d.base], {}, 30_000);
+const { svc, svcJson, expectFailure } = cliFor(() => d);
 
-async function svcJson(args: string[]): Promise<Json> {
-  const r = await svc([...args, '--json']);
-  expect(r.code, `svc ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  return JSON.parse(r.stdout);
-}
-
-async function expectFailure(args: string[], code: string): Promise<string> {
-  const r = await svc(args);
-  expect(r.code, `svc ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).not.toBe(0);
-  expect(r.stderr).toMatch(new RegExp(`^svc: ${code}: \\S`, 'm'));
-  expect(r.stdout).toBe('');
-  return r.stderr;
-}
 
 beforeAll(async () => {
   d = await startDaemon();
