@@ -200,3 +200,14 @@ export function daemonPool() {
   };
   return pool;
 }
+
+/** Poll `fn` until it returns something truthy; fail after `timeoutMs`. */
+export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, waitFor, request, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 
@@ -35,15 +35,6 @@ function sigkill(d: RunningDaemon): Promise<void> {
   });
 }
 
-async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 /**
  * POST JSON and read the answer; rejects on any connection failure, including a response cut off

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { daemonPool, BIN, request, runSvc, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, waitFor, BIN, request, runSvc, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 
@@ -51,15 +51,6 @@ function waitExit(proc: ChildProcess, ms: number): Promise<number | null> {
   });
 }
 
-async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 
 /**
  * `svc serve` with exactly the given args (the helper always adds --home and --listen, which
