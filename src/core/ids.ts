@@ -27,22 +27,32 @@ export const ID_PREFIX = {
 export type IdKind = keyof typeof ID_PREFIX;
 
 /**
- * A PRNG for the random part of ULIDs, drawing from a pool of crypto-random bytes refilled 4 KiB
- * at a time. ulidx's default asks the platform for randomness once per character (16 calls per
- * id), which costs tens of microseconds per id on a hot path such as enqueue.
+ * Crypto-random bytes drawn from a pool refilled 4 KiB at a time. Asking the platform for a few
+ * bytes per call (ulidx's default does it once per ULID character; span ids once per span) costs
+ * tens of microseconds per id on hot paths such as enqueue and every traced HTTP request.
  */
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolAt = 0;
+
+function takeRandom(n: number): Buffer {
+  if (poolAt + n > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolAt = 0;
+  }
+  const out = pool.subarray(poolAt, poolAt + n);
+  poolAt += n;
+  return out;
+}
+
+/** `bytes` random bytes as lowercase hex (trace and span ids). */
+export function randomHex(bytes: number): string {
+  return takeRandom(bytes).toString('hex');
+}
+
+/** A PRNG in [0, 1) for the random part of ULIDs. */
 function pooledRandom(): () => number {
-  let pool = randomBytes(4096);
-  let at = 0;
-  return () => {
-    if (at + 2 > pool.length) {
-      pool = randomBytes(4096);
-      at = 0;
-    }
-    const v = pool.readUInt16BE(at);
-    at += 2;
-    return v / 65536;
-  };
+  return () => takeRandom(2).readUInt16BE(0) / 65536;
 }
 
 /** Makes `<prefix>_<ULID>` ids whose time part comes from the injected clock. */

@@ -16,8 +16,8 @@
  * Attributes are span data, never metric labels (the metric series stay label-free).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { randomHex } from '../core/ids.js';
 
 export type SpanStatus = 'ok' | 'error' | 'cancelled';
 export type SpanKind = 'internal' | 'server';
@@ -88,11 +88,11 @@ const MAX_MESSAGE = 512;
 const hiResNow = () => performance.timeOrigin + performance.now();
 
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 export function newSpanId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
 }
 
 interface OpenTrace {
