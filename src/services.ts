@@ -30,6 +30,8 @@ import { Metrics } from './telemetry/metrics.js';
 import { DiagnosticsStore } from './telemetry/diagnostics.js';
 import { OtlpExporter } from './telemetry/otlp.js';
 import { Tracer } from './telemetry/tracing.js';
+import { createInbox, type Inbox } from './inbox/index.js';
+import { ProviderRegistry } from './runtime/providers/index.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -57,6 +59,10 @@ export interface Services {
   bindings: BindingService;
   skills: SkillService;
   workspaces: WorkspaceService;
+  /** Model providers by name (builtin/echo and the configured ones). */
+  providers: ProviderRegistry;
+  /** The inbox and event-source service (spec/inbox.md). */
+  inbox: Inbox;
   /** The resource services above, in start order (stopped in reverse). */
   lifecycles: ResourceService[];
   runtimeConfig: RuntimeConfig;
@@ -115,6 +121,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const bindings = new BindingService(deps);
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
+  const providers = new ProviderRegistry(config);
+  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
     config,
@@ -141,6 +149,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     bindings,
     skills,
     workspaces,
+    providers,
+    inbox,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),
     startedAt,
@@ -159,9 +169,11 @@ export function startServices(s: Services): void {
   if (defaultAgent.bootstrap && Object.values(defaultAgent.bootstrap).some((done) => !done)) s.agents.bootstrap(defaultAgent.agent_id);
   s.deletion.resumeUnfinished();
   for (const l of s.lifecycles) l.start?.();
+  for (const l of s.inbox.lifecycles) l.start?.();
 }
 
 export async function stopServices(s: Services): Promise<void> {
+  for (const l of [...s.inbox.lifecycles].reverse()) await l.stop?.();
   for (const l of [...s.lifecycles].reverse()) await l.stop?.();
   s.sse.closeAll();
   await s.deletion.idle();

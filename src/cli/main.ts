@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAgents } from './agents.js';
 import { registerEvents } from './events.js';
+import { registerInbox } from './inbox.js';
 import { registerMessages } from './messages.js';
 import { registerRuntime } from './runtime.js';
 import { registerSkills } from './skills.js';
@@ -29,5 +30,6 @@ export async function main(argv: string[]): Promise<void> {
   registerTriggers(program);
   registerWorkspaces(program);
   registerSkills(program);
+  registerInbox(program);
   await program.parseAsync(argv);
 }

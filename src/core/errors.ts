@@ -168,6 +168,18 @@ export const errors = {
   traceNotFound: (traceId: string) =>
     new AppError(404, 'trace_not_found', `trace ${JSON.stringify(traceId)} not found (neither in the recent ring nor in the diagnostics store)`, { trace_id: traceId }),
 
+  // --- run loop: turns, control, wake, briefs ---------------------------------------------------
+
+  // --- models and providers ------------------------------------------------------------------
+
+  // --- brief delivery and tools --------------------------------------------------------------
+
+  // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
+
+  // --- inbox: agents, subscriptions, entries --------------------------------------------------
+
+  // --- inbox: targets, delivery, timers -------------------------------------------------------
+
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
 };

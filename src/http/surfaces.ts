@@ -21,7 +21,10 @@ import { timerRoutes } from './control/timers.js';
 import { triggerRoutes } from './control/triggers.js';
 import { workItemRoutes } from './control/work-items.js';
 import { workspaceRoutes } from './control/workspaces.js';
+import { inboxDeliveryRoutes } from './inbox/delivery.js';
 import { inboxMetaRoutes } from './inbox/meta.js';
+import { inboxStreamRoutes } from './inbox/streams.js';
+import { inboxSubscriptionRoutes } from './inbox/subscriptions.js';
 import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
 import { defineRoute, type AnyRoute } from './route.js';
 
@@ -56,7 +59,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxDeliveryRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

@@ -13,6 +13,12 @@ import { bindings } from './006-bindings.js';
 import { workspaces } from './007-workspaces.js';
 import { diagnostics } from './008-diagnostics.js';
 import { skills } from './009-skills.js';
+import { runLoop } from './010-run-loop.js';
+import { briefDeliveries } from './011-brief-deliveries.js';
+import { models } from './012-models.js';
+import { inboxStreams } from './013-inbox-streams.js';
+import { inboxSubscriptions } from './014-inbox-subscriptions.js';
+import { inboxDelivery } from './015-inbox-delivery.js';
 
 export interface Migration {
   version: number;
@@ -20,7 +26,8 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills];
+export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

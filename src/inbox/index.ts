@@ -1,0 +1,40 @@
+/**
+ * The inbox and event-source service (spec/inbox.md, CONTRACT.md section 9): composition of its
+ * domain services over the shared store. No Fastify here; src/http/inbox/ mounts the routes.
+ *
+ * Parts:
+ * - streams: hosts, sources, the stream backend (append with per-stream offsets, stats,
+ *   compaction), remote-source modules in worker threads;
+ * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
+ *   entries, acks and watch;
+ * - delivery: activation targets (webhook, terminal, runtime), notifications, the delivery pause,
+ *   inbox timers.
+ */
+import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../config/load.js';
+import type { Clock } from '../core/clock.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Lifecycle } from '../runtime/deps.js';
+import type { Ingress } from '../runtime/ingress.js';
+import type { Store } from '../store/store.js';
+import type { Tracer } from '../telemetry/tracing.js';
+
+export interface InboxDeps {
+  config: ResolvedConfig;
+  clock: Clock;
+  logger: Logger;
+  ids: IdGenerator;
+  store: Store;
+  /** The control plane's ingress: the `runtime` target enqueues into an agent's queue through it. */
+  ingress: Ingress;
+  tracer?: Tracer;
+}
+
+export interface Inbox {
+  /** Start order; stopped in reverse. */
+  lifecycles: Lifecycle[];
+}
+
+export function createInbox(_deps: InboxDeps): Inbox {
+  return { lifecycles: [] };
+}
