@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { groupAlive, killLeftoverGroup, procStartTime, procStat, readTail, resolveExecutable } from '../../src/runtime/task-process.js';
-import type { TaskSnapshot } from '../../src/runtime/tasks.js';
+import type { TaskSnapshot } from '../../src/runtime/task-records.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

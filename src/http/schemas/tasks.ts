@@ -1,6 +1,6 @@
 /** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES } from '../../runtime/tasks.js';
+import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES } from '../../runtime/task-records.js';
 import { AuthorityClass, QueryBool, QueryInt } from './common.js';
 
 const text = (what: string, max: number) =>
