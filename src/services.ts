@@ -25,6 +25,7 @@ import { WorkItemService } from './runtime/work-items.js';
 import { WorkspaceService } from './runtime/workspaces.js';
 import { JobStore } from './runtime/jobs.js';
 import { MessageQueue } from './runtime/queue.js';
+import { SecretStore } from './store/secrets.js';
 import { Store } from './store/store.js';
 import { Metrics } from './telemetry/metrics.js';
 import { DiagnosticsStore } from './telemetry/diagnostics.js';
@@ -44,6 +45,8 @@ export interface Services {
   otlp: OtlpExporter;
   diagnostics: DiagnosticsStore;
   store: Store;
+  /** Usable secrets kept out of the database (<home>/secrets.json, 0600). */
+  secrets: SecretStore;
   broadcaster: Broadcaster;
   events: EventLog;
   sse: SseHub;
@@ -81,6 +84,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const startedAt = clock.now();
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const store = Store.open(databasePath(config.home));
+  const secrets = new SecretStore(config.home, store);
   const ids = new IdGenerator(clock);
   const metrics = new Metrics(startedAt, () => clock.now());
   const broadcaster = new Broadcaster();
@@ -118,7 +122,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const timers = new TimerService(deps);
   const tasks = new TaskService({ ...deps, workspaces });
   const triggers = new TriggerService(deps);
-  const bindings = new BindingService(deps);
+  const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
   const providers = new ProviderRegistry(config);
@@ -134,6 +138,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     otlp,
     diagnostics,
     store,
+    secrets,
     broadcaster,
     events,
     sse,

@@ -7,14 +7,16 @@
  * binding of the target agent, from the binding's actor, and from its provider when one is named;
  * the message is a `trusted_operator` `operator_prompt` at `interject` priority.
  *
- * The delivery credential (`delivery_auth`) is needed in clear to deliver replies, so it is
- * stored; no response, event or log line carries it (ARCHITECTURE.md principle 7): every view
- * goes through `redact`.
+ * The delivery credential (`delivery_auth`) is needed in clear to deliver replies, so it cannot
+ * be hashed: it is kept out of the database, in the secret store (src/store/secrets.ts), and the
+ * row holds only its reference. No response, event or log line carries it (ARCHITECTURE.md
+ * principle 7): every view goes through `redact`.
  */
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { deriveProvenance } from '../core/provenance.js';
+import type { SecretStore } from '../store/secrets.js';
 import { maskUrl } from '../telemetry/logger.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 
@@ -75,6 +77,14 @@ export interface OperatorIngressInput {
   correlation_id?: string | undefined;
 }
 
+/** What the row's `delivery_auth` column holds: the credential's kind and its secret-store reference. */
+interface StoredAuth {
+  kind: 'bearer';
+  secret_ref: string;
+  /** Rows written before the secret store existed; moved out at start. */
+  bearer_token?: string;
+}
+
 interface BindingRow extends Omit<Binding, 'delivery_auth' | 'capabilities' | 'metadata'> {
   delivery_auth: string | null;
   capabilities: string;
@@ -86,10 +96,12 @@ export function normaliseTransport(transport: string): string {
   return transport.trim().replaceAll('-', '_');
 }
 
+const secretRef = (bindingId: string) => `binding/${bindingId}/delivery_auth`;
+
 export class BindingService implements ResourceService {
   private readonly stmt;
 
-  constructor(private readonly deps: RuntimeDeps) {
+  constructor(private readonly deps: RuntimeDeps & { secrets: SecretStore }) {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       get: db.prepare('SELECT * FROM operator_bindings WHERE binding_id = ?'),
@@ -106,7 +118,21 @@ export class BindingService implements ResourceService {
            updated_at = excluded.updated_at`,
       ),
       purge: db.prepare('DELETE FROM operator_bindings WHERE agent_id = ?'),
+      withAuth: db.prepare('SELECT binding_id, delivery_auth FROM operator_bindings WHERE delivery_auth IS NOT NULL'),
+      setAuth: db.prepare('UPDATE operator_bindings SET delivery_auth = ? WHERE binding_id = ?'),
     };
+  }
+
+  /** Credentials stored in rows by an older svc move to the secret store. */
+  start(): void {
+    this.deps.store.tx(() => {
+      for (const row of this.stmt.withAuth.all() as Array<{ binding_id: string; delivery_auth: string }>) {
+        const stored = JSON.parse(row.delivery_auth) as StoredAuth;
+        if (stored.bearer_token === undefined) continue;
+        this.deps.secrets.put(secretRef(row.binding_id), stored.bearer_token);
+        this.stmt.setAuth.run(JSON.stringify({ kind: 'bearer', secret_ref: secretRef(row.binding_id) }), row.binding_id);
+      }
+    });
   }
 
   /**
@@ -144,9 +170,12 @@ export class BindingService implements ResourceService {
         created_at: existing?.created_at ?? now,
         updated_at: now,
       };
+      const ref = secretRef(binding.binding_id);
+      if (binding.delivery_auth) this.deps.secrets.put(ref, binding.delivery_auth.bearer_token);
+      else this.deps.secrets.delete(ref);
       this.stmt.upsert.run({
         ...binding,
-        delivery_auth: binding.delivery_auth ? JSON.stringify(binding.delivery_auth) : null,
+        delivery_auth: binding.delivery_auth ? JSON.stringify({ kind: binding.delivery_auth.kind, secret_ref: ref } satisfies StoredAuth) : null,
         capabilities: JSON.stringify(binding.capabilities),
         metadata: JSON.stringify(binding.metadata),
       });
@@ -216,16 +245,33 @@ export class BindingService implements ResourceService {
 
   /** The agent is being deleted: its bindings go with it (a new incarnation inherits none). */
   stopAgent(agentId: string): void {
-    this.deps.store.tx(() => this.stmt.purge.run(agentId));
+    this.deps.store.tx(() => {
+      for (const b of this.rows(agentId)) this.deps.secrets.delete(secretRef(b.binding_id));
+      this.stmt.purge.run(agentId);
+    });
   }
 
   private find(bindingId: string): Binding | null {
     const row = this.stmt.get.get(bindingId) as BindingRow | undefined;
-    return row ? fromRow(row) : null;
+    return row ? this.fromRow(row) : null;
   }
 
   private rows(agentId: string): Binding[] {
-    return (this.stmt.list.all(agentId) as BindingRow[]).map(fromRow);
+    return (this.stmt.list.all(agentId) as BindingRow[]).map((r) => this.fromRow(r));
+  }
+
+  private fromRow(row: BindingRow): Binding {
+    return {
+      ...row,
+      delivery_auth: row.delivery_auth ? this.credential(JSON.parse(row.delivery_auth) as StoredAuth) : null,
+      capabilities: JSON.parse(row.capabilities),
+      metadata: JSON.parse(row.metadata),
+    };
+  }
+
+  private credential(stored: StoredAuth): DeliveryAuth | null {
+    const token = stored.bearer_token ?? this.deps.secrets.get(stored.secret_ref);
+    return token === null ? null : { kind: stored.kind, bearer_token: token };
   }
 }
 
@@ -239,14 +285,5 @@ export function redact(b: Binding): BindingView {
     delivery_callback_url: b.delivery_callback_url === null ? null : maskUrl(b.delivery_callback_url),
     delivery_auth: b.delivery_auth ? { kind: b.delivery_auth.kind, bearer_token: REDACTED } : null,
     has_credential: b.delivery_auth !== null,
-  };
-}
-
-function fromRow(row: BindingRow): Binding {
-  return {
-    ...row,
-    delivery_auth: row.delivery_auth ? (JSON.parse(row.delivery_auth) as DeliveryAuth) : null,
-    capabilities: JSON.parse(row.capabilities),
-    metadata: JSON.parse(row.metadata),
   };
 }

@@ -4,9 +4,12 @@
  * but redacted everywhere it leaves, create vs update, every binding_mismatch case, and the
  * provenance of an admitted message.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpsertBindingBody } from '../../src/http/schemas/bindings.js';
 import type { BindingInput } from '../../src/runtime/bindings.js';
+import { SecretStore } from '../../src/store/secrets.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 const SECRET = 'sk-bind-5f0c2a77e1d94b8c';
@@ -86,7 +89,45 @@ describe('operator bindings', () => {
     expect(JSON.parse(upserted[0]!).binding).toMatchObject({ binding_id: 'b1', delivery_auth: { kind: 'bearer', bearer_token: '[redacted]' } });
     expect(allEventText()).not.toContain(SECRET);
     const stored = t.s.store.db.prepare('SELECT delivery_auth FROM operator_bindings WHERE binding_id = ?').pluck().get('b1') as string;
-    expect(JSON.parse(stored)).toEqual({ kind: 'bearer', bearer_token: SECRET });
+    expect(JSON.parse(stored)).toEqual({ kind: 'bearer', secret_ref: 'binding/b1/delivery_auth' });
+  });
+
+  it('keeps the credential out of the database: in <home>/secrets.json, mode 0600, never in the database files', () => {
+    bind();
+    t.s.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const f of fs.readdirSync(t.home).filter((n) => n.startsWith('svc.db'))) {
+      expect(fs.readFileSync(path.join(t.home, f)).includes(SECRET)).toBe(false);
+    }
+    const file = path.join(t.home, 'secrets.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ 'binding/b1/delivery_auth': SECRET });
+    // A restart reads it back: the in-memory binding still carries the usable credential.
+    expect(new SecretStore(t.home).get('binding/b1/delivery_auth')).toBe(SECRET);
+  });
+
+  it('restores the previous credential when the change rolls back; clearing and deleting the agent remove it', () => {
+    bind();
+    expect(() =>
+      t.s.store.tx(() => {
+        t.s.bindings.upsert('main', parse({ binding_id: 'b1', delivery_auth: { kind: 'bearer', bearer_token: 'replaced' } }));
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(t.s.secrets.get('binding/b1/delivery_auth')).toBe(SECRET);
+    t.s.bindings.upsert('main', parse({ binding_id: 'b1', delivery_auth: null }));
+    expect(t.s.secrets.get('binding/b1/delivery_auth')).toBeNull();
+    bind({ binding_id: 'b2' }, 'other');
+    t.s.bindings.stopAgent('other');
+    expect(t.s.secrets.refs('binding/')).toEqual([]);
+  });
+
+  it('moves a credential stored in a row by an older svc into the secret store at start', () => {
+    bind();
+    t.s.store.db.prepare('UPDATE operator_bindings SET delivery_auth = ? WHERE binding_id = ?').run(JSON.stringify({ kind: 'bearer', bearer_token: 'legacy' }), 'b1');
+    t.s.bindings.start();
+    const stored = t.s.store.db.prepare('SELECT delivery_auth FROM operator_bindings WHERE binding_id = ?').pluck().get('b1') as string;
+    expect(stored).not.toContain('legacy');
+    expect(t.s.secrets.get('binding/b1/delivery_auth')).toBe('legacy');
   });
 
   it('updates by binding_id, merging: named fields replace, the others (credential included) stay', () => {
