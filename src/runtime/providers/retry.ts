@@ -58,6 +58,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (value === null || value === undefined) return null;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  // An HTTP date names its weekday and month; Date.parse alone would read "-3" as a year.
+  if (!/[A-Za-z]/.test(v)) return null;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return null;
   return Math.max(0, (at - nowMs) / 1000);
