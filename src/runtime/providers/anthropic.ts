@@ -8,34 +8,31 @@
  * (text_delta, input_json_delta, thinking_delta), content_block_stop, message_delta (stop_reason,
  * usage), message_stop, ping, error. Discovery: GET `{base_url}/models`.
  */
-import { RoundBuilder, count, usageOf } from './round.js';
-import { badResponse, modelIds, parseData, ProviderTransport, type Answer, type ProviderSettings, type TransportOptions } from './transport.js';
-import { ProviderError, type ChatMessage, type CompletionRequest, type CompletionResult, type ModelProvider } from './types.js';
+import { HttpProvider } from './http-provider.js';
+import { count, usageOf, type RoundBuilder } from './round.js';
+import type { SseMessage } from './sse-parser.js';
+import { badResponse, parseData } from './transport.js';
+import { ProviderError, type ChatMessage, type CompletionRequest, type CompletionResult } from './types.js';
 
 type Json = Record<string, unknown>;
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** `max_tokens` of every request (the API requires one). */
 export const ANTHROPIC_MAX_TOKENS = 4096;
-/** Anthropic pages its model listing (default 20); one page of the maximum size covers it. */
-const MODELS_PAGE = '/models?limit=1000';
 
 const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length' };
 
-export class AnthropicProvider implements ModelProvider {
+export class AnthropicProvider extends HttpProvider {
   readonly kind = 'anthropic';
-  private readonly http: ProviderTransport;
+  // Anthropic pages its model listing (default 20); one page of the maximum size covers it.
+  protected readonly paths = { completion: '/messages', models: '/models?limit=1000' };
 
-  constructor(
-    readonly name: string,
-    settings: ProviderSettings,
-    opts: TransportOptions = {},
-  ) {
-    this.http = new ProviderTransport(name, settings, opts);
+  protected headers(key: string | null): Record<string, string> {
+    return { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
   }
 
-  async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const body: Json = {
+  protected requestBody(req: CompletionRequest): Json {
+    return {
       model: req.model,
       max_tokens: ANTHROPIC_MAX_TOKENS,
       ...(req.system ? { system: req.system } : {}),
@@ -43,21 +40,13 @@ export class AnthropicProvider implements ModelProvider {
       stream: true,
       ...(req.tools.length > 0 ? { tools: req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {}),
     };
-    return this.http.post('/messages', headers, body, req.signal, (answer, progress) => {
-      const round = new RoundBuilder(this.name, req.onDelta, progress);
-      return answer.type === 'json' ? this.readMessage(answer.body, round) : this.readStream(answer, round);
-    });
   }
 
-  async listModels(signal: AbortSignal): Promise<string[]> {
-    return modelIds(this.name, await this.http.getJson(MODELS_PAGE, headers, signal));
-  }
-
-  private async readStream(answer: Extract<Answer, { type: 'sse' }>, round: RoundBuilder): Promise<CompletionResult> {
+  protected async readStream(messages: AsyncIterable<SseMessage>, round: RoundBuilder): Promise<CompletionResult> {
     let input: number | undefined;
     let output: number | undefined;
     let stopped = false;
-    for await (const msg of answer.messages) {
+    for await (const msg of messages) {
       const ev = parseData(this.name, msg.data);
       const type = typeof ev.type === 'string' ? ev.type : msg.event;
       const index = typeof ev.index === 'number' ? ev.index : 0;
@@ -107,7 +96,7 @@ export class AnthropicProvider implements ModelProvider {
     return round.result();
   }
 
-  private readMessage(body: unknown, round: RoundBuilder): CompletionResult {
+  protected readDocument(body: unknown, round: RoundBuilder): CompletionResult {
     const doc = (body ?? {}) as Json;
     if (doc.type === 'error') throw streamError(this.name, doc.error);
     if (!Array.isArray(doc.content)) throw badResponse(this.name, 'message has no content array');
@@ -124,10 +113,6 @@ export class AnthropicProvider implements ModelProvider {
     round.usage = usageOf(usage.input_tokens, usage.output_tokens);
     return round.result();
   }
-}
-
-function headers(key: string | null): Record<string, string> {
-  return { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
 }
 
 /** The neutral conversation as Messages API turns (the system prompt travels separately). */

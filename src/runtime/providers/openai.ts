@@ -5,45 +5,35 @@
  * answer is read as an event stream (`data: {chunk}` lines ending with `[DONE]`) or, when the
  * server answers application/json, as one completion. Discovery: GET `{base_url}/models`.
  */
-import { RoundBuilder, usageOf } from './round.js';
-import { badResponse, modelIds, parseData, ProviderTransport, type Answer, type ProviderSettings, type TransportOptions } from './transport.js';
-import { ProviderError, type ChatMessage, type CompletionRequest, type CompletionResult, type ModelProvider, type ToolSpec } from './types.js';
+import { HttpProvider } from './http-provider.js';
+import { usageOf, type RoundBuilder } from './round.js';
+import type { SseMessage } from './sse-parser.js';
+import { badResponse, parseData } from './transport.js';
+import { ProviderError, type ChatMessage, type CompletionRequest, type CompletionResult, type ToolSpec } from './types.js';
 
 type Json = Record<string, unknown>;
 
-export class OpenAIProvider implements ModelProvider {
+export class OpenAIProvider extends HttpProvider {
   readonly kind = 'openai';
-  private readonly http: ProviderTransport;
+  protected readonly paths = { completion: '/chat/completions', models: '/models' };
 
-  constructor(
-    readonly name: string,
-    settings: ProviderSettings,
-    opts: TransportOptions = {},
-  ) {
-    this.http = new ProviderTransport(name, settings, opts);
+  protected headers(key: string | null): Record<string, string> {
+    return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  async complete(req: CompletionRequest): Promise<CompletionResult> {
-    const body: Json = {
+  protected requestBody(req: CompletionRequest): Json {
+    return {
       model: req.model,
       messages: toOpenAIMessages(req.system, req.messages),
       stream: true,
       stream_options: { include_usage: true },
       ...(req.tools.length > 0 ? { tools: req.tools.map(toOpenAITool) } : {}),
     };
-    return this.http.post('/chat/completions', authHeaders, body, req.signal, (answer, progress) => {
-      const round = new RoundBuilder(this.name, req.onDelta, progress);
-      return answer.type === 'json' ? this.readCompletion(answer.body, round) : this.readStream(answer, round);
-    });
   }
 
-  async listModels(signal: AbortSignal): Promise<string[]> {
-    return modelIds(this.name, await this.http.getJson('/models', authHeaders, signal));
-  }
-
-  private async readStream(answer: Extract<Answer, { type: 'sse' }>, round: RoundBuilder): Promise<CompletionResult> {
+  protected async readStream(messages: AsyncIterable<SseMessage>, round: RoundBuilder): Promise<CompletionResult> {
     let done = false;
-    for await (const msg of answer.messages) {
+    for await (const msg of messages) {
       if (msg.data.trim() === '[DONE]') {
         done = true;
         break;
@@ -73,7 +63,7 @@ export class OpenAIProvider implements ModelProvider {
     return round.result();
   }
 
-  private readCompletion(body: unknown, round: RoundBuilder): CompletionResult {
+  protected readDocument(body: unknown, round: RoundBuilder): CompletionResult {
     const doc = (body ?? {}) as Json;
     if (doc.error) throw streamError(this.name, doc.error);
     const choice = Array.isArray(doc.choices) ? (doc.choices[0] as Json | undefined) : undefined;
@@ -93,10 +83,6 @@ export class OpenAIProvider implements ModelProvider {
     if (usage) round.usage = usageOf(usage.prompt_tokens, usage.completion_tokens);
     return round.result();
   }
-}
-
-function authHeaders(key: string | null): Record<string, string> {
-  return key ? { authorization: `Bearer ${key}` } : {};
 }
 
 /** The neutral conversation in chat-completions form. */
