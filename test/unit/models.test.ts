@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
+import { ConfigError, loadConfig, validateConfig } from '../../src/config/load.js';
 import { AppError } from '../../src/core/errors.js';
 import { agentDetail } from '../../src/runtime/agent-views.js';
 import { DISCOVERY_TTL_MS, ModelCatalog } from '../../src/runtime/models.js';
+import { AnthropicProvider } from '../../src/runtime/providers/anthropic.js';
+import { OpenAIProvider } from '../../src/runtime/providers/openai.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
@@ -251,5 +253,30 @@ describe('overrides', () => {
     await t.s.models.setOverride('main', 'local/static-a');
     await restart();
     expect(t.s.models.effectiveModel('main')).toBe('local/static-a');
+  });
+});
+
+describe('provider registry and config', () => {
+  it('builds one provider per config entry and resolves refs whose model part holds a slash', () => {
+    expect(t.s.providers.all().map((p) => [p.name, p.kind])).toEqual([
+      ['builtin', 'builtin'],
+      ['local', 'openai'],
+      ['claude', 'anthropic'],
+    ]);
+    expect(t.s.providers.get('local')).toBeInstanceOf(OpenAIProvider);
+    expect(t.s.providers.get('claude')).toBeInstanceOf(AnthropicProvider);
+    const r = t.s.providers.resolve('local/meta-llama/Llama-3.1-8B');
+    expect(r?.provider.name).toBe('local');
+    expect(r?.model).toBe('meta-llama/Llama-3.1-8B');
+    expect(t.s.providers.resolve('builtin/echo')?.model).toBe('echo');
+    for (const bad of ['nope/x', 'local/', '/x', 'local']) expect(t.s.providers.resolve(bad)).toBeNull();
+  });
+
+  it('refuses a provider named builtin, or a name with a slash, naming the key', () => {
+    const provider = { kind: 'openai', base_url: 'http://127.0.0.1:1/v1' };
+    expect(() => validateConfig({ providers: { builtin: provider } }, 'config.toml')).toThrow(ConfigError);
+    expect(() => validateConfig({ providers: { builtin: provider } }, 'config.toml')).toThrow(/providers\.builtin: .*reserved/);
+    expect(() => validateConfig({ providers: { 'a/b': provider } }, 'config.toml')).toThrow(/providers\.a\/b/);
+    expect(validateConfig({ providers: { ollama: provider } }, 'config.toml').providers.ollama?.api_key_env).toBe('');
   });
 });

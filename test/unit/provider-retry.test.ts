@@ -16,7 +16,6 @@ function options(sleeps: number[], over: Partial<RetryOptions> = {}): RetryOptio
     policy: DEFAULT_RETRY,
     sleep: async (ms) => void sleeps.push(ms),
     random: () => 0.999,
-    now: () => NOW,
     signal: new AbortController().signal,
     ...over,
   };

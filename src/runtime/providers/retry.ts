@@ -41,7 +41,6 @@ export interface RetryOptions {
   policy: RetryPolicy;
   sleep: Sleep;
   random: () => number;
-  now: () => number;
   signal: AbortSignal;
   /** Called before each wait (logging, tests). */
   onRetry?: (info: { attempt: number; delayMs: number; error: ProviderError }) => void;

@@ -108,7 +108,6 @@ export class ProviderTransport {
         policy: this.opts.retry ?? DEFAULT_RETRY,
         sleep: this.opts.sleep ?? realSleep,
         random: this.opts.random ?? Math.random,
-        now: this.opts.now ?? Date.now,
         signal,
         onRetry: (info) => this.opts.onRetry?.({ provider: this.provider, ...info }),
       },
