@@ -33,6 +33,7 @@ import { OtlpExporter } from './telemetry/otlp.js';
 import { Tracer } from './telemetry/tracing.js';
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry } from './runtime/providers/index.js';
+import { ModelCatalog } from './runtime/models.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -64,6 +65,8 @@ export interface Services {
   workspaces: WorkspaceService;
   /** Model providers by name (builtin/echo and the configured ones). */
   providers: ProviderRegistry;
+  /** The models catalog (discovery cache) and per-agent model overrides. */
+  models: ModelCatalog;
   /** The inbox and event-source service (spec/inbox.md). */
   inbox: Inbox;
   /** The resource services above, in start order (stopped in reverse). */
@@ -125,7 +128,11 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
-  const providers = new ProviderRegistry(config);
+  const providers = new ProviderRegistry(config, {
+    onRetry: ({ provider, attempt, delayMs, error }) =>
+      logger.warn({ provider, attempt, delay_ms: delayMs, kind: error.kind, status: error.status }, 'model request failed; retrying'),
+  });
+  const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
@@ -155,6 +162,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     skills,
     workspaces,
     providers,
+    models,
     inbox,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),
@@ -180,6 +188,7 @@ export function startServices(s: Services): void {
 export async function stopServices(s: Services): Promise<void> {
   for (const l of [...s.inbox.lifecycles].reverse()) await l.stop?.();
   for (const l of [...s.lifecycles].reverse()) await l.stop?.();
+  s.models.stop();
   s.sse.closeAll();
   await s.deletion.idle();
   // Spans of the work stopped above: a short flush to the collector, the last diagnostics write.

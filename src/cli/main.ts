@@ -5,6 +5,7 @@ import { registerAgents } from './agents.js';
 import { registerEvents } from './events.js';
 import { registerInbox } from './inbox.js';
 import { registerMessages } from './messages.js';
+import { registerModels } from './models.js';
 import { registerRuntime } from './runtime.js';
 import { registerSkills } from './skills.js';
 import { registerTasks } from './tasks.js';
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<void> {
   registerMessages(program);
   registerEvents(program);
   registerRuntime(program);
+  registerModels(program);
   registerTasks(program);
   registerTimers(program);
   registerWork(program);

@@ -60,7 +60,13 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   model: z.strictObject({ default: z.string().min(1).default('builtin/echo') }).prefault({}),
-  providers: z.record(z.string(), Provider).default({}),
+  // Names are the first part of model refs (`NAME/model`); `builtin` is svc's own provider.
+  providers: z
+    .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a provider name is letters, digits, ".", "_" or "-" (no "/")'), Provider)
+    .superRefine((providers, ctx) => {
+      if (Object.hasOwn(providers, 'builtin')) ctx.addIssue({ code: 'custom', path: ['builtin'], message: 'the provider name "builtin" is reserved for the built-in provider' });
+    })
+    .default({}),
   tasks: z
     .strictObject({
       max_concurrent_per_agent: int(1, 8),

@@ -171,6 +171,11 @@ export const errors = {
   // --- run loop: turns, control, wake, briefs ---------------------------------------------------
 
   // --- models and providers ------------------------------------------------------------------
+  unknownModel: (model: string, detail: string | null) =>
+    new AppError(400, 'unknown_model', `model ${JSON.stringify(model)} is not in the models catalog${detail ? ` (${detail})` : ''}`, {
+      model,
+      hint: 'GET /api/models lists the known models (POST /api/models/refresh discovers more); a model ref is provider/model, e.g. builtin/echo',
+    }),
 
   // --- brief delivery and tools --------------------------------------------------------------
 

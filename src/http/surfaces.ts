@@ -13,6 +13,7 @@ import { agentRoutes } from './control/agents.js';
 import { discoveryRoutes } from './control/discovery.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
+import { modelRoutes } from './control/models.js';
 import { bindingRoutes } from './control/bindings.js';
 import { runtimeRoutes } from './control/runtime.js';
 import { skillRoutes } from './control/skills.js';
@@ -48,6 +49,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...ingressRoutes(s),
     ...eventRoutes(s),
     ...runtimeRoutes(s),
+    ...modelRoutes(s),
     ...workItemRoutes(s),
     ...timerRoutes(s),
     ...taskRoutes(s),

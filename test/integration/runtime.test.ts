@@ -67,7 +67,11 @@ describe('status, config and metrics of one daemon', () => {
     expect(s.socket).toBe(d.socket);
     expect(Number.isInteger(s.schema_version) && s.schema_version >= 1).toBe(true);
     expect(s.auth).toEqual({ mode: 'local', control_token_configured: false, read_access: 'loopback' });
-    expect(s.models).toEqual({ default: 'builtin/echo', providers: [{ name: 'local', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1' }] });
+    expect(s.models).toEqual({
+      default: 'builtin/echo',
+      providers: [{ name: 'local', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', models: [], api_key_env: 'SVC_TEST_KEY', api_key: 'set' }],
+    });
+    expect(r.text).not.toContain('sk-provider-key-should-not-leak');
     expect(s.agents).toBe(1);
     expect(s.sse_clients).toBe(0);
     expect(s.events.total).toBeGreaterThanOrEqual(1); // agent_created of the default agent

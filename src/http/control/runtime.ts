@@ -100,7 +100,7 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
           auth: { mode: s.config.controlToken ? 'bearer' : 'local', control_token_configured: s.config.controlToken !== '', read_access: values.auth.read_access },
           models: {
             default: values.model.default,
-            providers: Object.entries(values.providers).map(([name, p]) => ({ name, kind: p.kind, base_url: p.base_url })),
+            providers: s.providers.configured(),
           },
           agents: s.agents.count(),
           queue: { pending: s.queue.pendingTotal() },

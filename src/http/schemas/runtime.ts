@@ -32,7 +32,19 @@ export const RuntimeStatus = z
     socket: z.string(),
     schema_version: z.number().int(),
     auth: z.object({ mode: z.enum(['bearer', 'local']), control_token_configured: z.boolean(), read_access: z.string() }),
-    models: z.object({ default: z.string(), providers: z.array(z.object({ name: z.string(), kind: z.string(), base_url: z.string() })) }),
+    models: z.object({
+      default: z.string(),
+      providers: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.string(),
+          base_url: z.string(),
+          models: z.array(z.string()).openapi({ description: 'static models of the provider config; GET /api/models has the whole catalog' }),
+          api_key_env: z.string(),
+          api_key: z.enum(['not_required', 'set', 'missing']),
+        }),
+      ),
+    }),
     agents: z.number().int(),
     queue: z.object({ pending: z.number().int() }),
     events: z.object({ total: z.number().int() }),

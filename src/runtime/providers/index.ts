@@ -1,18 +1,43 @@
 /**
  * The provider registry: model refs `provider/model` resolve to a provider instance and the model
- * name inside it. `builtin` is always there (builtin/echo); `[providers.NAME]` config entries add
- * openai- and anthropic-kind providers.
+ * name inside it (the model part may itself contain `/`). `builtin` is always there
+ * (builtin/echo); each `[providers.NAME]` config entry adds an openai- or anthropic-kind provider
+ * (the config schema refuses the name `builtin`). Tests inject fetch, sleep and the environment
+ * through `TransportOptions`.
  */
 import type { ResolvedConfig } from '../../config/load.js';
+import { AnthropicProvider } from './anthropic.js';
 import { EchoProvider } from './echo.js';
+import { OpenAIProvider } from './openai.js';
+import type { TransportOptions } from './transport.js';
 import type { ModelProvider } from './types.js';
+
+export const BUILTIN_PROVIDER = 'builtin';
+
+/** A configured provider as status routes show it: never the key, only the variable's name and whether it is set. */
+export interface ProviderInfo {
+  name: string;
+  kind: string;
+  base_url: string;
+  models: string[];
+  api_key_env: string;
+  /** `not_required` (no api_key_env), `set`, or `missing` (requests fail with missing_api_key). */
+  api_key: 'not_required' | 'set' | 'missing';
+}
 
 export class ProviderRegistry {
   private readonly providers = new Map<string, ModelProvider>();
 
-  constructor(_config: ResolvedConfig) {
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly opts: TransportOptions = {},
+  ) {
     const echo = new EchoProvider();
     this.providers.set(echo.name, echo);
+    for (const [name, p] of Object.entries(config.values.providers)) {
+      const settings = { base_url: p.base_url, api_key_env: p.api_key_env };
+      this.providers.set(name, p.kind === 'anthropic' ? new AnthropicProvider(name, settings, opts) : new OpenAIProvider(name, settings, opts));
+    }
   }
 
   all(): ModelProvider[] {
@@ -25,9 +50,28 @@ export class ProviderRegistry {
 
   /** `provider/model` → the provider and the model name; null when the provider is unknown. */
   resolve(modelRef: string): { provider: ModelProvider; model: string } | null {
-    const slash = modelRef.indexOf('/');
-    if (slash <= 0 || slash === modelRef.length - 1) return null;
-    const provider = this.providers.get(modelRef.slice(0, slash));
-    return provider ? { provider, model: modelRef.slice(slash + 1) } : null;
+    const ref = splitModelRef(modelRef);
+    const provider = ref && this.providers.get(ref.provider);
+    return provider ? { provider, model: ref.model } : null;
   }
+
+  /** The configured providers (not builtin), in config order. */
+  configured(): ProviderInfo[] {
+    const env = this.opts.env ?? process.env;
+    return Object.entries(this.config.values.providers).map(([name, p]) => ({
+      name,
+      kind: p.kind,
+      base_url: p.base_url,
+      models: [...p.models],
+      api_key_env: p.api_key_env,
+      api_key: p.api_key_env === '' ? 'not_required' : env[p.api_key_env] ? 'set' : 'missing',
+    }));
+  }
+}
+
+/** `provider/model` split at the first slash; null when either part is empty. */
+export function splitModelRef(modelRef: string): { provider: string; model: string } | null {
+  const slash = modelRef.indexOf('/');
+  if (slash <= 0 || slash === modelRef.length - 1) return null;
+  return { provider: modelRef.slice(0, slash), model: modelRef.slice(slash + 1) };
 }
