@@ -15,6 +15,7 @@ import { SseHub } from './events/sse.js';
 import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
 import { BindingService } from './runtime/bindings.js';
+import { BriefService } from './runtime/briefs.js';
 import { SkillService } from './runtime/skills.js';
 import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
@@ -52,6 +53,8 @@ export interface Services {
   jobs: JobStore;
   deletion: AgentDeletion;
   ingress: Ingress;
+  /** Briefs (acknowledgements, results, failures) with their `brief_created` events. */
+  briefs: BriefService;
   workItems: WorkItemService;
   timers: TimerService;
   tasks: TaskService;
@@ -114,7 +117,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   tracer.onTraceComplete((trace) => diagnostics.offer(trace));
   const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress, tracer };
   const workspaces = new WorkspaceService(deps);
-  const workItems = new WorkItemService(deps);
+  const briefs = new BriefService({ store, clock, ids, events });
+  const workItems = new WorkItemService({ ...deps, briefs });
   const timers = new TimerService(deps);
   const tasks = new TaskService({ ...deps, workspaces });
   const triggers = new TriggerService(deps);
@@ -142,6 +146,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     jobs,
     deletion,
     ingress,
+    briefs,
     workItems,
     timers,
     tasks,
