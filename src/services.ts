@@ -16,6 +16,8 @@ import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
 import { BindingService } from './runtime/bindings.js';
 import { BriefService } from './runtime/briefs.js';
+import { createTools } from './runtime/tools/index.js';
+import type { Tool } from './runtime/tools/types.js';
 import { SkillService } from './runtime/skills.js';
 import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
@@ -55,6 +57,8 @@ export interface Services {
   ingress: Ingress;
   /** Briefs (acknowledgements, results, failures) with their `brief_created` events. */
   briefs: BriefService;
+  /** The tools offered to models (run_command, work items, timers, send_brief). */
+  tools: Tool[];
   workItems: WorkItemService;
   timers: TimerService;
   tasks: TaskService;
@@ -124,6 +128,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const triggers = new TriggerService(deps);
   const bindings = new BindingService(deps);
   const skills = new SkillService({ ...deps, jobs, workspaces });
+  const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs });
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
   const providers = new ProviderRegistry(config);
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
@@ -147,6 +152,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     deletion,
     ingress,
     briefs,
+    tools,
     workItems,
     timers,
     tasks,

@@ -173,6 +173,11 @@ export const errors = {
   // --- models and providers ------------------------------------------------------------------
 
   // --- brief delivery and tools --------------------------------------------------------------
+  // Tool outcomes are read by the model, not sent over HTTP; the status only classifies them.
+  invalidToolArguments: (tool: string, issues: Issue[]) =>
+    new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
+  toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
+  toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
 
   // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
 
