@@ -16,6 +16,7 @@ import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
 import { BindingService } from './runtime/bindings.js';
 import { BriefService } from './runtime/briefs.js';
+import { BriefDelivery } from './runtime/brief-delivery.js';
 import { createTools } from './runtime/tools/index.js';
 import type { Tool } from './runtime/tools/types.js';
 import { SkillService } from './runtime/skills.js';
@@ -59,6 +60,8 @@ export interface Services {
   briefs: BriefService;
   /** The tools offered to models (run_command, work items, timers, send_brief). */
   tools: Tool[];
+  /** Result and failure briefs POSTed to the operator binding's callback, durable with retries. */
+  briefDelivery: BriefDelivery;
   workItems: WorkItemService;
   timers: TimerService;
   tasks: TaskService;
@@ -129,7 +132,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const bindings = new BindingService(deps);
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs });
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
+  const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery];
   const providers = new ProviderRegistry(config);
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
@@ -153,6 +157,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     ingress,
     briefs,
     tools,
+    briefDelivery,
     workItems,
     timers,
     tasks,
