@@ -36,6 +36,7 @@ import { OtlpExporter } from './telemetry/otlp.js';
 import { Tracer } from './telemetry/tracing.js';
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry } from './runtime/providers/index.js';
+import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -71,6 +72,8 @@ export interface Services {
   workspaces: WorkspaceService;
   /** Model providers by name (builtin/echo and the configured ones). */
   providers: ProviderRegistry;
+  /** The agent run loop: scheduler, run control, conversation reads and stream. */
+  runLoop: RunLoop;
   /** The inbox and event-source service (spec/inbox.md). */
   inbox: Inbox;
   /** The resource services above, in start order (stopped in reverse). */
@@ -133,8 +136,10 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery];
   const providers = new ProviderRegistry(config);
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools });
+  // The scheduler starts last (recovery runs once every other service is up) and stops first.
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
@@ -166,6 +171,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     skills,
     workspaces,
     providers,
+    runLoop,
     inbox,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),

@@ -15,6 +15,11 @@ export class ProviderRegistry {
     this.providers.set(echo.name, echo);
   }
 
+  /** Add (or replace) a provider by its name; tests register scripted providers this way. */
+  register(provider: ModelProvider): void {
+    this.providers.set(provider.name, provider);
+  }
+
   all(): ModelProvider[] {
     return [...this.providers.values()];
   }

@@ -41,6 +41,7 @@ CREATE TABLE conversation_history (
   created_at TEXT NOT NULL,
   PRIMARY KEY (agent_id, seq)
 ) WITHOUT ROWID;
+CREATE INDEX conversation_history_turn ON conversation_history(turn_id);
 
 CREATE TABLE briefs (
   brief_id         TEXT PRIMARY KEY,
