@@ -40,7 +40,7 @@ let t: TestServices;
 let provider: ScriptProvider;
 
 function setup(opts: { start?: boolean } = {}) {
-  t = testServices({ start: false });
+  t = testServices({ start: false, runLoop: true });
   provider = new ScriptProvider();
   t.s.providers.register(provider);
   t.s.store.tx(() => {

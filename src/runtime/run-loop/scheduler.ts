@@ -67,6 +67,14 @@ export class Scheduler implements ResourceService {
   private readonly runner: TurnRunner;
   private stopping = false;
 
+  /**
+   * Take no messages from now on (tests of other services that inspect queued messages; the
+   * daemon never calls it). Recovery at start still runs.
+   */
+  disable(): void {
+    this.stopping = true;
+  }
+
   constructor(private readonly deps: RunLoopDeps) {
     this.runner = new TurnRunner(deps);
     deps.queue.onQueued((agentId, priority) => this.onQueued(agentId, priority));
