@@ -81,6 +81,8 @@ function open(): Services {
     },
   });
   const svc = createServices(loadConfig({ home }, {}), clock, createLogger('debug', sink));
+  // The tests play the run loop: they create the briefs themselves.
+  svc.runLoop.scheduler.disable();
   startServices(svc);
   return svc;
 }
