@@ -17,6 +17,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { retryAfterMs } from '../../src/runtime/brief-delivery.js';
 import type { BriefKind } from '../../src/runtime/briefs.js';
+import type { CompletionRequest, CompletionResult, ModelProvider } from '../../src/runtime/providers/types.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 
@@ -73,7 +74,7 @@ let logs: string[];
 let receiver: Receiver;
 let base: string;
 
-function open(): Services {
+function open(runLoop = false): Services {
   const sink = new Writable({
     write(chunk, _enc, cb) {
       logs.push(String(chunk));
@@ -81,8 +82,8 @@ function open(): Services {
     },
   });
   const svc = createServices(loadConfig({ home }, {}), clock, createLogger('debug', sink));
-  // The tests play the run loop: they create the briefs themselves.
-  svc.runLoop.scheduler.disable();
+  // Most tests play the run loop: they create the briefs themselves.
+  if (!runLoop) svc.runLoop.scheduler.disable();
   startServices(svc);
   return svc;
 }
@@ -388,5 +389,50 @@ describe('durability and tracing', () => {
     const one = s.tracer.get(spans[0]!.trace_id)!.spans[0]!;
     expect(one.attributes).toMatchObject({ 'svc.agent_id': 'main', 'svc.binding_id': 'b1' });
     expect(JSON.stringify(one)).not.toContain(SECRET);
+  });
+});
+
+describe('end to end in process', () => {
+  /** Stands in for builtin/echo: asks for run_command, then answers with what the tool returned. */
+  class ToolModel implements ModelProvider {
+    readonly name = 'builtin';
+    readonly kind = 'builtin';
+    readonly seen: Array<CompletionRequest['messages']> = [];
+    offered: string[] = [];
+    async complete(req: CompletionRequest): Promise<CompletionResult> {
+      this.seen.push(JSON.parse(JSON.stringify(req.messages)));
+      this.offered = req.tools.map((x) => x.name);
+      const last = req.messages[req.messages.length - 1]!;
+      if (last.role !== 'tool') {
+        return { text: '', toolCalls: [{ id: 'call_1', name: 'run_command', arguments: { cmd: 'echo e2e-$((6*7))' } }], stopReason: 'tool_calls' };
+      }
+      return { text: `The command said: ${last.content}`, toolCalls: [], stopReason: 'stop' };
+    }
+    async listModels(): Promise<string[]> {
+      return ['echo'];
+    }
+  }
+
+  it('model asks for run_command, the task runs, its output goes back to the model, the reply reaches the operator', async () => {
+    await stopServices(s);
+    s = open(true);
+    const model = new ToolModel();
+    s.providers.register(model);
+    bind();
+    const messageId = await operatorMessage();
+    for (let i = 0; i < 1000 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await s.briefDelivery.idle();
+
+    expect(model.offered).toEqual(expect.arrayContaining(['run_command', 'read_task_output', 'send_brief']));
+    const toolResult = model.seen[1]!.find((m) => m.role === 'tool')!;
+    expect(JSON.parse((toolResult as { content: string }).content)).toMatchObject({ status: 'completed', exit_status: 0, output_preview: 'e2e-42\n' });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.body).toMatchObject({ message_id: messageId, brief: { kind: 'result', message_id: messageId } });
+    expect(receiver.received[0]!.body.brief.text).toContain('e2e-42');
+    const types = events().map((e) => e.type);
+    for (const k of ['turn_entry', 'tool_called', 'task_create_requested', 'tool_result', 'brief_created', 'brief_delivered']) expect(types).toContain(k);
+    expect(types.indexOf('tool_called')).toBeLessThan(types.indexOf('task_create_requested'));
+    expect(events('task_create_requested')[0]!.payload.authority_class).toBe('runtime_instruction');
+    expectNoSecretsAnywhere();
   });
 });
