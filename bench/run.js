@@ -24,8 +24,9 @@ import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
+import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, memory, timers };
+const SCENARIOS = { enqueue, sse, pages, memory, timers, turns };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -75,6 +76,11 @@ function options(args) {
       smallEvents: numberFrom('BENCH_PAGES_SMALL', 10_000),
       requests: numberFrom('BENCH_PAGES_REQUESTS', 2000),
       warmup: 200,
+    },
+    turns: {
+      duration: numberFrom('BENCH_DURATION', 5, args.duration),
+      connections: numberFrom('BENCH_CONNECTIONS', 50),
+      latencySamples: numberFrom('BENCH_TURNS_LATENCY_SAMPLES', 200),
     },
     timers: {
       count: numberFrom('BENCH_TIMERS', 10_000),

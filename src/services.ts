@@ -15,6 +15,10 @@ import { SseHub } from './events/sse.js';
 import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
 import { BindingService } from './runtime/bindings.js';
+import { BriefService } from './runtime/briefs.js';
+import { BriefDelivery } from './runtime/brief-delivery.js';
+import { createTools } from './runtime/tools/index.js';
+import type { Tool } from './runtime/tools/types.js';
 import { SkillService } from './runtime/skills.js';
 import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
@@ -34,6 +38,7 @@ import { Tracer } from './telemetry/tracing.js';
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry } from './runtime/providers/index.js';
 import { ModelCatalog } from './runtime/models.js';
+import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -56,6 +61,12 @@ export interface Services {
   jobs: JobStore;
   deletion: AgentDeletion;
   ingress: Ingress;
+  /** Briefs (acknowledgements, results, failures) with their `brief_created` events. */
+  briefs: BriefService;
+  /** The tools offered to models (run_command, work items, timers, send_brief). */
+  tools: Tool[];
+  /** Result and failure briefs POSTed to the operator binding's callback, durable with retries. */
+  briefDelivery: BriefDelivery;
   workItems: WorkItemService;
   timers: TimerService;
   tasks: TaskService;
@@ -67,6 +78,8 @@ export interface Services {
   providers: ProviderRegistry;
   /** The models catalog (discovery cache) and per-agent model overrides. */
   models: ModelCatalog;
+  /** The agent run loop: scheduler, run control, conversation reads and stream. */
+  runLoop: RunLoop;
   /** The inbox and event-source service (spec/inbox.md). */
   inbox: Inbox;
   /** The resource services above, in start order (stopped in reverse). */
@@ -121,18 +134,23 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   tracer.onTraceComplete((trace) => diagnostics.offer(trace));
   const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress, tracer };
   const workspaces = new WorkspaceService(deps);
-  const workItems = new WorkItemService(deps);
+  const briefs = new BriefService({ store, clock, ids, events });
+  const workItems = new WorkItemService({ ...deps, briefs });
   const timers = new TimerService(deps);
   const tasks = new TaskService({ ...deps, workspaces });
   const triggers = new TriggerService(deps);
   const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
   const providers = new ProviderRegistry(config, {
     onRetry: ({ provider, attempt, delayMs, error }) =>
       logger.warn({ provider, attempt, delay_ms: delayMs, kind: error.kind, status: error.status }, 'model request failed; retrying'),
   });
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
+  const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs });
+  const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools });
+  // The scheduler starts last (recovery runs once every other service is up) and stops first.
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
@@ -154,6 +172,9 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     jobs,
     deletion,
     ingress,
+    briefs,
+    tools,
+    briefDelivery,
     workItems,
     timers,
     tasks,
@@ -163,6 +184,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     workspaces,
     providers,
     models,
+    runLoop,
     inbox,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),

@@ -169,6 +169,15 @@ export const errors = {
     new AppError(404, 'trace_not_found', `trace ${JSON.stringify(traceId)} not found (neither in the recent ring nor in the diagnostics store)`, { trace_id: traceId }),
 
   // --- run loop: turns, control, wake, briefs ---------------------------------------------------
+  emptyReason: () => new AppError(400, 'empty_reason', 'wake needs a non-empty reason'),
+  unknownAction: (action: string) =>
+    new AppError(400, 'unknown_action', `unknown control action ${JSON.stringify(action)}; use stop or start`, { action }),
+  unknownAbortMode: (mode: string) =>
+    new AppError(400, 'unknown_abort_mode', `unknown abort mode ${JSON.stringify(mode)}; use stop_after_abort (alias pause_after_abort)`, { mode }),
+  noCurrentRun: (agentId: string) =>
+    new AppError(409, 'no_current_run', `agent ${JSON.stringify(agentId)} has no current run to abort`, { agent_id: agentId }),
+  turnNotFound: notFound('turn_not_found', 'turn'),
+  emptyPrompt: () => new AppError(400, 'empty_prompt', 'the prompt text must not be empty'),
 
   // --- models and providers ------------------------------------------------------------------
   unknownModel: (model: string, detail: string | null) =>
@@ -178,6 +187,11 @@ export const errors = {
     }),
 
   // --- brief delivery and tools --------------------------------------------------------------
+  // Tool outcomes are read by the model, not sent over HTTP; the status only classifies them.
+  invalidToolArguments: (tool: string, issues: Issue[]) =>
+    new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
+  toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
+  toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
 
   // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
 

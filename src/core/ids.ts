@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   binding: 'bnd',
   workspace: 'ws',
   turn: 'turn',
+  brief: 'brf',
   // inbox service
   host: 'hst',
   source: 'src',

@@ -10,11 +10,13 @@ import { VERSION } from '../version.js';
 import { buildApp, type ServedRoute } from './app.js';
 import type { AuthPolicy } from './auth.js';
 import { agentRoutes } from './control/agents.js';
+import { conversationRoutes } from './control/conversation.js';
 import { discoveryRoutes } from './control/discovery.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { modelRoutes } from './control/models.js';
 import { bindingRoutes } from './control/bindings.js';
+import { runControlRoutes } from './control/run-control.js';
 import { runtimeRoutes } from './control/runtime.js';
 import { skillRoutes } from './control/skills.js';
 import { taskRoutes } from './control/tasks.js';
@@ -48,6 +50,8 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...agentRoutes(s),
     ...ingressRoutes(s),
     ...eventRoutes(s),
+    ...conversationRoutes(s),
+    ...runControlRoutes(s),
     ...runtimeRoutes(s),
     ...modelRoutes(s),
     ...workItemRoutes(s),

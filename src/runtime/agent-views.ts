@@ -10,6 +10,8 @@ export interface ViewDeps {
   agents: AgentService;
   queue: MessageQueue;
   events: EventLog;
+  /** The run loop's current turn of an agent (null when none runs). */
+  runLoop: { scheduler: { currentRun(agentId: string): unknown } };
 }
 
 /** The resource services that contribute sections to the state page. */
@@ -45,7 +47,7 @@ export function agentSummary(d: ViewDeps, a: AgentRecord) {
     parent_agent_id: a.parent_agent_id,
     is_default: a.agent_id === d.agents.defaultAgentId,
     pending_messages: d.queue.pending(a.agent_id),
-    current_run: null,
+    current_run: d.runLoop.scheduler.currentRun(a.agent_id),
     last_event_seq: d.events.head(a.agent_id),
     created_at: a.created_at,
     updated_at: a.updated_at,
@@ -116,7 +118,7 @@ export function agentState(d: StateDeps, a: AgentRecord) {
   return {
     agent: agentSummary(d, a),
     session: {
-      current_run: null,
+      current_run: d.runLoop.scheduler.currentRun(a.agent_id),
       pending_count: d.queue.pending(a.agent_id),
       pending_by_priority: d.queue.pendingByPriority(a.agent_id),
       last_event_seq: d.events.head(a.agent_id),

@@ -240,6 +240,11 @@ export class AgentService {
     });
   }
 
+  /** The agent's status from the transaction-safe cache (null: no such agent). */
+  statusOf(agentId: string): AgentStatus | null {
+    return this.statuses.get(agentId, () => (this.stmt.status.get(agentId) as AgentStatus | undefined) ?? null);
+  }
+
   /** Set status; inside a transaction (the caller appends the event that explains it). */
   setStatus(agentId: string, status: AgentStatus): void {
     this.stmt.setStatus.run(status, isoAt(this.deps.clock.now()), agentId);

@@ -238,6 +238,16 @@ export class BindingService implements ResourceService {
     return { ok: true, agent_id: agentId, message_id: message.message_id };
   }
 
+  /**
+   * Where and how replies of a binding are delivered, credential in clear: for the brief delivery
+   * worker only (it never leaves the process except in the Authorization header). Null when the
+   * binding does not exist.
+   */
+  deliveryTarget(bindingId: string): Pick<Binding, 'binding_id' | 'agent_id' | 'status' | 'delivery_callback_url' | 'delivery_auth'> | null {
+    const b = this.find(bindingId);
+    return b && { binding_id: b.binding_id, agent_id: b.agent_id, status: b.status, delivery_callback_url: b.delivery_callback_url, delivery_auth: b.delivery_auth };
+  }
+
   /** The agent's bindings (redacted). Not on the state page today; kept for the interface. */
   stateFor(agentId: string): unknown[] {
     return this.rows(agentId).map(redact);

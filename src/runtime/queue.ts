@@ -80,6 +80,7 @@ export class MessageQueue {
   private readonly stmt;
   /** Queued-message count per agent, loaded lazily and kept in step with every change. */
   private readonly pendingCache: TxCache<number>;
+  private readonly queuedListeners: Array<(agentId: string, priority: Priority) => void> = [];
 
   constructor(private readonly deps: QueueDeps) {
     const db: Database.Database = deps.store.db;
@@ -94,6 +95,13 @@ export class MessageQueue {
       next: db.prepare(
         "SELECT * FROM messages WHERE agent_id = ? AND status = 'queued' ORDER BY priority_rank, seq LIMIT 1",
       ),
+      nextAtRank: db.prepare(
+        "SELECT * FROM messages WHERE agent_id = ? AND status = 'queued' AND priority_rank = ? ORDER BY seq LIMIT 1",
+      ),
+      queuedFrom: db.prepare(
+        "SELECT 1 FROM messages WHERE agent_id = ? AND status = 'queued' AND delivery_surface = ? LIMIT 1",
+      ).pluck(),
+      agentsWithQueued: db.prepare("SELECT DISTINCT agent_id FROM messages WHERE status = 'queued'").pluck(),
       setStatus: db.prepare('UPDATE messages SET status = ?, attempts = attempts + ?, error = ?, updated_at = ? WHERE message_id = ?'),
       countQueued: db.prepare("SELECT count(*) AS n FROM messages WHERE agent_id = ? AND status = 'queued'"),
       countByPriority: db.prepare(
@@ -146,6 +154,7 @@ export class MessageQueue {
     );
     this.adjust(agentId, +1);
     if (this.deps.onEnqueued) this.deps.store.afterCommit(this.deps.onEnqueued);
+    this.notifyQueued(agentId, provenance.priority);
     this.deps.events.append(agentId, 'message_enqueued', {
       message_id: message.message_id,
       kind: provenance.kind,
@@ -163,8 +172,10 @@ export class MessageQueue {
    * Take the next message for an agent (highest priority, oldest first) and mark it
    * `processing`. Inside a transaction. The run loop calls this.
    */
-  claimNext(agentId: string): Message | null {
-    const row = this.stmt.next.get(agentId) as MessageRow | undefined;
+  claimNext(agentId: string, onlyPriority?: Priority): Message | null {
+    const row = (
+      onlyPriority === undefined ? this.stmt.next.get(agentId) : this.stmt.nextAtRank.get(agentId, PRIORITY_RANK[onlyPriority])
+    ) as MessageRow | undefined;
     if (!row) return null;
     this.stmt.setStatus.run('processing', 1, null, isoAt(this.deps.clock.now()), row.message_id);
     this.adjust(agentId, -1);
@@ -177,9 +188,35 @@ export class MessageQueue {
   }
 
   /** Put a claimed message back in the queue (crash recovery retries it once). */
-  requeue(messageId: string, agentId: string): void {
+  requeue(messageId: string, agentId: string, priority: Priority): void {
     this.stmt.setStatus.run('queued', 0, null, isoAt(this.deps.clock.now()), messageId);
     this.adjust(agentId, +1);
+    this.notifyQueued(agentId, priority);
+  }
+
+  /**
+   * Called after the commit of every transaction that queued a message for an agent (enqueue,
+   * requeue): the run loop's scheduler wakes the agent's worker from here, without polling.
+   */
+  onQueued(listener: (agentId: string, priority: Priority) => void): void {
+    this.queuedListeners.push(listener);
+  }
+
+  /** Whether a message admitted by `surface` is still queued for the agent (wake coalescing). */
+  hasQueuedFrom(agentId: string, surface: string): boolean {
+    return this.stmt.queuedFrom.get(agentId, surface) !== undefined;
+  }
+
+  /** Agents with at least one queued message (scheduler start). */
+  agentsWithQueued(): string[] {
+    return this.stmt.agentsWithQueued.all() as string[];
+  }
+
+  private notifyQueued(agentId: string, priority: Priority): void {
+    if (this.queuedListeners.length === 0) return;
+    this.deps.store.afterCommit(() => {
+      for (const listener of this.queuedListeners) listener(agentId, priority);
+    });
   }
 
   /** Messages that were being processed when the daemon stopped. */

@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { deriveProvenance, type AuthorityClass } from '../core/provenance.js';
+import type { BriefService } from './briefs.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 
 export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;
@@ -167,7 +168,7 @@ export class WorkItemService implements ResourceService {
   /** After a recheck could not be enqueued: do not retry before this time. */
   private backoffUntil = 0;
 
-  constructor(private readonly deps: RuntimeDeps) {
+  constructor(private readonly deps: RuntimeDeps & { briefs: BriefService }) {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
@@ -417,7 +418,7 @@ export class WorkItemService implements ResourceService {
       this.stmt.complete.run(summary, this.now(), item.id);
       const completed = this.load(agentId, item.id);
       if (hasReport) {
-        this.deps.events.append(agentId, 'brief_created', { brief_kind: 'result', work_item_id: item.id, text: input.report_text });
+        this.deps.briefs.create({ agentId, kind: 'result', title: `Work item completed: ${item.objective}`, text: input.report_text, workItemId: item.id });
       }
       this.deps.events.append(agentId, 'work_item_completed', {
         work_item_id: item.id,

@@ -202,11 +202,14 @@ export function daemonPool() {
 }
 
 /** Poll `fn` until it returns something truthy; fail after `timeoutMs`. */
-export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 20): Promise<T> {
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
+/** Polls fn until it returns a truthy value, and resolves with that value. */
+export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, intervalMs = 20): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
-    if (v) return v;
+    if (v) return v as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }

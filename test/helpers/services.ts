@@ -14,11 +14,16 @@ export interface TestServices {
   close: () => Promise<void>;
 }
 
-export function testServices(opts: { configToml?: string; start?: boolean } = {}): TestServices {
+/**
+ * `runLoop`: whether the run loop's scheduler takes messages (default false, so tests of other
+ * services see what they enqueue stay queued).
+ */
+export function testServices(opts: { configToml?: string; start?: boolean; runLoop?: boolean } = {}): TestServices {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-unit-'));
   if (opts.configToml) fs.writeFileSync(path.join(home, 'config.toml'), opts.configToml);
   const clock = new ManualClock();
   const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+  if (!opts.runLoop) s.runLoop.scheduler.disable();
   if (opts.start !== false) startServices(s);
   return {
     s,

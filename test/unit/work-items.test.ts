@@ -27,6 +27,7 @@ async function restart(): Promise<void> {
   const { home, clock } = t;
   await stopServices(t.s);
   const s2 = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+  s2.runLoop.scheduler.disable(); // the ticks stay queued for the assertions
   startServices(s2);
   t = {
     s: s2,
@@ -307,7 +308,8 @@ describe('complete', () => {
     expect(svc().get('main', a.id)).toEqual(done);
     const ev = eventsOf().slice(-2);
     expect(ev.map((e) => e.type)).toEqual(['brief_created', 'work_item_completed']);
-    expect(ev[0]!.payload).toEqual({ brief_kind: 'result', work_item_id: a.id, text: 'all shipped' });
+    expect(ev[0]!.payload).toMatchObject({ brief_kind: 'result', work_item_id: a.id, text: 'all shipped' });
+    expect(ev[0]!.payload.brief).toMatchObject({ kind: 'result', work_item_id: a.id, text: 'all shipped', agent_id: 'main' });
     expect(ev[1]!.payload).toMatchObject({ work_item_id: a.id, from_state: 'open', revision: 3, result_summary: 'all shipped' });
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TreeNode } from '../../runtime/agent-views.js';
 import { AuthorityClass } from './common.js';
+import { CurrentTurn } from './conversation.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
 
@@ -31,7 +32,7 @@ export const AgentSummary = z
     parent_agent_id: z.string().nullable(),
     is_default: z.boolean(),
     pending_messages: z.number().int(),
-    current_run: z.null(),
+    current_run: CurrentTurn.nullable(),
     last_event_seq: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -64,7 +65,7 @@ export const AgentState = z
   .object({
     agent: AgentSummary,
     session: z.object({
-      current_run: z.null(),
+      current_run: CurrentTurn.nullable(),
       pending_count: z.number().int(),
       pending_by_priority: z.record(z.string(), z.number().int()),
       last_event_seq: z.number().int(),

@@ -40,6 +40,11 @@ export class ProviderRegistry {
     }
   }
 
+  /** Add (or replace) a provider by its name; tests register scripted providers this way. */
+  register(provider: ModelProvider): void {
+    this.providers.set(provider.name, provider);
+  }
+
   all(): ModelProvider[] {
     return [...this.providers.values()];
   }

@@ -1,0 +1,71 @@
+/**
+ * Run control (spec "Control plane" rows debug-prompt, wake, control, current-run/abort;
+ * CONTRACT.md section 8). Auth `control`; a deleting agent answers 409 agent_deleting.
+ */
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { AgentIdParams } from '../schemas/agents.js';
+import { AbortBody, AbortResponse, ControlBody, ControlResponse, DebugPromptBody, WakeBody, WakeResponse } from '../schemas/conversation.js';
+import { Admitted } from '../schemas/messages.js';
+
+const tags = ['run-control'];
+
+export function runControlRoutes(s: Services): AnyRoute[] {
+  const { control } = s.runLoop;
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/debug-prompt',
+      auth: 'control',
+      tags,
+      summary: 'Debug-mode prompt: internal_followup, origin system, trusted_system, runtime_instruction, priority interject',
+      description: 'Provenance is runtime-internal whatever the caller sends; a given authority_class is kept in the message metadata as requested_authority_class. Blank text: 400 empty_prompt.',
+      params: AgentIdParams,
+      body: DebugPromptBody,
+      responses: { 202: { description: 'Queued', schema: Admitted } },
+      handler: async ({ params, body, reply }) => {
+        const admitted = await control.debugPrompt(params.id, body);
+        reply.code(202);
+        return admitted;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/wake',
+      auth: 'control',
+      tags,
+      summary: 'Wake the agent: woken (idle, a system_tick queued), coalesced (running or a wake tick pending), ignored (stopped)',
+      description: 'Always emits wake_requested {reason, source, disposition, message_id}. Blank reason: 400 empty_reason. The tick comes through the control_wake surface (origin system, trusted_system, priority next).',
+      params: AgentIdParams,
+      body: WakeBody,
+      responses: { 200: { description: 'Disposition', schema: WakeResponse } },
+      handler: ({ params, body }) => control.wake(params.id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/control',
+      auth: 'control',
+      tags,
+      summary: 'Control action: stop (abort the current run, take no messages, status stopped) or start (status idle, resume)',
+      description: 'Emits control_applied {action, authority_class, previous_status, status, turn_id}. Another action: 400 unknown_action. Answers once an aborted run has ended.',
+      params: AgentIdParams,
+      body: ControlBody,
+      responses: { 200: { description: 'Applied', schema: ControlResponse } },
+      handler: ({ params, body }) => control.control(params.id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/current-run/abort',
+      auth: 'control',
+      tags,
+      summary: 'Abort the current run: the provider request and tool waits are cancelled, the turn ends aborted, the agent is stopped',
+      description:
+        'mode stop_after_abort (default); pause_after_abort is accepted as its alias (the answer and run_aborted carry requested_mode). The message fails with reason "aborted"; events message_failed and run_aborted {turn_id, mode}. No running turn: 409 no_current_run. Resume with control start.',
+      params: AgentIdParams,
+      body: AbortBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Aborted', schema: AbortResponse } },
+      handler: ({ params, body }) => control.abort(params.id, body),
+    }),
+  ];
+}

@@ -1,0 +1,179 @@
+/** Run loop schemas: briefs, conversation, activities, transcript and run control bodies. */
+import { z } from 'zod';
+import { AuthorityClass, QueryInt } from './common.js';
+
+export const TurnParams = z.object({
+  id: z.string().min(1).openapi({ example: 'main' }),
+  turn_id: z.string().min(1).openapi({ example: 'turn_01J0000000000000000000000' }),
+});
+
+export const BriefsQuery = z.object({
+  limit: QueryInt.optional().openapi({ description: 'max briefs, default 50, clamped to 200' }),
+  before: z.string().min(1).optional().openapi({ description: 'a brief_id: only briefs older than it (exclusive)' }),
+});
+
+export const FailureArtifact = z
+  .object({
+    category: z.enum(['transport', 'protocol', 'runtime', 'task', 'unknown']),
+    kind: z.string(),
+    summary: z.string(),
+    provider: z.string().nullable().optional(),
+    model_ref: z.string().nullable().optional(),
+    status: z.number().int().nullable().optional(),
+    task_id: z.string().nullable().optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
+  })
+  .openapi('FailureArtifact');
+
+export const Brief = z
+  .object({
+    brief_id: z.string(),
+    agent_id: z.string(),
+    kind: z.enum(['acknowledgement', 'progress', 'result', 'failure']),
+    title: z.string(),
+    text: z.string(),
+    turn_id: z.string().nullable(),
+    message_id: z.string().nullable(),
+    work_item_id: z.string().nullable(),
+    failure_artifact: FailureArtifact.nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Brief');
+
+export const BriefList = z.object({ ok: z.literal(true), agent_id: z.string(), briefs: z.array(Brief) }).openapi('BriefList');
+
+export const CurrentTurn = z
+  .object({
+    turn_id: z.string(),
+    message_id: z.string(),
+    status: z.literal('running'),
+    round: z.number().int().openapi({ description: 'model round in progress (1-based; 0 before the first call)' }),
+    started_at: z.string(),
+  })
+  .openapi('CurrentTurn');
+
+const HistoryEntry = z.object({
+  seq: z.number().int(),
+  role: z.enum(['user', 'assistant', 'tool']),
+  content: z.string(),
+  turn_id: z.string().nullable(),
+  message_id: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const ConversationQuery = z.object({
+  limit: QueryInt.optional().openapi({ description: 'history entries, default 50, clamped to 500' }),
+});
+
+export const Conversation = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    status: z.enum(['idle', 'running', 'stopped', 'deleting']),
+    model: z.string(),
+    current_turn: CurrentTurn.nullable(),
+    pending: z.number().int(),
+    history: z.array(HistoryEntry).openapi({ description: 'the last `limit` visible entries, oldest first' }),
+  })
+  .openapi('Conversation');
+
+const TurnRecord = z.object({
+  turn_id: z.string(),
+  agent_id: z.string(),
+  message_id: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'aborted', 'interrupted']),
+  model_ref: z.string(),
+  rounds: z.number().int(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  error: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const TurnActivities = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    turn: TurnRecord,
+    activities: z.array(
+      z.object({
+        seq: z.number().int(),
+        kind: z.string().openapi({ description: 'model_round, tool_call, tool_result, interjected, failed, aborted' }),
+        payload: z.record(z.string(), z.unknown()),
+        created_at: z.string(),
+      }),
+    ),
+  })
+  .openapi('TurnActivities');
+
+export const Transcript = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    turn: z
+      .object({
+        turn_id: z.string(),
+        message_id: z.string(),
+        status: z.string(),
+        round: z.number().int(),
+        started_at: z.string(),
+        ended_at: z.string().nullable(),
+      })
+      .nullable(),
+    entries: z.array(
+      z.object({ role: z.enum(['user', 'assistant', 'tool']), content: z.string(), message_id: z.string().nullable(), turn_id: z.string().nullable(), created_at: z.string() }),
+    ),
+    streaming_text: z.string().openapi({ description: 'text streamed so far in the running round (empty when no turn runs)' }),
+  })
+  .openapi('Transcript');
+
+export const WakeBody = z
+  .looseObject({
+    reason: z.string().openapi({ description: 'non-empty after trimming, else 400 empty_reason' }),
+    source: z.string().optional().openapi({ description: 'who asks (default "control")' }),
+  })
+  .openapi('WakeRequest');
+
+export const WakeResponse = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    disposition: z.enum(['woken', 'coalesced', 'ignored']),
+    message_id: z.string().optional().openapi({ description: 'the queued system_tick (woken only)' }),
+  })
+  .openapi('WakeResponse');
+
+export const ControlBody = z
+  .looseObject({ action: z.string().openapi({ description: '`stop` or `start`; another value: 400 unknown_action' }), authority_class: AuthorityClass })
+  .openapi('ControlRequest');
+
+export const ControlResponse = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    action: z.enum(['stop', 'start']),
+    previous_status: z.string(),
+    status: z.string(),
+    aborted_turn_id: z.string().nullable(),
+  })
+  .openapi('ControlResponse');
+
+export const AbortBody = z
+  .looseObject({
+    mode: z.string().optional().openapi({ description: '`stop_after_abort` (default) or its alias `pause_after_abort`; other values: 400 unknown_abort_mode' }),
+  })
+  .openapi('AbortRequest');
+
+export const AbortResponse = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    turn_id: z.string(),
+    mode: z.literal('stop_after_abort'),
+    requested_mode: z.string(),
+    status: z.string(),
+  })
+  .openapi('AbortResponse');
+
+export const DebugPromptBody = z
+  .looseObject({ text: z.string().openapi({ description: 'non-empty after trimming, else 400 empty_prompt' }), authority_class: AuthorityClass })
+  .openapi('DebugPromptRequest');

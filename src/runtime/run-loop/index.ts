@@ -1,0 +1,26 @@
+/**
+ * The agent run loop: scheduler (workers, claims, recovery), turns, run control and reads,
+ * composed over one set of deps.
+ */
+import type { Ingress } from '../ingress.js';
+import { RunControl } from './control.js';
+import { RunLoopRecords } from './records.js';
+import { Scheduler, type RunLoopDeps } from './scheduler.js';
+import { ConversationHub } from './stream.js';
+import { RunLoopViews } from './views.js';
+
+export interface RunLoop {
+  records: RunLoopRecords;
+  hub: ConversationHub;
+  scheduler: Scheduler;
+  control: RunControl;
+  views: RunLoopViews;
+}
+
+export function createRunLoop(deps: Omit<RunLoopDeps, 'records' | 'hub'> & { ingress: Ingress }): RunLoop {
+  const records = new RunLoopRecords(deps.store);
+  const hub = new ConversationHub();
+  const full = { ...deps, records, hub };
+  const scheduler = new Scheduler(full);
+  return { records, hub, scheduler, control: new RunControl(full, scheduler), views: new RunLoopViews(full, scheduler) };
+}

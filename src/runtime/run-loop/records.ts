@@ -1,0 +1,151 @@
+/**
+ * The run loop's durable records: turns, turn activities and the visible conversation history
+ * (migration 010). Plain prepared statements; every write runs inside the caller's transaction.
+ */
+import type Database from 'better-sqlite3';
+import type { Store } from '../../store/store.js';
+import { TxCache } from '../../store/tx-cache.js';
+import type { FailureArtifact } from '../briefs.js';
+
+export type TurnStatus = 'running' | 'completed' | 'failed' | 'aborted' | 'interrupted';
+export type HistoryRole = 'user' | 'assistant' | 'tool';
+
+export interface TurnRecord {
+  turn_id: string;
+  agent_id: string;
+  message_id: string;
+  status: TurnStatus;
+  model_ref: string;
+  rounds: number;
+  started_at: string;
+  ended_at: string | null;
+  error: { reason: string; failure_artifact?: FailureArtifact | null } | null;
+}
+
+export interface Activity {
+  seq: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface HistoryEntry {
+  seq: number;
+  role: HistoryRole;
+  content: string;
+  turn_id: string | null;
+  message_id: string | null;
+  created_at: string;
+}
+
+interface TurnRow extends Omit<TurnRecord, 'error'> {
+  error: string | null;
+}
+
+export class RunLoopRecords {
+  private readonly stmt: ReturnType<typeof prepare>;
+  /** Last history seq per agent, loaded on first use (forgotten if its transaction rolls back). */
+  private readonly historyHeads: TxCache<number>;
+
+  constructor(store: Store) {
+    this.stmt = prepare(store.db);
+    this.historyHeads = new TxCache(store);
+  }
+
+  insertTurn(t: { turn_id: string; agent_id: string; message_id: string; model_ref: string; started_at: string }): void {
+    this.stmt.insertTurn.run(t);
+  }
+
+  endTurn(turnId: string, status: TurnStatus, rounds: number, endedAt: string, error: TurnRecord['error']): void {
+    this.stmt.endTurn.run(status, rounds, endedAt, error ? JSON.stringify(error) : null, turnId);
+  }
+
+  setRounds(turnId: string, rounds: number): void {
+    this.stmt.setRounds.run(rounds, turnId);
+  }
+
+  /** Turns left `running` by a daemon that died: `interrupted`. Returns them. */
+  interruptRunning(endedAt: string): TurnRecord[] {
+    const rows = (this.stmt.running.all() as TurnRow[]).map(toTurn);
+    const error = JSON.stringify({ reason: 'the daemon stopped during the turn' });
+    for (const t of rows) this.stmt.endTurn.run('interrupted', t.rounds, endedAt, error, t.turn_id);
+    return rows;
+  }
+
+  getTurn(agentId: string, turnId: string): TurnRecord | null {
+    const row = this.stmt.getTurn.get(turnId, agentId) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  lastTurn(agentId: string): TurnRecord | null {
+    const row = this.stmt.lastTurn.get(agentId) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  addActivity(turnId: string, seq: number, kind: string, payload: Record<string, unknown>, createdAt: string): void {
+    this.stmt.insertActivity.run(turnId, seq, kind, JSON.stringify(payload), createdAt);
+  }
+
+  activities(turnId: string): Activity[] {
+    return (this.stmt.activities.all(turnId) as Array<Omit<Activity, 'payload'> & { payload: string }>).map((r) => ({
+      ...r,
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+    }));
+  }
+
+  appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string): void {
+    const seq = this.historyHeads.get(agentId, () => (this.stmt.historyHead.get(agentId) as number | null) ?? 0) + 1;
+    this.stmt.insertHistory.run(agentId, seq, role, content, turnId, messageId, createdAt);
+    this.historyHeads.set(agentId, seq);
+  }
+
+  /** The last `limit` history entries, oldest first. */
+  recentHistory(agentId: string, limit: number): HistoryEntry[] {
+    return (this.stmt.recentHistory.all(agentId, limit) as HistoryEntry[]).reverse();
+  }
+
+  turnHistory(turnId: string): HistoryEntry[] {
+    return this.stmt.turnHistory.all(turnId) as HistoryEntry[];
+  }
+
+  /** Everything of an agent (deletion). */
+  purge(agentId: string): void {
+    this.stmt.purgeActivities.run(agentId);
+    this.stmt.purgeTurns.run(agentId);
+    this.stmt.purgeHistory.run(agentId);
+    this.historyHeads.delete(agentId);
+  }
+}
+
+function toTurn(row: TurnRow): TurnRecord {
+  return { ...row, error: row.error ? (JSON.parse(row.error) as TurnRecord['error']) : null };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insertTurn: db.prepare(
+      `INSERT INTO turns (turn_id, agent_id, message_id, status, model_ref, rounds, started_at)
+       VALUES (@turn_id, @agent_id, @message_id, 'running', @model_ref, 0, @started_at)`,
+    ),
+    endTurn: db.prepare('UPDATE turns SET status = ?, rounds = ?, ended_at = ?, error = ? WHERE turn_id = ?'),
+    setRounds: db.prepare('UPDATE turns SET rounds = ? WHERE turn_id = ?'),
+    running: db.prepare("SELECT * FROM turns WHERE status = 'running'"),
+    getTurn: db.prepare('SELECT * FROM turns WHERE turn_id = ? AND agent_id = ?'),
+    lastTurn: db.prepare('SELECT * FROM turns WHERE agent_id = ? ORDER BY turn_id DESC LIMIT 1'),
+    insertActivity: db.prepare('INSERT INTO turn_activities (turn_id, seq, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)'),
+    activities: db.prepare('SELECT seq, kind, payload, created_at FROM turn_activities WHERE turn_id = ? ORDER BY seq'),
+    historyHead: db.prepare('SELECT max(seq) FROM conversation_history WHERE agent_id = ?').pluck(),
+    insertHistory: db.prepare(
+      'INSERT INTO conversation_history (agent_id, seq, role, content, turn_id, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    recentHistory: db.prepare(
+      'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE agent_id = ? ORDER BY seq DESC LIMIT ?',
+    ),
+    turnHistory: db.prepare(
+      'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE turn_id = ? ORDER BY seq',
+    ),
+    purgeActivities: db.prepare('DELETE FROM turn_activities WHERE turn_id IN (SELECT turn_id FROM turns WHERE agent_id = ?)'),
+    purgeTurns: db.prepare('DELETE FROM turns WHERE agent_id = ?'),
+    purgeHistory: db.prepare('DELETE FROM conversation_history WHERE agent_id = ?'),
+  };
+}

@@ -1,0 +1,352 @@
+/**
+ * The scheduler: one worker per agent, one turn at a time, woken by the queue's after-commit
+ * listener (no polling). A worker claims the next message in priority order (interject > next >
+ * normal > background, FIFO inside) and runs its turn; the transaction that records a turn's end
+ * (reply, brief, message outcome, events) also claims the next message, so a busy agent costs one
+ * commit per message. Stopped (or deleting) agents take nothing. The agent status idle/running is
+ * written in the transaction that claims (running) or finds the queue empty (idle).
+ *
+ * Start-up recovery: messages left `processing` by a daemon that died are requeued once
+ * (`message_retried`) or, when that retry was already spent, failed with a reason
+ * (`message_failed`); turns left `running` become `interrupted`. A completed message is never
+ * claimed again: completion commits together with the turn's end.
+ *
+ * Shutdown aborts running turns without recording them: their messages stay `processing` and
+ * are retried at the next start like a crash.
+ */
+import type { Logger } from 'pino';
+import { isoAt, type Clock } from '../../core/clock.js';
+import type { IdGenerator } from '../../core/ids.js';
+import type { Priority } from '../../core/provenance.js';
+import type { EventLog } from '../../events/event-log.js';
+import type { Store } from '../../store/store.js';
+import type { Tracer } from '../../telemetry/tracing.js';
+import type { AgentService } from '../agents.js';
+import type { BriefService } from '../briefs.js';
+import type { ResourceService } from '../deps.js';
+import type { ModelProvider, ChatMessage } from '../providers/types.js';
+import { provenanceOf, type Message, type MessageQueue } from '../queue.js';
+import type { Tool } from '../tools/types.js';
+import type { RunLoopRecords } from './records.js';
+import type { ConversationHub } from './stream.js';
+import { currentTurnView, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
+
+export interface RunLoopDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  ids: IdGenerator;
+  events: EventLog;
+  queue: MessageQueue;
+  agents: AgentService;
+  briefs: BriefService;
+  providers: { resolve(modelRef: string): { provider: ModelProvider; model: string } | null };
+  /** Tools offered to the model in every round. */
+  tools: Tool[];
+  records: RunLoopRecords;
+  hub: ConversationHub;
+  tracer?: Tracer | undefined;
+}
+
+/** Visible history entries (user messages and final replies) given to the model. */
+export const HISTORY_WINDOW = 40;
+
+interface Worker {
+  agentId: string;
+  active: boolean;
+  /** Something was queued while the worker was active: look again before going idle. */
+  kicked: boolean;
+  current: ActiveTurn | null;
+  /** The visible history for the model, loaded on the first turn, then kept in step. */
+  history: ChatMessage[] | null;
+  drive: Promise<void> | null;
+}
+
+export class Scheduler implements ResourceService {
+  private readonly workers = new Map<string, Worker>();
+  private readonly runner: TurnRunner;
+  private stopping = false;
+
+  /**
+   * Take no messages from now on (tests of other services that inspect queued messages; the
+   * daemon never calls it). Recovery at start still runs.
+   */
+  disable(): void {
+    this.stopping = true;
+  }
+
+  constructor(private readonly deps: RunLoopDeps) {
+    this.runner = new TurnRunner(deps);
+    deps.queue.onQueued((agentId, priority) => this.onQueued(agentId, priority));
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------------------
+
+  start(): void {
+    const { store, queue, agents, events, records, clock } = this.deps;
+    store.tx(() => {
+      const now = isoAt(clock.now());
+      for (const t of records.interruptRunning(now)) {
+        if (agents.statusOf(t.agent_id) === null) continue;
+        events.append(t.agent_id, 'turn_interrupted', { turn_id: t.turn_id, message_id: t.message_id, reason: 'the daemon stopped during the turn' });
+      }
+      for (const m of queue.interrupted()) {
+        const status = agents.statusOf(m.agent_id);
+        if (status === null || status === 'deleting') continue;
+        if (m.attempts <= 1) {
+          queue.requeue(m.message_id, m.agent_id, m.priority);
+          events.append(m.agent_id, 'message_retried', {
+            message_id: m.message_id,
+            attempts: m.attempts,
+            reason: 'the daemon stopped while the message was being processed; retried once',
+          });
+        } else {
+          const reason = `interrupted: the daemon stopped while processing it ${m.attempts} times; not retried again`;
+          queue.finish(m.message_id, 'failed', reason);
+          events.append(m.agent_id, 'message_failed', { message_id: m.message_id, attempts: m.attempts, reason });
+        }
+      }
+      for (const a of agents.list()) if (a.status === 'running') agents.setStatus(a.agent_id, 'idle');
+    });
+    for (const agentId of queue.agentsWithQueued()) this.kick(this.worker(agentId));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const drives: Promise<void>[] = [];
+    for (const w of this.workers.values()) {
+      if (w.current) this.abortTurn(w.current, 'shutdown', 'shutdown');
+      if (w.drive) drives.push(w.drive);
+    }
+    await Promise.all(drives);
+  }
+
+  /** The agent is being deleted: drop its turn unrecorded, then its turns, history and briefs. */
+  async stopAgent(agentId: string): Promise<void> {
+    const w = this.workers.get(agentId);
+    if (w) {
+      if (w.current) this.abortTurn(w.current, 'deleted', 'deleted');
+      if (w.drive) await w.drive;
+      this.workers.delete(agentId);
+    }
+    this.deps.store.tx(() => {
+      this.deps.records.purge(agentId);
+      this.deps.briefs.deleteAgent(agentId);
+    });
+  }
+
+  /** The run loop shows on the state page through `currentRun`, not as a list section. */
+  stateFor(): unknown[] {
+    return [];
+  }
+
+  // --- what control and the views use -------------------------------------------------------------
+
+  current(agentId: string): ActiveTurn | null {
+    return this.workers.get(agentId)?.current ?? null;
+  }
+
+  currentRun(agentId: string) {
+    const t = this.current(agentId);
+    return t ? currentTurnView(t) : null;
+  }
+
+  /** Look for work now (control start). */
+  kickAgent(agentId: string): void {
+    if (!this.stopping) this.kick(this.worker(agentId));
+  }
+
+  /** Abort the turn: the provider request and tool waits see the signal; resolves once its end is committed. */
+  abortTurn(turn: ActiveTurn, mode: AbortMode, requested: string): Promise<void> {
+    if (!turn.abortMode) {
+      turn.abortMode = mode;
+      turn.requestedMode = requested;
+      turn.controller.abort();
+    }
+    return turn.done;
+  }
+
+  // --- the worker ---------------------------------------------------------------------------------
+
+  private worker(agentId: string): Worker {
+    let w = this.workers.get(agentId);
+    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null }));
+    return w;
+  }
+
+  private onQueued(agentId: string, priority: Priority): void {
+    if (this.stopping) return;
+    const w = this.worker(agentId);
+    if (priority === 'interject' && w.current) w.current.interjectPending = true;
+    this.kick(w);
+  }
+
+  private kick(w: Worker): void {
+    if (w.active) {
+      w.kicked = true;
+      return;
+    }
+    w.active = true;
+    w.drive = this.drive(w).finally(() => {
+      w.active = false;
+      w.drive = null;
+    });
+  }
+
+  private async drive(w: Worker): Promise<void> {
+    const { store, logger } = this.deps;
+    try {
+      do {
+        w.kicked = false;
+        let turn = await store.write(() => this.claim(w));
+        while (turn) {
+          const outcome = await this.runner.run(turn, this.historyOf(w));
+          const t: ActiveTurn = turn;
+          if (outcome.kind === 'aborted' && (t.abortMode === 'shutdown' || t.abortMode === 'deleted')) {
+            // Not recorded: the message stays `processing` (retried at the next start) or is purged.
+            w.current = null;
+            t.settle();
+            return;
+          }
+          turn = await store.write(() => {
+            this.finish(w, t, outcome);
+            return this.claim(w);
+          });
+        }
+      } while (w.kicked && !this.stopping);
+    } catch (err) {
+      logger.error({ err, agent_id: w.agentId }, 'run loop worker failed; the agent resumes on its next message');
+      w.current?.settle();
+      w.current = null;
+    }
+  }
+
+  /** Inside a transaction: claim the next message and open its turn, or go idle. */
+  private claim(w: Worker): ActiveTurn | null {
+    const { agents, queue, records, events, ids, clock, store, hub } = this.deps;
+    if (this.stopping) return null;
+    const status = agents.statusOf(w.agentId);
+    if (status === null || status === 'deleting' || status === 'stopped') return null;
+    const message = queue.claimNext(w.agentId);
+    if (!message) {
+      if (status === 'running') agents.setStatus(w.agentId, 'idle');
+      return null;
+    }
+    if (status !== 'running') agents.setStatus(w.agentId, 'running');
+    const agent = agents.get(w.agentId);
+    const turn = newTurn({
+      turnId: ids.make('turn'),
+      agentId: w.agentId,
+      displayName: agent.display_name,
+      message,
+      modelRef: agents.effectiveModel(agent),
+      startedAt: isoAt(clock.now()),
+    });
+    records.insertTurn({ turn_id: turn.turnId, agent_id: w.agentId, message_id: message.message_id, model_ref: turn.modelRef, started_at: turn.startedAt });
+    events.append(w.agentId, 'turn_entry', {
+      turn_id: turn.turnId,
+      message_id: message.message_id,
+      kind: message.kind,
+      priority: message.priority,
+      provenance: provenanceOf(message),
+      model_ref: turn.modelRef,
+      attempt: message.attempts,
+    });
+    store.afterCommit(() => {
+      w.current = turn;
+      if (hub.watched(w.agentId)) hub.publish(w.agentId, 'turn_started', { turn: currentTurnView(turn), kind: message.kind, priority: message.priority, model_ref: turn.modelRef });
+    });
+    return turn;
+  }
+
+  /** Inside a transaction: record the turn's end, its brief, history and the messages' outcome. */
+  private finish(w: Worker, turn: ActiveTurn, outcome: TurnOutcome): void {
+    const { agents, queue, records, events, briefs, clock, store, hub } = this.deps;
+    const now = isoAt(clock.now());
+    const messages: Message[] = [turn.message, ...turn.interjected];
+    const base = { turn_id: turn.turnId, message_id: turn.message.message_id };
+    for (const e of turn.entries) records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at);
+    let frame: 'turn_completed' | 'turn_failed' | 'turn_aborted';
+    let frameData: Record<string, unknown>;
+    if (outcome.kind === 'completed') {
+      this.runner.roundRecords(turn, outcome.final, [], now);
+      records.endTurn(turn.turnId, 'completed', outcome.rounds, now, null);
+      const brief = briefs.create({ agentId: turn.agentId, kind: 'result', title: `Reply to ${turn.message.kind}`, text: outcome.text, turnId: turn.turnId, messageId: turn.message.message_id });
+      for (const m of messages) {
+        queue.finish(m.message_id, 'completed');
+        events.append(turn.agentId, 'message_completed', { message_id: m.message_id, turn_id: turn.turnId });
+      }
+      events.append(turn.agentId, 'turn_completed', { ...base, rounds: outcome.rounds, brief_id: brief.brief_id, model_ref: turn.modelRef, interjected_message_ids: turn.interjected.map((m) => m.message_id) });
+      frame = 'turn_completed';
+      frameData = { ...base, rounds: outcome.rounds, text: outcome.text, brief_id: brief.brief_id };
+    } else if (outcome.kind === 'failed') {
+      records.addActivity(turn.turnId, ++turn.activitySeq, 'failed', { reason: outcome.reason, failure_artifact: outcome.artifact }, now);
+      records.endTurn(turn.turnId, 'failed', outcome.rounds, now, { reason: outcome.reason, failure_artifact: outcome.artifact });
+      const brief = briefs.create({ agentId: turn.agentId, kind: 'failure', title: `Turn failed: ${outcome.artifact.kind}`, text: `The turn failed: ${outcome.artifact.summary}`, turnId: turn.turnId, messageId: turn.message.message_id, failureArtifact: outcome.artifact });
+      for (const m of messages) {
+        queue.finish(m.message_id, 'failed', outcome.reason);
+        events.append(turn.agentId, 'message_failed', { message_id: m.message_id, turn_id: turn.turnId, reason: outcome.reason });
+      }
+      events.append(turn.agentId, 'turn_failed', { ...base, rounds: outcome.rounds, reason: outcome.reason, failure_artifact: outcome.artifact, brief_id: brief.brief_id, model_ref: turn.modelRef });
+      frame = 'turn_failed';
+      frameData = { ...base, reason: outcome.reason, failure_artifact: outcome.artifact, brief_id: brief.brief_id };
+    } else {
+      records.addActivity(turn.turnId, ++turn.activitySeq, 'aborted', { mode: outcome.mode, requested_mode: turn.requestedMode }, now);
+      records.endTurn(turn.turnId, 'aborted', outcome.rounds, now, { reason: 'aborted' });
+      for (const m of messages) {
+        queue.finish(m.message_id, 'failed', 'aborted');
+        events.append(turn.agentId, 'message_failed', { message_id: m.message_id, turn_id: turn.turnId, reason: 'aborted' });
+      }
+      frame = 'turn_aborted';
+      frameData = { ...base, mode: outcome.mode };
+    }
+    if (turn.abortMode === 'stop_after_abort' || turn.abortMode === 'control_stop') {
+      if (agents.statusOf(turn.agentId) !== 'stopped') agents.setStatus(turn.agentId, 'stopped');
+      events.append(turn.agentId, 'run_aborted', {
+        ...base,
+        mode: turn.abortMode === 'control_stop' ? 'control_stop' : 'stop_after_abort',
+        requested_mode: turn.requestedMode,
+        outcome: outcome.kind,
+      });
+    }
+    store.afterCommit(() => {
+      if (w.history) {
+        for (const e of turn.entries) if (e.role !== 'tool') w.history.push({ role: e.role, content: e.content });
+        if (w.history.length > HISTORY_WINDOW) w.history.splice(0, w.history.length - HISTORY_WINDOW);
+      }
+      if (w.current === turn) w.current = null;
+      if (hub.watched(turn.agentId)) hub.publish(turn.agentId, frame, frameData);
+      turn.settle();
+    });
+  }
+
+  private historyOf(w: Worker): ChatMessage[] {
+    if (!w.history) {
+      w.history = this.deps.records
+        .recentHistory(w.agentId, HISTORY_WINDOW * 4)
+        .filter((e) => e.role !== 'tool')
+        .slice(-HISTORY_WINDOW)
+        .map((e) => ({ role: e.role as 'user' | 'assistant', content: e.content }));
+    }
+    return w.history;
+  }
+}
+
+function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'message' | 'modelRef' | 'startedAt'>): ActiveTurn {
+  let settle!: () => void;
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  return {
+    ...t,
+    round: 0,
+    controller: new AbortController(),
+    abortMode: null,
+    requestedMode: null,
+    interjectPending: false,
+    interjected: [],
+    entries: [],
+    activitySeq: 0,
+    streamed: '',
+    done,
+    settle,
+  };
+}

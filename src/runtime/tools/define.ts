@@ -1,0 +1,66 @@
+/**
+ * The one way a tool is built: a zod schema for its arguments (also the JSON Schema the model is
+ * offered), and a `run` that calls a domain service. `defineTool` does what every tool shares:
+ * refuse to start once the run is aborted, validate the arguments, and turn the result or the
+ * error into a `ToolOutcome`. Outcomes mirror the HTTP envelope: `{...result}` on success,
+ * `{ok:false, code, error, ...extra}` on failure, so the model reads the same codes a client would.
+ * Nothing here throws: a refused operation is an outcome the model can act on.
+ */
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AppError, errors, type Issue } from '../../core/errors.js';
+import type { Tool, ToolContext, ToolOutcome } from './types.js';
+
+export interface ToolDefinition<S extends z.ZodObject> {
+  name: string;
+  description: string;
+  args: S;
+  /** The service call; its (JSON-serialisable) result is what the model reads. */
+  run(ctx: ToolContext, args: z.output<S>): unknown;
+}
+
+export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger: Logger): Tool {
+  return {
+    name: def.name,
+    description: def.description,
+    parameters: jsonSchemaOf(def.args),
+    async execute(ctx, raw) {
+      try {
+        if (ctx.signal.aborted) throw errors.toolAborted(def.name);
+        const parsed = def.args.safeParse(raw ?? {});
+        if (!parsed.success) throw errors.invalidToolArguments(def.name, issuesOf(parsed.error));
+        return succeeded(await def.run(ctx, parsed.data));
+      } catch (err) {
+        if (err instanceof AppError) return refused(err);
+        // A bug or an I/O failure: the turn goes on, the model is told, the log keeps the stack.
+        logger.error({ err, tool: def.name, agent_id: ctx.agentId, turn_id: ctx.turnId }, 'tool failed unexpectedly');
+        return refused(errors.toolFailed(def.name, err instanceof Error ? err.message : String(err)));
+      }
+    },
+  };
+}
+
+function succeeded(data: unknown): ToolOutcome {
+  return { ok: true, content: JSON.stringify(data), data };
+}
+
+function refused(err: AppError): ToolOutcome {
+  const data = { ok: false, code: err.code, error: err.message, ...err.extra };
+  return { ok: false, content: JSON.stringify(data), data };
+}
+
+/** JSON Schema of the arguments as providers take it (type object; no `$schema` key). */
+function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+function issuesOf(error: z.ZodError): Issue[] {
+  return error.issues.map((i) => {
+    const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+    return {
+      path: i.path.map(String).join('.'),
+      message: keys.length > 0 ? `unknown argument${keys.length > 1 ? 's' : ''} ${keys.join(', ')}` : i.message,
+    };
+  });
+}
