@@ -7,6 +7,12 @@
  * transaction commits (one fsync for the whole batch), after-commit hooks run (the broadcaster
  * publishes), and only then is each caller answered. Durability costs one fsync per tick, not
  * one per request.
+ *
+ * Internal progress nobody has been promised (the run loop claiming and finishing turns) may be
+ * written with `{durable: false}`: a batch made only of such writes commits with
+ * synchronous=NORMAL, which in WAL mode skips the fsync. It survives a crash of the process
+ * (kill -9: the WAL is in the OS page cache); only a power cut can lose it, and the next durable
+ * commit (any acknowledged write) fsyncs the WAL and with it everything written before.
  */
 import Database from 'better-sqlite3';
 import { migrate } from './migrations/index.js';
@@ -20,6 +26,7 @@ class Unit {
 
 interface PendingWrite {
   fn: () => unknown;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -138,11 +145,14 @@ export class Store {
     return sp;
   }
 
-  /** Queue fn for the next group commit; resolves with fn's result after the commit. */
-  write<T>(fn: () => T): Promise<T> {
+  /**
+   * Queue fn for the next group commit; resolves with fn's result after the commit. With
+   * `durable: false` the commit need not reach the disk before the answer (see the header).
+   */
+  write<T>(fn: () => T, opts: { durable?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, durable: opts.durable ?? true, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -168,6 +178,9 @@ export class Store {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      const relaxed = batch.every((item) => !item.durable);
+      // (exec, not a prepared statement: a prepared PRAGMA synchronous does not reliably take effect.)
+      if (relaxed) this.db.exec('PRAGMA synchronous = NORMAL');
       try {
         this.tx(() => {
           for (const item of batch) {
@@ -182,6 +195,8 @@ export class Store {
         // The commit itself failed (disk full, I/O error): nobody's write is durable.
         for (const item of batch) item.reject(error);
         continue;
+      } finally {
+        if (relaxed) this.db.exec('PRAGMA synchronous = FULL');
       }
       this.stats.batchedWrites += batch.length;
       batch.forEach((item, i) => {

@@ -101,4 +101,17 @@ describe('Store', () => {
     other.close();
     store.close();
   });
+  it('commits a batch of only non-durable writes with synchronous=NORMAL, any durable write keeps FULL, and FULL is restored', async () => {
+    const store = open();
+    const sync = () => store.db.pragma('synchronous', { simple: true });
+    const relaxed = await Promise.all([store.write(() => sync(), { durable: false }), store.write(() => sync(), { durable: false })]);
+    expect(relaxed).toEqual([1, 1]);
+    expect(sync()).toBe(2);
+    const mixed = await Promise.all([store.write(() => sync(), { durable: false }), store.write(() => sync())]);
+    expect(mixed).toEqual([2, 2]);
+    // A failing commit restores FULL too.
+    await expect(store.write(() => { store.db.prepare('INSERT INTO t (v) VALUES (1)').run(); throw new Error('x'); }, { durable: false })).rejects.toThrow('x');
+    expect(sync()).toBe(2);
+    store.close();
+  });
 });

@@ -27,7 +27,7 @@ import type { ResourceService } from '../deps.js';
 import type { ModelProvider, ChatMessage } from '../providers/types.js';
 import { provenanceOf, type Message, type MessageQueue } from '../queue.js';
 import type { Tool } from '../tools/types.js';
-import type { RunLoopRecords } from './records.js';
+import { INTERNAL, type RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
 import { currentTurnView, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
 
@@ -198,7 +198,7 @@ export class Scheduler implements ResourceService {
     try {
       do {
         w.kicked = false;
-        let turn = await store.write(() => this.claim(w));
+        let turn = await store.write(() => this.claim(w), INTERNAL);
         while (turn) {
           const outcome = await this.runner.run(turn, this.historyOf(w));
           const t: ActiveTurn = turn;
@@ -211,7 +211,7 @@ export class Scheduler implements ResourceService {
           turn = await store.write(() => {
             this.finish(w, t, outcome);
             return this.claim(w);
-          });
+          }, INTERNAL);
         }
       } while (w.kicked && !this.stopping);
     } catch (err) {

@@ -19,6 +19,7 @@ import type { Message } from '../queue.js';
 import type { Tool, ToolOutcome } from '../tools/types.js';
 import { provenanceOf } from '../queue.js';
 import { renderMessage, systemPrompt } from './render.js';
+import { INTERNAL } from './records.js';
 import type { RunLoopDeps } from './scheduler.js';
 
 /** Model rounds per turn at most; the last round's text is the reply even if it asked for tools. */
@@ -173,7 +174,7 @@ export class TurnRunner {
         records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_call', payload, now);
         events.append(turn.agentId, 'tool_called', payload);
       }
-    });
+    }, INTERNAL);
   }
 
   /** The round activity and `model_round` event (also written for the final round by the scheduler). */
@@ -221,7 +222,7 @@ export class TurnRunner {
       }
       store.afterCommit(() => turn.interjected.push(...admitted));
       return admitted;
-    });
+    }, INTERNAL);
   }
 
   private outcomeOf(turn: ActiveTurn, err: unknown): TurnOutcome {
