@@ -10,20 +10,12 @@ import { isoAt, type Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
+import type { FailureArtifact } from '../core/failure.js';
+
+export type { FailureArtifact };
 
 export type BriefKind = 'acknowledgement' | 'progress' | 'result' | 'failure';
 export const BRIEF_KINDS: readonly BriefKind[] = ['acknowledgement', 'progress', 'result', 'failure'];
-
-export interface FailureArtifact {
-  category: 'transport' | 'protocol' | 'runtime' | 'task' | 'unknown';
-  kind: string;
-  summary: string;
-  provider?: string | null;
-  model_ref?: string | null;
-  status?: number | null;
-  task_id?: string | null;
-  metadata?: Record<string, string>;
-}
 
 export interface Brief {
   brief_id: string;

@@ -2,6 +2,8 @@
  * The records of command tasks: statuses, the stored row, the spec's TaskStatusSnapshot projection
  * and the failure artifact. No behaviour here; src/runtime/tasks.ts runs the processes.
  */
+import type { FailureArtifact } from '../core/failure.js';
+
 export const TASK_STATUSES = ['queued', 'running', 'cancelling', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'cancelling']);
@@ -12,15 +14,6 @@ export const DEFAULT_SHELL = '/bin/sh';
 export const MAX_OUTPUT_WAIT_MS = 300_000;
 /** Wait of `block=true` without `timeout_ms`. */
 export const DEFAULT_OUTPUT_WAIT_MS = 30_000;
-
-export interface FailureArtifact {
-  category: 'transport' | 'protocol' | 'runtime' | 'task' | 'unknown';
-  kind: string;
-  summary: string;
-  exit_status: number | null;
-  task_id: string;
-  metadata: Record<string, string>;
-}
 
 export interface TaskRow {
   seq: number;

@@ -22,6 +22,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
+import type { FailureArtifact } from '../core/failure.js';
 import { deriveProvenance } from '../core/provenance.js';
 import type { Span, SpanStatus } from '../telemetry/tracing.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
@@ -40,7 +41,6 @@ import {
   isTerminal,
   snapshot,
   type CreateTaskInput,
-  type FailureArtifact,
   type OutputOptions,
   type TaskRow,
   type TaskSnapshot,

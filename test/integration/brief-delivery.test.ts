@@ -6,15 +6,14 @@
  * the daemon is killed is made after the restart.
  *
  * The last test drives a whole tool round trip (model asks for run_command -> the task runs ->
- * its output goes back to the model -> the reply reaches the operator). It needs the openai
- * provider (another branch); until dist/ has it, it is skipped.
+ * its output goes back to the model -> the reply reaches the operator) through the openai provider
+ * and a fake OpenAI-compatible server.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { daemonPool, request, ROOT, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
 
 const pool = daemonPool();
 afterEach(() => pool.killAll());
@@ -184,44 +183,12 @@ describe('brief delivery to an operator binding', () => {
 
 // --- end to end through a model that calls a tool ----------------------------------------------
 
-const OPENAI_BUILT = fs.existsSync(path.join(ROOT, 'dist', 'runtime', 'providers', 'openai.js'));
-
-/**
- * A minimal OpenAI-compatible chat-completions server answering plain JSON: the first call asks
- * for `run_command`; the next quotes the tool result back as its answer.
- */
-async function fakeModel() {
-  const bodies: any[] = [];
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      if (!req.url?.endsWith('/chat/completions')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ data: [{ id: 'tool-model' }] }));
-      }
-      const body = JSON.parse(data);
-      bodies.push(body);
-      const toolMessage = [...body.messages].reverse().find((m: { role: string }) => m.role === 'tool');
-      const message = toolMessage
-        ? { role: 'assistant', content: `The command said: ${toolMessage.content}` }
-        : {
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'run_command', arguments: JSON.stringify({ cmd: 'echo e2e-$((6*7))' }) } }],
-          };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'cmpl', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: toolMessage ? 'stop' : 'tool_calls' }] }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return { url, bodies, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 describe('a model tool round trip reaches the operator', () => {
-  it.skipIf(!OPENAI_BUILT)('model asks for run_command, the task runs, the output goes back to the model, the reply is delivered', async () => {
-    const model = await fakeModel();
+  it('model asks for run_command, the task runs, the output goes back to the model, the reply is delivered', async () => {
+    // A real OpenAI-compatible server on loopback, streaming: a tool call whose arguments arrive
+    // in fragments, then (once the tool result is back) the answer.
+    const model = await startFakeOpenAI();
+    model.enqueue({ toolCalls: [{ name: 'run_command', args: ['{"cmd":"echo e2e-', '$((6*7))"}'] }] }, { text: ['The check ', 'printed e2e-42'] });
     try {
       const r = await receiver();
       const d = await pool.start({
@@ -231,8 +198,11 @@ describe('a model tool round trip reaches the operator', () => {
       await ask(d, 'run the check');
       await waitFor(() => r.received.length > 0, 30_000);
       // The tools were offered, and the second call carried the command's output as the tool result.
-      expect(model.bodies[0].tools.map((t: { function: { name: string } }) => t.function.name)).toContain('run_command');
-      expect(JSON.stringify(model.bodies[1].messages)).toContain('e2e-42');
+      const [first, second] = model.completions();
+      expect(first!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('run_command');
+      // The command's real output went back to the model as the tool result.
+      const toolResult = second!.body.messages.find((m: { role: string }) => m.role === 'tool');
+      expect(toolResult.content).toContain('e2e-42');
       expect(r.received[0]!.body.brief.text).toContain('e2e-42');
       const all = await events(d);
       const types = all.map((e) => e.type);

@@ -1,6 +1,7 @@
 /** Schemas shared by both surfaces. */
 import { z } from 'zod';
 import '../openapi.js';
+import { FAILURE_CATEGORIES } from '../../core/failure.js';
 
 export const ErrorResponse = z
   .looseObject({
@@ -32,3 +33,19 @@ export const AuthorityClass = z
   .optional();
 
 export const OpenObject = z.record(z.string(), z.unknown());
+
+/** The spec's failure_artifact (tasks, failure briefs, turns): one schema, one OpenAPI component. */
+export const FailureArtifact = z
+  .object({
+    category: z.enum(FAILURE_CATEGORIES),
+    kind: z.string(),
+    summary: z.string(),
+    exit_status: z.number().int().nullable().optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
+    model_ref: z.string().nullable().optional(),
+    provider: z.string().nullable().optional(),
+    task_id: z.string().nullable().optional(),
+    source_chain: z.array(z.string()).optional(),
+    status: z.number().int().min(0).max(65535).nullable().optional(),
+  })
+  .openapi('FailureArtifact');

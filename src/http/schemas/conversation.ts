@@ -1,6 +1,6 @@
 /** Run loop schemas: briefs, conversation, activities, transcript and run control bodies. */
 import { z } from 'zod';
-import { AuthorityClass, QueryInt } from './common.js';
+import { AuthorityClass, FailureArtifact, QueryInt } from './common.js';
 
 export const TurnParams = z.object({
   id: z.string().min(1).openapi({ example: 'main' }),
@@ -11,19 +11,6 @@ export const BriefsQuery = z.object({
   limit: QueryInt.optional().openapi({ description: 'max briefs, default 50, clamped to 200' }),
   before: z.string().min(1).optional().openapi({ description: 'a brief_id: only briefs older than it (exclusive)' }),
 });
-
-export const FailureArtifact = z
-  .object({
-    category: z.enum(['transport', 'protocol', 'runtime', 'task', 'unknown']),
-    kind: z.string(),
-    summary: z.string(),
-    provider: z.string().nullable().optional(),
-    model_ref: z.string().nullable().optional(),
-    status: z.number().int().nullable().optional(),
-    task_id: z.string().nullable().optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
-  })
-  .openapi('FailureArtifact');
 
 export const Brief = z
   .object({

@@ -1,7 +1,7 @@
 /** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
 import { z } from 'zod';
 import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES } from '../../runtime/task-records.js';
-import { AuthorityClass, QueryBool, QueryInt } from './common.js';
+import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';
 
 const text = (what: string, max: number) =>
   z
@@ -29,17 +29,6 @@ export const CreateTaskBody = z
   .openapi('CreateCommandTaskRequest');
 
 export const TaskStatus = z.enum(TASK_STATUSES);
-
-const FailureArtifact = z
-  .object({
-    category: z.enum(['transport', 'protocol', 'runtime', 'task', 'unknown']),
-    kind: z.string(),
-    summary: z.string(),
-    exit_status: z.number().int().nullable().optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
-    task_id: z.string().nullable().optional(),
-  })
-  .openapi('FailureArtifact');
 
 export const TaskSnapshot = z
   .object({

@@ -3,6 +3,7 @@
  * loop speaks only this: a provider-neutral conversation in, one model round out. Providers never
  * touch the store or the event log; streaming text reaches the caller through `onDelta`.
  */
+import type { FailureCategory } from '../../core/failure.js';
 
 /** A tool offered to the model: name, description and a JSON Schema for its arguments. */
 export interface ToolSpec {
@@ -47,7 +48,7 @@ export interface CompletionResult {
 }
 
 /** The `failure_artifact` categories of the spec (TaskOutputResult.failure_artifact). */
-export type FailureCategory = 'transport' | 'protocol' | 'runtime' | 'task' | 'unknown';
+export type { FailureCategory };
 
 /**
  * A provider failure after its retries: ends the turn with a failure brief carrying these fields.
