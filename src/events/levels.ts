@@ -49,7 +49,7 @@ const KIND_LEVELS: Record<string, Level> = {
   task_input_delivered: 'verbose',
   tool_called: 'verbose',
   tool_result: 'verbose',
-  model_round: 'verbose',
+  model_round: 'debug',
 };
 
 export function levelOf(kind: string): Level {

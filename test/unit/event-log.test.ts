@@ -71,7 +71,7 @@ describe('event log', () => {
 
   it('filters by level: info only, info+verbose, everything', () => {
     fill(4); // 1 agent_created(info), 2 work_item_created(info), 3 tool_call(verbose), 4 info, 5 verbose
-    t.s.store.tx(() => t.s.events.append('a', 'model_delta', {})); // 6 debug
+    t.s.store.tx(() => t.s.events.append('a', 'model_round', {})); // 6 debug
     expect(seqs(page({ max_level: 'info', order: 'asc' }))).toEqual([1, 2, 4]);
     expect(seqs(page({ max_level: 'verbose', order: 'asc' }))).toEqual([1, 2, 3, 4, 5]);
     expect(seqs(page({ max_level: 'debug', order: 'asc' }))).toEqual([1, 2, 3, 4, 5, 6]);
