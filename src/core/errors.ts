@@ -175,6 +175,21 @@ export const errors = {
   // --- brief delivery and tools --------------------------------------------------------------
 
   // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
+  hostNotFound: notFound('host_not_found', 'host'),
+  sourceNotFound: notFound('source_not_found', 'source'),
+  streamNotFound: notFound('stream_not_found', 'stream'),
+  manualAppendUnsupported: (sourceId: string, sourceType: string) =>
+    new AppError(409, 'manual_append_unsupported', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; only local_event sources accept events through this route`, { sourceId, sourceType }),
+  invalidSourceConfig: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_source_config', `invalid source config: ${reason}`, extra),
+  invalidSourceModule: (modulePath: string, reason: string) =>
+    new AppError(400, 'invalid_source_module', `source module ${JSON.stringify(modulePath)} cannot be loaded: ${reason}`, { modulePath }),
+  /** spec/inbox.md Errors: the fields survive into the CLI's error output. */
+  historyUnavailable: (f: { streamId: string; requested: unknown; retainedFromOffset: number; highWatermarkOffset: number }) =>
+    new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (payloads compacted)`, { ...f }),
+  compactionUnsupported: (streamId: string, backend: string) =>
+    new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
+  sourceNotManaged: (sourceId: string, sourceType: string) =>
+    new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
   // --- inbox: agents, subscriptions, entries --------------------------------------------------
 

@@ -18,6 +18,9 @@ import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
+import { SourceService } from './sources.js';
+import { SqliteStreamBackend } from './sqlite-stream-backend.js';
+import { StreamService } from './streams.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;
@@ -33,8 +36,15 @@ export interface InboxDeps {
 export interface Inbox {
   /** Start order; stopped in reverse. */
   lifecycles: Lifecycle[];
+  // streams
+  streams: StreamService;
+  sources: SourceService;
 }
 
-export function createInbox(_deps: InboxDeps): Inbox {
-  return { lifecycles: [] };
+export function createInbox(deps: InboxDeps): Inbox {
+  const { store, clock } = deps;
+  // streams
+  const streams = new StreamService({ store, clock, backend: new SqliteStreamBackend(store.db) });
+  const sources = new SourceService();
+  return { lifecycles: [], streams, sources };
 }
