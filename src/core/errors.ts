@@ -192,6 +192,13 @@ export const errors = {
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
   // --- inbox: agents, subscriptions, entries --------------------------------------------------
+  /** Inbox agents answer with camelCase fields (CONTRACT.md section 9), unlike the control plane's agent_not_found. */
+  inboxAgentNotFound: (agentId: string) => new AppError(404, 'agent_not_found', `agent ${JSON.stringify(agentId)} not found`, { agentId }),
+  subscriptionNotFound: (subscriptionId: string) =>
+    new AppError(404, 'subscription_not_found', `subscription ${JSON.stringify(subscriptionId)} not found`, { subscriptionId }),
+  entryNotFound: (entryId: string, agentId: string) =>
+    new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
+  invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
 
   // --- inbox: targets, delivery, timers -------------------------------------------------------
 

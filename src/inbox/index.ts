@@ -18,6 +18,8 @@ import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
+import { InboxAgents } from './agents.js';
+import { InboxEntries } from './entries.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
@@ -39,6 +41,9 @@ export interface Inbox {
   // streams
   streams: StreamService;
   sources: SourceService;
+  // subscriptions
+  agents: InboxAgents;
+  entries: InboxEntries;
 }
 
 export function createInbox(deps: InboxDeps): Inbox {
@@ -46,5 +51,8 @@ export function createInbox(deps: InboxDeps): Inbox {
   // streams
   const streams = new StreamService({ store, clock, backend: new SqliteStreamBackend(store.db) });
   const sources = new SourceService();
-  return { lifecycles: [], streams, sources };
+  // subscriptions
+  const agents = new InboxAgents({ store, clock, ids: deps.ids });
+  const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
+  return { lifecycles: [], streams, sources, agents, entries };
 }
