@@ -122,7 +122,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills];
   const providers = new ProviderRegistry(config);
-  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer });
+  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentExists: (id) => agents.find(id) !== null });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
     config,

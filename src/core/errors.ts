@@ -201,6 +201,21 @@ export const errors = {
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
 
   // --- inbox: targets, delivery, timers -------------------------------------------------------
+  targetNotFound: (targetId: string, agentId: string) =>
+    new AppError(404, 'target_not_found', `target ${JSON.stringify(targetId)} not found for agent ${JSON.stringify(agentId)}`, { targetId, agentId }),
+  /** A runtime target names a control-plane agent that does not exist: bad input in the body, hence 400. */
+  runtimeAgentNotFound: (runtimeAgentId: string) =>
+    new AppError(400, 'runtime_agent_not_found', `control-plane agent ${JSON.stringify(runtimeAgentId)} not found; create it first (svc agents create)`, {
+      runtimeAgentId,
+    }),
+  inboxTimerNotFound: (scheduleId: string) =>
+    new AppError(404, 'timer_not_found', `timer ${JSON.stringify(scheduleId)} not found`, { scheduleId }),
+  inboxTimerCompleted: (scheduleId: string) =>
+    new AppError(409, 'timer_completed', `timer ${JSON.stringify(scheduleId)} has completed (its one occurrence fired); it can only be deleted`, { scheduleId }),
+  invalidTimezone: (timezone: string) =>
+    new AppError(400, 'invalid_timezone', `${JSON.stringify(timezone)} is not a valid IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`, { timezone }),
+  invalidCron: (cron: string, reason: string) =>
+    new AppError(400, 'invalid_cron', `invalid cron expression ${JSON.stringify(cron)}: ${reason}`, { cron }),
 
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),

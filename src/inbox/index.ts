@@ -23,6 +23,14 @@ import { InboxEntries } from './entries.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
+import { DeliveryPause } from './delivery-pause.js';
+import { RuntimeDelivery } from './delivery/runtime.js';
+import { TerminalDelivery } from './delivery/terminal.js';
+import { WebhookDelivery } from './delivery/webhook.js';
+import { runGc, type GcReport } from './gc.js';
+import { InboxTimers } from './inbox-timers.js';
+import { Notifier } from './notifier.js';
+import { TargetService } from './targets.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;
@@ -32,6 +40,8 @@ export interface InboxDeps {
   store: Store;
   /** The control plane's ingress: the `runtime` target enqueues into an agent's queue through it. */
   ingress: Ingress;
+  /** Whether a control-plane agent exists (runtime targets name one). */
+  runtimeAgentExists: (agentId: string) => boolean;
   tracer?: Tracer;
 }
 
@@ -44,6 +54,13 @@ export interface Inbox {
   // subscriptions
   agents: InboxAgents;
   entries: InboxEntries;
+  // delivery
+  targets: TargetService;
+  notifier: Notifier;
+  delivery: DeliveryPause;
+  timers: InboxTimers;
+  /** POST /gc: every service's housekeeping, now. */
+  gc(): GcReport;
 }
 
 export function createInbox(deps: InboxDeps): Inbox {
@@ -54,5 +71,38 @@ export function createInbox(deps: InboxDeps): Inbox {
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
-  return { lifecycles: [], streams, sources, agents, entries };
+  // delivery
+  const delivery = deps.config.values.delivery;
+  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists });
+  const timeoutMs = () => delivery.timeout_ms;
+  const notifier = new Notifier({
+    store,
+    clock,
+    ids: deps.ids,
+    logger: deps.logger,
+    settings: () => delivery,
+    agents,
+    entries,
+    targets,
+    deliverers: {
+      webhook: new WebhookDelivery({ clock, timeoutMs }),
+      terminal: new TerminalDelivery({ timeoutMs }),
+      runtime: new RuntimeDelivery({ ingress: deps.ingress }),
+    },
+  });
+  const deliveryPause = new DeliveryPause({ store, agents, targets, notifier });
+  const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
+  const gcHooks = [notifier];
+  return {
+    lifecycles: [notifier, timers],
+    streams,
+    sources,
+    agents,
+    entries,
+    targets,
+    notifier,
+    delivery: deliveryPause,
+    timers,
+    gc: () => runGc(gcHooks, () => clock.now()),
+  };
 }

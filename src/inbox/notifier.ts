@@ -167,7 +167,7 @@ export class Notifier implements Lifecycle {
   async stop(): Promise<void> {
     this.schedule.stop();
     this.windows.clear();
-    await Promise.allSettled([...this.running]);
+    await this.idle();
   }
 
   // --- coalescing --------------------------------------------------------------------------------
@@ -254,6 +254,11 @@ export class Notifier implements Lifecycle {
     this.schedule.arm();
     await Promise.all(started);
     return started.length;
+  }
+
+  /** Resolves when every attempt under way has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
   }
 
   /** Wake targets now (after a resume): their due rows are attempted on the next tick. */
