@@ -188,6 +188,8 @@ export const errors = {
     new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (payloads compacted)`, { ...f }),
   compactionUnsupported: (streamId: string, backend: string) =>
     new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
+  sourcePollFailed: (sourceId: string, reason: string) =>
+    new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
   sourceNotManaged: (sourceId: string, sourceType: string) =>
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 

@@ -18,6 +18,8 @@ export interface PreparedEvent {
   /** RFC 3339 event time (the producer's, or the append time when absent). */
   time: string;
   timeMs: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
   dataJson: string;
   metadataJson: string;
 }
@@ -50,12 +52,21 @@ export interface CompactionCandidate {
   pruned: boolean;
 }
 
-/** Optional capability: payload pruning that keeps identity stubs and offsets. */
+export interface PruneResult {
+  events: number;
+  bytes: number;
+}
+
+/**
+ * Optional capability: payload pruning that keeps identity stubs and offsets. Pruning always
+ * covers a prefix of the stream (offsets 1..prunedThroughOffset), so the retained range is
+ * `prunedThroughOffset + 1 ..= highWatermarkOffset`.
+ */
 export interface CompactionSupport {
   /** Rows from `fromOffset` upwards in offset order, at most `limit`. */
   candidates(streamId: string, fromOffset: number, limit: number): CompactionCandidate[];
-  /** Replace the payloads at these offsets by identity stubs; returns the logical bytes removed. */
-  prune(streamId: string, offsets: number[]): number;
+  /** Replace every payload at offsets <= throughOffset not yet pruned by an identity stub. */
+  pruneThrough(streamId: string, throughOffset: number): PruneResult;
 }
 
 export interface StreamBackend {

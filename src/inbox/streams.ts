@@ -1,11 +1,15 @@
 /**
  * Streams: per-source append-only event logs with contiguous offsets from 1 (CONTRACT.md
  * section 9). Appends are group-committed (`store.write`) and answered after commit; listeners
- * registered with `onAppended` run inside the append transaction with the newly stored events.
+ * registered with `onAppended` run inside the append transaction with the newly stored events,
+ * so matching (subscriptions) commits together with the events it matched.
  */
-import type { Clock } from '../core/clock.js';
+import { z } from 'zod';
+import { isoAt, type Clock } from '../core/clock.js';
+import { errors, type Issue } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
-import type { StreamBackend, StreamBounds, StreamStats } from './stream-backend.js';
+import type { PreparedEvent, StreamBackend, StreamBounds, StreamStats } from './stream-backend.js';
 
 /** A CloudEvents-shaped event as callers send it (`id` is the idempotency key). */
 export interface EventInput {
@@ -16,6 +20,22 @@ export interface EventInput {
   data?: unknown;
   metadata?: Record<string, unknown>;
 }
+
+/**
+ * The one validation of an event, used by the append route and for what remote-source modules
+ * return. `time` is RFC 3339 with an offset; it is stored as epoch milliseconds and read back in UTC.
+ */
+export const EventInputSchema = z.strictObject({
+  id: z.string().min(1).max(512).optional(),
+  type: z.string().min(1).max(512),
+  subject: z.string().max(2048).nullable().optional(),
+  time: z.iso.datetime({ offset: true }).nullable().optional(),
+  data: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Most events one append (or one poll) may carry. */
+export const MAX_APPEND_EVENTS = 10_000;
 
 export interface StoredEvent {
   sourceId: string;
@@ -41,12 +61,17 @@ export interface AppendResult {
 export interface StreamServiceDeps {
   store: Store;
   clock: Clock;
+  ids: IdGenerator;
   backend: StreamBackend;
 }
 
+type AppendedListener = (sourceId: string, events: StoredEvent[]) => void;
+
 export class StreamService {
-  private readonly appendedListeners: Array<(sourceId: string, events: StoredEvent[]) => void> = [];
+  private readonly appendedListeners: AppendedListener[] = [];
   private consumerCounter: (sourceId: string) => number = () => 0;
+  /** Inside the append transaction: throws when the source is gone (set by SourceService). */
+  private sourceGuard: (sourceId: string) => void = () => {};
 
   constructor(private readonly deps: StreamServiceDeps) {}
 
@@ -54,16 +79,62 @@ export class StreamService {
     return this.deps.backend;
   }
 
-  /** One group-committed transaction; answered after commit. */
-  async append(_sourceId: string, _events: EventInput[]): Promise<AppendResult> {
-    return { appended: 0, deduped: 0, firstOffset: null, lastOffset: null };
+  /**
+   * Append events (validated, ids generated where absent) in one group-committed transaction;
+   * answered after commit. A repeated `id` on the stream is counted in `deduped` and stored once.
+   * `alsoInTx` runs in the same transaction (remote sources persist their cursor there).
+   */
+  async append(sourceId: string, events: EventInput[], alsoInTx?: () => void): Promise<AppendResult> {
+    const prepared = this.prepare(events);
+    return this.deps.store.write(() => {
+      this.sourceGuard(sourceId);
+      let result: AppendResult = { appended: 0, deduped: 0, firstOffset: null, lastOffset: null };
+      if (prepared.length > 0) {
+        const { stored, deduped } = this.deps.backend.append(sourceId, prepared, this.deps.clock.now());
+        if (stored.length > 0) for (const listener of this.appendedListeners) listener(sourceId, stored);
+        result = { appended: stored.length, deduped, firstOffset: stored[0]?.offset ?? null, lastOffset: stored.at(-1)?.offset ?? null };
+      }
+      alsoInTx?.();
+      return result;
+    });
+  }
+
+  /** Validate and serialise outside the transaction (throws 400 invalid_request). */
+  prepare(events: EventInput[]): PreparedEvent[] {
+    if (events.length > MAX_APPEND_EVENTS) {
+      throw errors.invalidRequest([{ path: 'events', message: `at most ${MAX_APPEND_EVENTS} events per append` }]);
+    }
+    const now = this.deps.clock.now();
+    return events.map((raw, i) => {
+      const parsed = EventInputSchema.safeParse(raw);
+      if (!parsed.success) {
+        const issues: Issue[] = parsed.error.issues.map((iss) => ({ path: ['events', i, ...iss.path].join('.'), message: iss.message }));
+        throw errors.invalidRequest(issues);
+      }
+      const e = parsed.data;
+      const timeMs = e.time ? Date.parse(e.time) : now;
+      const data = e.data === undefined ? null : e.data;
+      const metadata = e.metadata ?? {};
+      return {
+        id: e.id ?? this.deps.ids.make('event'),
+        type: e.type,
+        subject: e.subject ?? null,
+        time: isoAt(timeMs),
+        timeMs,
+        data,
+        metadata,
+        dataJson: JSON.stringify(data),
+        metadataJson: JSON.stringify(metadata),
+      };
+    });
   }
 
   /** Called inside the append transaction with the newly stored events (not deduped ones). */
-  onAppended(listener: (sourceId: string, events: StoredEvent[]) => void): void {
+  onAppended(listener: AppendedListener): void {
     this.appendedListeners.push(listener);
   }
 
+  /** Events after `afterOffset` in offset order; pruned ones come back as identity stubs. */
   read(sourceId: string, afterOffset: number, limit: number): StoredEvent[] {
     return this.deps.backend.read(sourceId, afterOffset, limit);
   }
@@ -77,8 +148,19 @@ export class StreamService {
     return this.deps.backend.bounds(sourceId);
   }
 
+  /** null when the stream was never initialised (no event appended yet). */
   stats(sourceId: string): StreamStats | null {
     return this.deps.backend.stats(sourceId);
+  }
+
+  /**
+   * A replay that would start at `fromOffset` (the first offset to deliver) needs every payload
+   * from there on: below `retainedFromOffset` it throws 409 history_unavailable with the spec's
+   * fields; `requested` is what the caller asked for (an offset, a time or a start policy).
+   */
+  assertReplayable(sourceId: string, fromOffset: number, requested: unknown): void {
+    const b = this.bounds(sourceId);
+    if (fromOffset < b.retainedFromOffset) throw errors.historyUnavailable({ streamId: sourceId, requested, ...b });
   }
 
   /** Subscriptions on the source (compaction skips streams without consumers). */
@@ -88,5 +170,10 @@ export class StreamService {
 
   consumers(sourceId: string): number {
     return this.consumerCounter(sourceId);
+  }
+
+  /** @internal SourceService: reject appends to a source deleted meanwhile. */
+  setSourceGuard(fn: (sourceId: string) => void): void {
+    this.sourceGuard = fn;
   }
 }
