@@ -20,6 +20,9 @@ import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import { InboxAgents } from './agents.js';
 import { InboxEntries } from './entries.js';
+import { CompactionService } from './compaction.js';
+import { HostService } from './hosts.js';
+import { RemoteModules } from './remote-sources.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
@@ -50,7 +53,9 @@ export interface Inbox {
   lifecycles: Lifecycle[];
   // streams
   streams: StreamService;
+  hosts: HostService;
   sources: SourceService;
+  compaction: CompactionService;
   // subscriptions
   agents: InboxAgents;
   entries: InboxEntries;
@@ -66,8 +71,11 @@ export interface Inbox {
 export function createInbox(deps: InboxDeps): Inbox {
   const { store, clock } = deps;
   // streams
-  const streams = new StreamService({ store, clock, backend: new SqliteStreamBackend(store.db) });
-  const sources = new SourceService();
+  const streams = new StreamService({ store, clock, ids: deps.ids, backend: new SqliteStreamBackend(store) });
+  const hosts = new HostService({ store, clock, ids: deps.ids });
+  const modules = new RemoteModules({ home: deps.config.home });
+  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules });
+  const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
@@ -94,9 +102,11 @@ export function createInbox(deps: InboxDeps): Inbox {
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   const gcHooks = [notifier];
   return {
-    lifecycles: [notifier, timers],
+    lifecycles: [sources, notifier, timers],
     streams,
+    hosts,
     sources,
+    compaction,
     agents,
     entries,
     targets,
