@@ -20,12 +20,15 @@ import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import { InboxAgents } from './agents.js';
 import { InboxEntries } from './entries.js';
+import { Matcher } from './matcher.js';
 import { CompactionService } from './compaction.js';
 import { HostService } from './hosts.js';
 import { RemoteModules } from './remote-sources.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
+import { SubscriptionService } from './subscriptions.js';
+import { InboxWatch } from './watch.js';
 import { DeliveryPause } from './delivery-pause.js';
 import { RuntimeDelivery } from './delivery/runtime.js';
 import { TerminalDelivery } from './delivery/terminal.js';
@@ -59,6 +62,8 @@ export interface Inbox {
   // subscriptions
   agents: InboxAgents;
   entries: InboxEntries;
+  subscriptions: SubscriptionService;
+  watch: InboxWatch;
   // delivery
   targets: TargetService;
   notifier: Notifier;
@@ -79,6 +84,10 @@ export function createInbox(deps: InboxDeps): Inbox {
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
+  const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
+  const hostExists = (hostId: string) => void hosts.get(hostId);
+  const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
+  const watch = new InboxWatch({ store, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
   const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists });
@@ -102,13 +111,16 @@ export function createInbox(deps: InboxDeps): Inbox {
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   const gcHooks = [notifier];
   return {
-    lifecycles: [sources, notifier, timers],
+    // Subscriptions load before sources start polling: matching must be ready for the first append.
+    lifecycles: [subscriptions, sources, notifier, timers],
     streams,
     hosts,
     sources,
     compaction,
     agents,
     entries,
+    subscriptions,
+    watch,
     targets,
     notifier,
     delivery: deliveryPause,

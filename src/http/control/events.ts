@@ -79,7 +79,7 @@ function lastEventId(request: FastifyRequest): number | undefined {
 }
 
 /** Commit the SSE response (after every check that could still answer with an error). */
-function openStream(s: Services, reply: FastifyReply): SseConnection {
+export function openStream(s: Services, reply: FastifyReply): SseConnection {
   if (s.sse.full) {
     throw errors.overloaded('too many SSE clients; retry later');
   }
