@@ -8,6 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  /** Request path with query (tests tell targets apart by a query parameter). */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -52,7 +54,7 @@ export async function startReceiver() {
       } catch {
         /* recorded as text */
       }
-      received.push({ headers: req.headers, body, json, signatureValid: secret ? verifySignature(secret, req.headers, body) : null });
+      received.push({ url: req.url ?? '', headers: req.headers, body, json, signatureValid: secret ? verifySignature(secret, req.headers, body) : null });
       const answer = script.shift() ?? { status: 204 };
       const send = () => {
         res.writeHead(answer.status, answer.headers ?? {});
