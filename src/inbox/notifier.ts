@@ -73,7 +73,8 @@ export type AttemptOutcome = { ok: true } | { ok: false; error: string; gone?: b
 export interface Deliverer {
   /** Transactional deliverers run inside the transaction that records the outcome (runtime). */
   readonly transactional?: boolean;
-  deliver(target: TargetWithSecret, n: PendingNotification): Promise<AttemptOutcome> | AttemptOutcome;
+  /** `signal` aborts the attempt at shutdown (it then counts as failed, and is retried after the restart). */
+  deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> | AttemptOutcome;
 }
 
 export interface NotificationSummary {
@@ -125,6 +126,8 @@ export class Notifier implements Lifecycle {
   private readonly inFlight = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private readonly random: () => number;
+  /** Aborted at stop: attempts under way end at once instead of holding up shutdown. */
+  private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: NotifierDeps) {
     const db: Database.Database = deps.store.db;
@@ -167,6 +170,7 @@ export class Notifier implements Lifecycle {
   async stop(): Promise<void> {
     this.schedule.stop();
     this.windows.clear();
+    this.shutdown.abort();
     await this.idle();
   }
 
@@ -326,7 +330,7 @@ export class Notifier implements Lifecycle {
             this.markAttempted(head);
             let outcome: AttemptOutcome;
             try {
-              outcome = this.deps.store.tx(() => deliverer.deliver(target, pending) as AttemptOutcome);
+              outcome = this.deps.store.tx(() => deliverer.deliver(target, pending, this.shutdown.signal) as AttemptOutcome);
             } catch (err) {
               outcome = { ok: false, error: (err as Error).message };
             }
@@ -336,7 +340,7 @@ export class Notifier implements Lifecycle {
           this.deps.store.tx(() => this.markAttempted(head));
           let outcome: AttemptOutcome;
           try {
-            outcome = await deliverer.deliver(target, pending);
+            outcome = await deliverer.deliver(target, pending, this.shutdown.signal);
           } catch (err) {
             outcome = { ok: false, error: (err as Error).message };
           }

@@ -195,6 +195,21 @@ describe('webhook targets', () => {
     expect(t.s.inbox.targets.get(agentId, target.targetId)).toMatchObject({ consecutiveFailures: 1, lastError: 'timed out after 100 ms' });
   });
 
+  it('should end an attempt under way at shutdown instead of waiting for its timeout', async () => {
+    const { agentId, target } = setup();
+    rx.answer({ status: 200, delayMs: 1500 });
+    direct(agentId, 'x');
+    t.clock.advance(COALESCE_MS);
+    void t.s.inbox.notifier.runDue();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rx.received).toHaveLength(1);
+    const started = Date.now();
+    await t.s.inbox.notifier.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Not delivered: it stays pending and goes out again after a restart.
+    expect(t.s.inbox.notifier.notificationsOf(target.targetId)).toEqual([expect.objectContaining({ status: 'pending', attempts: 1 })]);
+  });
+
   it('should keep a pending retry across a restart', async () => {
     const { agentId, target } = setup();
     rx.answer({ status: 500 });

@@ -14,22 +14,22 @@ const MAX_LINE = 400;
 export class TerminalDelivery implements Deliverer {
   constructor(private readonly deps: { timeoutMs: () => number; tmuxPath?: string }) {}
 
-  async deliver(target: TargetWithSecret, n: PendingNotification): Promise<AttemptOutcome> {
+  async deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> {
     if (!target.tmuxTarget) return { ok: false, error: 'terminal target without tmuxTarget' };
     const base = target.tmuxSocket ? ['-S', target.tmuxSocket] : [];
     try {
-      await this.tmux([...base, 'send-keys', '-t', target.tmuxTarget, '-l', terminalLine(n)]);
-      await this.tmux([...base, 'send-keys', '-t', target.tmuxTarget, 'Enter']);
+      await this.tmux([...base, 'send-keys', '-t', target.tmuxTarget, '-l', terminalLine(n)], signal);
+      await this.tmux([...base, 'send-keys', '-t', target.tmuxTarget, 'Enter'], signal);
       return { ok: true };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
   }
 
-  private tmux(args: string[]): Promise<void> {
+  private tmux(args: string[], signal: AbortSignal): Promise<void> {
     const bin = this.deps.tmuxPath ?? 'tmux';
     return new Promise((resolve, reject) => {
-      execFile(bin, args, { timeout: this.deps.timeoutMs(), windowsHide: true }, (err, _stdout, stderr) => {
+      execFile(bin, args, { timeout: this.deps.timeoutMs(), windowsHide: true, signal }, (err, _stdout, stderr) => {
         if (!err) return resolve();
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') return reject(new Error(`${bin} not found`));

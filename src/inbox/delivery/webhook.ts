@@ -33,7 +33,7 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
 export class WebhookDelivery implements Deliverer {
   constructor(private readonly deps: { clock: Clock; timeoutMs: () => number }) {}
 
-  async deliver(target: TargetWithSecret, n: PendingNotification): Promise<AttemptOutcome> {
+  async deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> {
     if (!target.url || !target.secret) return { ok: false, error: 'webhook target without url or secret' };
     const timestamp = Math.floor(this.deps.clock.now() / 1000);
     const headers = {
@@ -45,7 +45,7 @@ export class WebhookDelivery implements Deliverer {
     };
     const timeoutMs = this.deps.timeoutMs();
     try {
-      const res = await fetch(target.url, { method: 'POST', headers, body: n.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(target.url, { method: 'POST', headers, body: n.body, redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
       // Drain the answer (bounded by the same timeout) so the connection can be reused.
       await res.arrayBuffer().catch(() => undefined);
       if (res.status >= 200 && res.status < 300) return { ok: true };
@@ -58,6 +58,7 @@ export class WebhookDelivery implements Deliverer {
       };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
+      if (signal.aborted) return { ok: false, error: 'aborted: the daemon is shutting down' };
       if (e.name === 'TimeoutError' || e.name === 'AbortError') return { ok: false, error: `timed out after ${timeoutMs} ms` };
       return { ok: false, error: `request failed: ${e.cause?.code ?? e.message}` };
     }
