@@ -49,6 +49,8 @@ export interface CompactionPreview {
 }
 
 export interface CompactionApplyOptions {
+  /** The HTTP body's required confirmation (checked by the route schema). */
+  apply?: true;
   retentionMs: number;
   batchSize?: number;
   maxEvents?: number;
