@@ -3,10 +3,10 @@
  * direct item, pause and deliveryOnly catch-up counted exactly, runtime targets landing in the
  * control-plane queue, timers firing and surviving a restart, validation answers, the CLI.
  */
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { tmuxAt, tmuxAvailable } from '../helpers/inbox-delivery.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const pool = daemonPool();
@@ -223,20 +223,12 @@ describe('svc inbox CLI (delivery commands)', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasTmux) console.warn('tmux is not installed: the daemon terminal target test is skipped (.ci/run installs tmux)');
+const hasTmux = tmuxAvailable();
 
 describe.skipIf(!hasTmux)('terminal target through the daemon', () => {
   it('should type the notification into a real tmux pane', async () => {
     const socket = path.join(d.home, 'tmux.sock');
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+    const tmux = tmuxAt(socket);
     tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
     try {
       const agentId = await newAgent();

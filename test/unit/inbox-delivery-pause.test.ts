@@ -3,13 +3,9 @@
  * agent delivery paused, agent, target), counting notifications exactly. In-process services
  * with a ManualClock; webhook targets on a real loopback receiver.
  */
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { ManualClock } from '../../src/core/clock.js';
 import { COALESCE_MS } from '../../src/inbox/notifier.js';
-import { createServices, startServices, stopServices } from '../../src/services.js';
-import { createLogger } from '../../src/telemetry/logger.js';
+import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -37,11 +33,7 @@ const direct = (agentId: string, message: string) => inbox().entries.create(agen
 /** Requests received for target `name` (its URL carries ?t=name). */
 const got = (name: string) => rx.received.filter((r) => r.url.endsWith(`?t=${name}`));
 
-async function tick(ms: number) {
-  t.clock.advance(ms);
-  await inbox().notifier.runDue();
-  await inbox().notifier.idle();
-}
+const tick = (ms: number) => tickAll(t, ms);
 
 function setup(targetNames: string[] = ['a']) {
   const { agentId } = inbox().agents.create({});
@@ -58,15 +50,9 @@ async function goOffline(agentId: string, name: string) {
   await tick(COALESCE_MS);
 }
 
-async function restart() {
-  const { home } = t;
-  const now = t.clock.now();
-  await stopServices(t.s);
-  const clock = new ManualClock(now);
-  const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
-  startServices(s);
-  t = { s, clock, home, close: async () => (await stopServices(s), fs.rmSync(home, { recursive: true, force: true })) };
-}
+const restart = async () => {
+  t = await restartServices(t);
+};
 
 describe('POST /agents/{id}/pause', () => {
   it('should gate new-entry notifications while entries keep arriving and stay readable', async () => {

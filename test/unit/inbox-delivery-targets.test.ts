@@ -3,12 +3,12 @@
  * control-plane agent's queue with the inbox provenance; terminal targets type into a real tmux
  * pane; not-found and validation answers; deleting a target drops its pending notifications.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COALESCE_MS } from '../../src/inbox/notifier.js';
+import { errorOf, tick as tickAll, tmuxAt, tmuxAvailable } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { waitFor } from '../helpers/daemon.js';
 
@@ -21,19 +21,8 @@ afterEach(async () => {
 });
 
 const inbox = () => t.s.inbox;
-async function tick(ms: number) {
-  t.clock.advance(ms);
-  await inbox().notifier.runDue();
-  await inbox().notifier.idle();
-}
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return `${(err as { status: number }).status} ${(err as { code: string }).code}`;
-  }
-  return 'no error';
-};
+const tick = (ms: number) => tickAll(t, ms);
+const code = errorOf;
 
 describe('runtime targets', () => {
   it('should enqueue one webhook_event with the inbox provenance into the control-plane agent queue', async () => {
@@ -108,20 +97,12 @@ describe('target management', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!hasTmux) console.warn('tmux is not installed: the terminal target tests are skipped (.ci/run installs tmux)');
+const hasTmux = tmuxAvailable();
 
 describe.skipIf(!hasTmux)('terminal targets (real tmux server)', () => {
   let dir: string;
   let socket: string;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) => tmuxAt(socket)(...args);
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tmux-'));

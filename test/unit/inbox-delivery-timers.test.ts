@@ -3,12 +3,8 @@
  * (Europe/Berlin, 2030: spring forward on 31 March, fall back on 27 October), one entry per
  * occurrence, overdue firing once, pause/resume/delete, durability across restart.
  */
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { createServices, startServices, stopServices } from '../../src/services.js';
-import { createLogger } from '../../src/telemetry/logger.js';
+import { errorOf, restartServices } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
@@ -22,14 +18,7 @@ afterEach(async () => {
 const timers = () => t.s.inbox.timers;
 const entries = (agentId: string) => t.s.inbox.entries.page(agentId, { limit: 1000, includeAcked: true }).entries;
 const agent = () => t.s.inbox.agents.create({}).agentId;
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return `${(err as { status: number }).status} ${(err as { code: string }).code}`;
-  }
-  return 'no error';
-};
+const code = errorOf;
 
 /** Move the clock to `iso` and fire what is due. */
 function at(iso: string): number {
@@ -155,14 +144,10 @@ describe('timer durability', () => {
   it('should survive a restart and fire an overdue timer once for the missed occurrences', async () => {
     const agentId = agent();
     const timer = timers().create({ agentId, cron: '*/5 * * * *', timezone: 'UTC', message: 'm' });
-    const { home } = t;
-    const down = t.clock.now();
-    await stopServices(t.s);
     // Down for an hour: twelve occurrences missed, one entry at start.
-    const clock = new ManualClock(down + 60 * 60_000 + 1000);
-    const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
-    startServices(s);
-    t = { s, clock, home, close: async () => (await stopServices(s), fs.rmSync(home, { recursive: true, force: true })) };
+    t.clock.advance(60 * 60_000 + 1000);
+    t = await restartServices(t);
+    const { clock } = t;
     expect(entries(agentId)).toHaveLength(1);
     const after = timers().get(timer.scheduleId);
     expect(after.fireCount).toBe(1);

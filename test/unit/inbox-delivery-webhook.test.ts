@@ -3,14 +3,10 @@
  * Retry-After, offline after 410 and after delivery.max_failures, durability across restart.
  * In-process services with a ManualClock; a real HTTP receiver on loopback.
  */
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { createServices, startServices, stopServices } from '../../src/services.js';
-import { createLogger } from '../../src/telemetry/logger.js';
 import { COALESCE_MS, backoffDelay } from '../../src/inbox/notifier.js';
 import { parseRetryAfter, signWebhook } from '../../src/inbox/delivery/webhook.js';
+import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { startReceiver, verifySignature, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -41,34 +37,9 @@ function setup() {
   return { agentId: agent.agentId, target };
 }
 
-/** Stop the services and start new ones over the same home (a daemon restart), clock unchanged. */
-async function restart() {
-  const { home } = t;
-  const now = t.clock.now();
-  await stopServices(t.s);
-  const clock = new ManualClock(now);
-  const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
-  startServices(s);
-  t = {
-    s,
-    clock,
-    home,
-    close: async () => {
-      await stopServices(s);
-      fs.rmSync(home, { recursive: true, force: true });
-    },
-  };
-  return s;
-}
-
 const direct = (agentId: string, message: string) => t.s.inbox.entries.create(agentId, { kind: 'direct', message });
 
-/** Advance the clock and let every due window and attempt finish. */
-async function tick(ms: number) {
-  t.clock.advance(ms);
-  await t.s.inbox.notifier.runDue();
-  await t.s.inbox.notifier.idle();
-}
+const tick = (ms: number) => tickAll(t, ms);
 
 describe('webhook targets', () => {
   it('should return the generated secret once and never list it', () => {
@@ -216,7 +187,7 @@ describe('webhook targets', () => {
     direct(agentId, 'x');
     await tick(COALESCE_MS);
     expect(rx.received).toHaveLength(1);
-    const s = await restart();
+    const s = (t = await restartServices(t)).s;
     await s.inbox.notifier.idle();
     expect(rx.received).toHaveLength(1);
     await tick(1000);
@@ -228,7 +199,7 @@ describe('webhook targets', () => {
   it('should notify entries whose window was open when the daemon stopped', async () => {
     const { agentId } = setup();
     direct(agentId, 'x');
-    const s = await restart();
+    const s = (t = await restartServices(t)).s;
     await s.inbox.notifier.idle();
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.json.entries[0].message).toBe('x');
