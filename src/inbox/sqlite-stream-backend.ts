@@ -25,6 +25,8 @@ interface StreamRow {
   high_watermark: number;
   pruned_count: number;
   pruned_through: number;
+  last_time_ms: number | null;
+  time_ordered: number;
 }
 
 interface EventRow {
@@ -39,10 +41,13 @@ interface EventRow {
   pruned: number;
 }
 
-/** The in-memory head of a stream: its row number and last offset (forgotten on rollback). */
+/** The in-memory head of a stream (forgotten on rollback). */
 interface Head {
   no: number;
   hw: number;
+  /** Latest event time stored, and whether event times never decreased with offsets. */
+  lastTimeMs: number | null;
+  ordered: boolean;
 }
 
 export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
@@ -57,9 +62,9 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
     this.heads = new TxCache(store);
     const db = this.db;
     this.stmts = {
-      stream: db.prepare<[string], StreamRow>('SELECT stream_no, high_watermark, pruned_count, pruned_through FROM inbox_streams WHERE stream_id = ?'),
+      stream: db.prepare<[string], StreamRow>('SELECT * FROM inbox_streams WHERE stream_id = ?'),
       createStream: db.prepare('INSERT INTO inbox_streams (stream_id, created_ms) VALUES (?, ?) ON CONFLICT (stream_id) DO NOTHING'),
-      setHead: db.prepare('UPDATE inbox_streams SET high_watermark = ? WHERE stream_no = ?'),
+      setHead: db.prepare('UPDATE inbox_streams SET high_watermark = ?, last_time_ms = ?, time_ordered = ? WHERE stream_no = ?'),
       insert: db.prepare(
         `INSERT INTO inbox_events (stream_no, offset, event_id, type, subject, time_ms, appended_ms, data_json, metadata_json, payload_bytes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (stream_no, event_id) DO NOTHING`,
@@ -68,7 +73,8 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
         `SELECT offset, event_id, type, subject, time_ms, appended_ms, data_json, metadata_json, pruned
            FROM inbox_events WHERE stream_no = ? AND offset > ? ORDER BY offset LIMIT ?`,
       ),
-      atTime: db.prepare<[number, number], { o: number | null }>('SELECT MIN(offset) AS o FROM inbox_events WHERE stream_no = ? AND time_ms >= ?'),
+      timeAt: db.prepare<[number, number], { t: number }>('SELECT time_ms AS t FROM inbox_events WHERE stream_no = ? AND offset = ?'),
+      scanTime: db.prepare<[number, number], { o: number }>('SELECT offset AS o FROM inbox_events WHERE stream_no = ? AND time_ms >= ? ORDER BY offset LIMIT 1'),
       candidates: db.prepare<[number, number, number], { offset: number; appended_ms: number; payload_bytes: number; pruned: number }>(
         'SELECT offset, appended_ms, payload_bytes, pruned FROM inbox_events WHERE stream_no = ? AND offset >= ? ORDER BY offset LIMIT ?',
       ),
@@ -88,7 +94,7 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
   private head(streamId: string): Head | null {
     return this.heads.get(streamId, () => {
       const row = this.stmts.stream.get(streamId);
-      return row ? { no: row.stream_no, hw: row.high_watermark } : null;
+      return row ? { no: row.stream_no, hw: row.high_watermark, lastTimeMs: row.last_time_ms, ordered: row.time_ordered === 1 } : null;
     });
   }
 
@@ -107,17 +113,19 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
     const head = this.head(streamId)!;
     const appendedAt = isoAt(appendedMs);
     const stored: StoredEvent[] = [];
-    let hw = head.hw;
+    let { hw, lastTimeMs, ordered } = head;
     for (const e of events) {
       const bytes = Buffer.byteLength(e.dataJson) + Buffer.byteLength(e.metadataJson);
       const info = this.stmts.insert.run(head.no, hw + 1, e.id, e.type, e.subject, e.timeMs, appendedMs, e.dataJson, e.metadataJson, bytes);
       if (info.changes === 0) continue;
       hw++;
+      if (lastTimeMs !== null && e.timeMs < lastTimeMs) ordered = false;
+      if (lastTimeMs === null || e.timeMs > lastTimeMs) lastTimeMs = e.timeMs;
       stored.push({ sourceId: streamId, offset: hw, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt, pruned: false });
     }
     if (stored.length > 0) {
-      this.stmts.setHead.run(hw, head.no);
-      this.heads.set(streamId, { no: head.no, hw });
+      this.stmts.setHead.run(hw, lastTimeMs, ordered ? 1 : 0, head.no);
+      this.heads.set(streamId, { no: head.no, hw, lastTimeMs, ordered });
     }
     return { stored, deduped: events.length - stored.length };
   }
@@ -131,7 +139,16 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
   offsetAtTime(streamId: string, timeMs: number): number {
     const head = this.head(streamId);
     if (!head) return 1;
-    return this.stmts.atTime.get(head.no, timeMs)?.o ?? head.hw + 1;
+    if (!head.ordered) return this.stmts.scanTime.get(head.no, timeMs)?.o ?? head.hw + 1;
+    // Times never decrease with offsets: binary search for the first offset at or after timeMs.
+    let lo = 1;
+    let hi = head.hw + 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (this.stmts.timeAt.get(head.no, mid)!.t >= timeMs) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
   }
 
   bounds(streamId: string): StreamBounds {

@@ -99,20 +99,25 @@ export class StreamService {
     });
   }
 
-  /** Validate and serialise outside the transaction (throws 400 invalid_request). */
+  /**
+   * Serialise outside the transaction. Callers validate with EventInputSchema first (the append
+   * route's body schema, RemoteModules for poll results); this only guards the fields storage
+   * relies on, so a bad call from code can never store a broken row (400 invalid_request).
+   */
   prepare(events: EventInput[]): PreparedEvent[] {
     if (events.length > MAX_APPEND_EVENTS) {
       throw errors.invalidRequest([{ path: 'events', message: `at most ${MAX_APPEND_EVENTS} events per append` }]);
     }
     const now = this.deps.clock.now();
-    return events.map((raw, i) => {
-      const parsed = EventInputSchema.safeParse(raw);
-      if (!parsed.success) {
-        const issues: Issue[] = parsed.error.issues.map((iss) => ({ path: ['events', i, ...iss.path].join('.'), message: iss.message }));
+    return events.map((e, i) => {
+      const timeMs = e.time ? Date.parse(e.time) : now;
+      if (typeof e.type !== 'string' || e.type === '' || (e.id !== undefined && (typeof e.id !== 'string' || e.id === '')) || !Number.isFinite(timeMs)) {
+        const parsed = EventInputSchema.safeParse(e);
+        const issues: Issue[] = parsed.success
+          ? [{ path: `events.${i}`, message: 'invalid event' }]
+          : parsed.error.issues.map((iss) => ({ path: ['events', i, ...iss.path].join('.'), message: iss.message }));
         throw errors.invalidRequest(issues);
       }
-      const e = parsed.data;
-      const timeMs = e.time ? Date.parse(e.time) : now;
       const data = e.data === undefined ? null : e.data;
       const metadata = e.metadata ?? {};
       return {

@@ -193,6 +193,20 @@ describe('append', () => {
     expect(inbox().streams.offsetAtTime(id, '2029-12-31T00:00:00Z')).toBe(1);
     expect(inbox().streams.offsetAtTime(id, '2030-01-01T12:00:00Z')).toBe(2);
     expect(inbox().streams.offsetAtTime(id, '2030-01-05T00:00:00Z')).toBe(4);
+    // An event older than the latest makes the stream unordered: still exact (by scan).
+    await inbox().sources.appendEvents(id, [{ type: 't', time: '2029-06-01T00:00:00Z' }, { type: 't', time: '2030-02-01T00:00:00Z' }]);
+    expect(inbox().streams.offsetAtTime(id, '2030-01-01T12:00:00Z')).toBe(2);
+    expect(inbox().streams.offsetAtTime(id, '2030-01-05T00:00:00Z')).toBe(5);
+    expect(inbox().streams.offsetAtTime(id, '2029-01-01T00:00:00Z')).toBe(1);
+    expect(inbox().streams.offsetAtTime(id, '2031-01-01T00:00:00Z')).toBe(6);
+  });
+
+  it('finds offsets by time with a binary search on a long time-ordered stream', async () => {
+    const id = await localSource();
+    const base = Date.UTC(2030, 0, 1);
+    await inbox().sources.appendEvents(id, Array.from({ length: 1000 }, (_, i) => ({ type: 't', time: new Date(base + Math.floor(i / 3) * 1000).toISOString() })));
+    for (const k of [0, 1, 17, 200, 332, 333]) expect(inbox().streams.offsetAtTime(id, new Date(base + k * 1000).toISOString())).toBe(Math.min(3 * k + 1, 1000));
+    expect(inbox().streams.offsetAtTime(id, new Date(base + 334 * 1000).toISOString())).toBe(1001);
   });
 });
 

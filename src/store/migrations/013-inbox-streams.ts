@@ -7,9 +7,11 @@ import type { Migration } from './index.js';
  *   small integer `stream_no` so event rows and their indexes stay narrow; it holds the high
  *   watermark (last offset) and the compaction counters, so stats never count rows.
  * - `inbox_events` is keyed by (stream_no, offset): an append is an insert at the right edge of
- *   that B-tree plus the idempotency index (stream_no, event_id) and the time index used by
- *   `at_time` subscription starts. Nothing rewrites existing rows except compaction, which
- *   replaces `data_json`/`metadata_json` by NULL (identity stub) and sets `pruned`.
+ *   that B-tree plus one entry in the idempotency index (stream_no, event_id). Nothing rewrites
+ *   existing rows except compaction, which replaces `data_json`/`metadata_json` by NULL
+ *   (identity stub) and sets `pruned`. There is no time index (it cost a quarter of an insert):
+ *   while a stream's event times never decrease (`time_ordered`, the usual case) the first
+ *   offset at or after a time is found by binary search over offsets; otherwise by a scan.
  * - Times the service compares are epoch milliseconds; records derive RFC 3339 from them.
  */
 export const inboxStreams: Migration = {
@@ -52,6 +54,8 @@ CREATE TABLE inbox_streams (
   pruned_count     INTEGER NOT NULL DEFAULT 0,
   pruned_through   INTEGER NOT NULL DEFAULT 0,
   pruned_bytes     INTEGER NOT NULL DEFAULT 0,
+  last_time_ms     INTEGER,
+  time_ordered     INTEGER NOT NULL DEFAULT 1,
   created_ms       INTEGER NOT NULL
 );
 
@@ -70,6 +74,5 @@ CREATE TABLE inbox_events (
   PRIMARY KEY (stream_no, offset)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX inbox_events_id ON inbox_events(stream_no, event_id);
-CREATE INDEX inbox_events_time ON inbox_events(stream_no, time_ms);
 `,
 };
