@@ -56,7 +56,15 @@ export interface PollOutput {
 }
 
 export class RemoteModules {
+  /** Aborted at shutdown: every running module call ends at once. */
+  private readonly shutdown = new AbortController();
+
   constructor(private readonly opts: { home: string; timeLimitMs?: number }) {}
+
+  /** End every running module call now (daemon shutdown); later calls answer `aborted`. */
+  stop(): void {
+    this.shutdown.abort();
+  }
 
   resolve(modulePath: string): string {
     return path.isAbsolute(modulePath) ? modulePath : path.resolve(this.opts.home, 'source-modules', modulePath);
@@ -68,19 +76,25 @@ export class RemoteModules {
 
   /** Load the module and run its validate: 400 invalid_source_module / invalid_source_config. */
   async check(config: RemoteSourceConfig): Promise<void> {
-    const outcome = await runModuleJob({ op: 'check', modulePath: this.resolve(config.modulePath), moduleConfig: config.moduleConfig ?? null }, this.limit(config));
+    const outcome = await runModuleJob({ op: 'check', modulePath: this.resolve(config.modulePath), moduleConfig: config.moduleConfig ?? null }, this.limit(config), this.shutdown.signal);
     if (outcome.ok) return;
+    if (outcome.stage === 'aborted') throw errors.shuttingDown();
     if (outcome.stage === 'validate') throw errors.invalidSourceConfig(`the module refused moduleConfig: ${outcome.error}`);
     throw errors.invalidSourceModule(config.modulePath, outcome.error);
   }
 
   /** One poll; a failure comes back as a message for the source's `error` field. */
-  async poll(config: RemoteSourceConfig, cursor: unknown, configRef: string | null): Promise<{ ok: true; output: PollOutput } | { ok: false; error: string }> {
+  async poll(
+    config: RemoteSourceConfig,
+    cursor: unknown,
+    configRef: string | null,
+  ): Promise<{ ok: true; output: PollOutput } | { ok: false; error: string; aborted?: true }> {
     const outcome: ModuleOutcome = await runModuleJob(
       { op: 'poll', modulePath: this.resolve(config.modulePath), moduleConfig: config.moduleConfig ?? null, cursor: cursor ?? null, configRef },
       this.limit(config),
+      this.shutdown.signal,
     );
-    if (!outcome.ok) return { ok: false, error: `${outcome.stage}: ${outcome.error}` };
+    if (!outcome.ok) return { ok: false, error: `${outcome.stage}: ${outcome.error}`, ...(outcome.stage === 'aborted' ? { aborted: true as const } : {}) };
     const parsed = PollResultSchema.safeParse(outcome.result);
     if (!parsed.success) {
       const first = parsed.error.issues[0]!;

@@ -61,7 +61,7 @@ export interface ModuleJob {
 /** `load`: the module cannot be imported or has the wrong shape; `validate`: it refused the config. */
 export type ModuleOutcome =
   | { ok: true; result: unknown }
-  | { ok: false; stage: 'load' | 'validate' | 'poll' | 'timeout' | 'crash'; error: string };
+  | { ok: false; stage: 'load' | 'validate' | 'poll' | 'timeout' | 'crash' | 'aborted'; error: string };
 
 /** A worker may use this much heap before it is stopped (the daemon's own heap is untouched). */
 const WORKER_HEAP_MB = 256;
@@ -70,8 +70,9 @@ const WORKER_HEAP_MB = 256;
  * Run one module call; resolves with its outcome (never rejects). At the time limit the module's
  * signal is aborted and the worker terminated at once (a synchronous loop never sees the signal).
  */
-export function runModuleJob(job: ModuleJob, timeLimitMs: number): Promise<ModuleOutcome> {
+export function runModuleJob(job: ModuleJob, timeLimitMs: number, signal?: AbortSignal): Promise<ModuleOutcome> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve({ ok: false, stage: 'aborted', error: 'the daemon is shutting down' });
     let settled = false;
     let worker: Worker;
     try {
@@ -93,6 +94,7 @@ export function runModuleJob(job: ModuleJob, timeLimitMs: number): Promise<Modul
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
       resolve(outcome);
     };
@@ -100,6 +102,9 @@ export function runModuleJob(job: ModuleJob, timeLimitMs: number): Promise<Modul
       worker.postMessage('abort');
       finish({ ok: false, stage: 'timeout', error: `the module did not finish within ${timeLimitMs} ms` });
     }, timeLimitMs);
+    // Shutdown: the worker goes at once, whatever the module is doing.
+    const onAbort = () => finish({ ok: false, stage: 'aborted', error: 'the daemon is shutting down' });
+    signal?.addEventListener('abort', onAbort);
     worker.on('message', (m: { ok: boolean; stage?: string; error?: string; result?: string }) => {
       if (m.ok) {
         try {

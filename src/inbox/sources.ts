@@ -343,6 +343,8 @@ export class SourceService {
     const config = parseRemoteConfig(JSON.parse(row.config_json));
     const cursor = row.cursor_json === null ? null : JSON.parse(row.cursor_json);
     const outcome = await this.deps.modules.poll(config, cursor, row.config_ref);
+    // A poll cut short by shutdown says nothing about the module: the source keeps its state.
+    if (!outcome.ok && outcome.aborted) throw errors.shuttingDown();
     if (!outcome.ok) return this.markError(sourceId, outcome.error);
     let appended: AppendResult;
     try {
@@ -379,7 +381,8 @@ export class SourceService {
     try {
       await this.serialised(sourceId, () => this.pollOnce(sourceId));
     } catch (err) {
-      if (!(err instanceof AppError && err.code === 'source_not_found')) this.deps.logger.error({ err, sourceId }, 'remote source poll crashed');
+      const expected = err instanceof AppError && (err.code === 'source_not_found' || err.code === 'shutting_down');
+      if (!expected) this.deps.logger.error({ err, sourceId }, 'remote source poll crashed');
     }
     if (!this.stopped) this.ensure(sourceId);
   }
@@ -440,10 +443,11 @@ export class SourceService {
     }
   }
 
-  /** Stop scheduling and wait for polls in flight (each bounded by its module time limit). */
+  /** Stop scheduling, end module calls in flight (their workers are terminated) and wait for them. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.schedule.stop();
+    this.deps.modules.stop();
     await Promise.allSettled([...this.polling.values()]);
   }
 

@@ -108,6 +108,17 @@ describe('polling', () => {
     expect(inbox().sources.get(source.sourceId).state).toBe('error');
   });
 
+  it('shutdown ends a module call in flight at once and leaves the source state alone', async () => {
+    const { source } = await remoteSource({ modulePath: writeModule('hang.mjs', 'export default { poll() { for (;;) {} } };'), pollTimeoutMs: 120_000 });
+    const poll = inbox().sources.poll(source.sourceId);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await inbox().sources.stop();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await expect(poll).rejects.toMatchObject({ code: 'shutting_down' });
+    expect(inbox().sources.get(source.sourceId)).toMatchObject({ state: 'active', error: null });
+  });
+
   it.each([
     ['calls process.exit', 'export default { poll() { process.exit(3); } };', 'exited'],
     ['returns a bad result', 'export default { poll() { return { events: [{ data: 1 }] }; } };', 'events.0.type'],
