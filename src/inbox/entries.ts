@@ -104,15 +104,16 @@ export class InboxEntries {
     | 'insertEvent'
     | 'seqOf'
     | 'seqAtOrBefore'
-    | 'pageAll'
+    | 'pageAcked'
     | 'pageUnacked'
     | 'ackThrough'
     | 'ackOne'
     | 'ackAll'
     | 'compact'
-    | 'removeAgent'
+    | 'removeUnacked'
     | 'unackedCount'
-    | 'latest',
+    | 'latestUnacked'
+    | 'latestAcked',
     Database.Statement
   >;
 
@@ -123,19 +124,24 @@ export class InboxEntries {
       insert: db.prepare(`INSERT INTO inbox_entries ${cols} VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?)`),
       insertEvent: db.prepare(`INSERT OR IGNORE INTO inbox_entries ${cols} VALUES (?, ?, 'event', ?, ?, ?, ?, NULL, NULL, NULL, ?)`),
       seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
-      // A cursor whose entry was compacted away: ids are monotonic, so the last entry at or before it.
-      seqAtOrBefore: db.prepare('SELECT max(seq) FROM inbox_entries WHERE agent_id = ? AND entry_id <= ?').pluck(),
-      pageAll: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
+      seqAtOrBefore: db.prepare('SELECT seq FROM inbox_entries WHERE entry_id <= ? ORDER BY entry_id DESC LIMIT 1').pluck(),
+      // Every per-agent statement names `acked_at IS [NOT] NULL` so that it uses one of the two partial indexes.
       pageUnacked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NULL ORDER BY seq LIMIT ?'),
+      pageAcked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NOT NULL ORDER BY seq LIMIT ?'),
       ackThrough: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND seq <= ? AND acked_at IS NULL'),
       ackOne: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND entry_id = ? AND acked_at IS NULL'),
       ackAll: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND acked_at IS NULL'),
       compact: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL'),
-      removeAgent: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ?'),
+      removeUnacked: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL'),
       unackedCount: db.prepare('SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL').pluck(),
-      latest: db.prepare('SELECT entry_id FROM inbox_entries WHERE agent_id = ? ORDER BY seq DESC LIMIT 1').pluck(),
+      latestUnacked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL ORDER BY seq DESC LIMIT 1'),
+      latestAcked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL ORDER BY seq DESC LIMIT 1'),
     };
-    deps.agents.onDeleted((agentId) => this.stmt.removeAgent.run(agentId));
+    deps.agents.onDeleted((agentId) => {
+      this.stmt.removeUnacked.run(agentId);
+      this.stmt.compact.run(agentId);
+    });
   }
 
   /** A direct item or a timer reminder, inside the caller's transaction (or its own). */
@@ -214,8 +220,11 @@ export class InboxEntries {
   page(agentId: string, opts: { after?: string; limit: number; includeAcked?: boolean }): EntryPage {
     this.deps.agents.get(agentId);
     const after = opts.after ? this.cursorSeq(agentId, opts.after) : 0;
-    const stmt = opts.includeAcked ? this.stmt.pageAll : this.stmt.pageUnacked;
-    const rows = stmt.all(agentId, after, opts.limit + 1) as EntryRow[];
+    let rows = this.stmt.pageUnacked.all(agentId, after, opts.limit + 1) as EntryRow[];
+    if (opts.includeAcked) {
+      const acked = this.stmt.pageAcked.all(agentId, after, opts.limit + 1) as EntryRow[];
+      rows = [...rows, ...acked].sort((a, b) => a.seq - b.seq).slice(0, opts.limit + 1);
+    }
     const more = rows.length > opts.limit;
     const entries = rows.slice(0, opts.limit).map(toEntry);
     return { entries, nextCursor: more ? entries[entries.length - 1]!.entryId : null };
@@ -226,7 +235,7 @@ export class InboxEntries {
     return {
       agentId,
       unackedCount: this.stmt.unackedCount.get(agentId) as number,
-      latestEntryId: (this.stmt.latest.get(agentId) as string | undefined) ?? null,
+      latestEntryId: this.latest(agentId),
       deliveryPaused: agent.deliveryPaused,
     };
   }
@@ -262,10 +271,18 @@ export class InboxEntries {
     });
   }
 
+  private latest(agentId: string): string | null {
+    type Row = { seq: number; entry_id: string } | undefined;
+    const a = this.stmt.latestUnacked.get(agentId) as Row;
+    const b = this.stmt.latestAcked.get(agentId) as Row;
+    const last = a && b ? (a.seq > b.seq ? a : b) : (a ?? b);
+    return last?.entry_id ?? null;
+  }
+
   /** The seq a cursor stands for: its own, or (compacted away) the last entry at or before it. */
   private cursorSeq(agentId: string, entryId: string): number {
     const seq = this.stmt.seqOf.get(agentId, entryId) as number | undefined;
     if (seq !== undefined) return seq;
-    return (this.stmt.seqAtOrBefore.get(agentId, entryId) as number | null) ?? 0;
+    return (this.stmt.seqAtOrBefore.get(entryId) as number | undefined) ?? 0;
   }
 }

@@ -4,6 +4,12 @@ import type { Migration } from './index.js';
  * Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox).
  * Entries are ordered by `seq` (their cursor is the `ent_` id, resolved to its seq); an event
  * entry is unique per subscription and stream offset, so a replay never duplicates one.
+ *
+ * The indexes are laid out for fan-out: one append matching N subscriptions inserts N entries
+ * into N inboxes, and every index keyed by agent puts each of them on a different page. So the
+ * uniqueness index leads with the stream position (all N land together, at its tail), and the
+ * per-agent order is split into an unacknowledged and an acknowledged partial index: an insert
+ * touches only the first, an ack moves entries to the second.
  */
 export const inboxSubscriptions: Migration = {
   version: 14,
@@ -51,8 +57,8 @@ CREATE TABLE inbox_entries (
   created_at TEXT NOT NULL,
   acked_at TEXT
 );
-CREATE UNIQUE INDEX inbox_entries_subscription_offset ON inbox_entries(subscription_id, stream_offset) WHERE subscription_id IS NOT NULL;
-CREATE INDEX inbox_entries_agent ON inbox_entries(agent_id, seq);
+CREATE UNIQUE INDEX inbox_entries_source_offset ON inbox_entries(source_id, stream_offset, subscription_id) WHERE subscription_id IS NOT NULL;
 CREATE INDEX inbox_entries_unacked ON inbox_entries(agent_id, seq) WHERE acked_at IS NULL;
+CREATE INDEX inbox_entries_acked ON inbox_entries(agent_id, seq) WHERE acked_at IS NOT NULL;
 `,
 };
