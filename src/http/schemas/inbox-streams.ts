@@ -105,7 +105,8 @@ export const PollResponse = z
 
 // --- events ----------------------------------------------------------------------------------
 
-export const EventInput = EventInputSchema.openapi('InboxEventInput', {
+// A new object over the same shape: schemas built before the OpenAPI extension is loaded have no .openapi().
+export const EventInput = z.strictObject(EventInputSchema.shape).openapi('InboxEventInput', {
   description: 'CloudEvents-shaped. id: idempotency key per stream (generated when absent); time: RFC 3339 with offset (default: append time), read back in UTC.',
 });
 
