@@ -7,7 +7,7 @@
  *   attempt already started may finish.
  * - resume `{deliveryOnly: true}`: in ONE transaction, queues one catch-up notification per
  *   effective active target (not offline) listing the unacknowledged entries it was never
- *   notified of (after its `queued_through` cursor: never a backlog already notified or already
+ *   notified of (split only past MAX_COVERED entries) (after its `queued_through` cursor: never a backlog already notified or already
  *   queued), then clears the flag; the catch-up is thus persisted before the pause is cleared.
  *   Offline targets stay offline; pending rows keep their backoff (the catch-up queues behind
  *   them). No entries are created. Repeated calls queue nothing new and wake due pending rows.
@@ -34,7 +34,8 @@ export interface ResumeResult extends InboxAgent {
 
 export interface TargetResumeResult extends Target {
   recovered: boolean;
-  catchUp: NotificationSummary | null;
+  /** Catch-up notifications queued (none while the agent is paused). */
+  catchUp: NotificationSummary[];
 }
 
 export interface DeliveryPauseDeps {
@@ -78,8 +79,7 @@ export class DeliveryPause {
         for (const row of targets.rowsOf(agentId)) {
           if (row.status !== 'active') continue;
           woken.push(row.target_id);
-          const queued = notifier.queueUnnotified(row, 'catch_up');
-          if (queued) catchUp.push(queued);
+          catchUp.push(...notifier.queueAllUnnotified(row.target_id, 'catch_up'));
         }
         agents.setDeliveryPaused(agentId, false);
         return { ...agents.get(agentId), recoveredTargets, catchUp };
@@ -96,8 +96,7 @@ export class DeliveryPause {
         const row = targets.rowOf(agentId, targetId);
         const recovered = targets.recover(row);
         notifier.resetBackoff(targetId);
-        const fresh = targets.find(targetId)!;
-        const catchUp = agents.get(agentId).deliveryPaused ? null : notifier.queueUnnotified(fresh, 'catch_up');
+        const catchUp = agents.get(agentId).deliveryPaused ? [] : notifier.queueAllUnnotified(targetId, 'catch_up');
         return { ...targets.get(agentId, targetId), recovered, catchUp };
       });
       notifier.wake([targetId]);

@@ -36,6 +36,11 @@ export const COALESCE_MS = 250;
 export const MAX_LISTED = 50;
 /** Page size when scanning for unnotified entries. */
 const SCAN_PAGE = 500;
+/**
+ * Entries one notification covers at most: a larger backlog (a long pause) becomes several
+ * notifications of this size, so one transaction never reads an unbounded backlog.
+ */
+export const MAX_COVERED = 10_000;
 /** Delivered and failed rows older than this are removed by gc. */
 export const NOTIFICATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -208,7 +213,7 @@ export class Notifier implements Lifecycle {
         last = e.entryId;
         count++;
       }
-      if (page.length < SCAN_PAGE) break;
+      if (page.length < SCAN_PAGE || count >= MAX_COVERED) break;
       cursor = last!;
     }
     if (count === 0 || first === null || last === null) return null;
@@ -230,6 +235,18 @@ export class Notifier implements Lifecycle {
     this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, count, first, last, JSON.stringify(payload), now, now, now);
     this.deps.targets.setQueuedThrough(row.target_id, last);
     return { notificationId, targetId: row.target_id, reason, entryCount: count };
+  }
+
+  /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */
+  queueAllUnnotified(targetId: string, reason: NotificationReason): NotificationSummary[] {
+    const queued: NotificationSummary[] = [];
+    for (;;) {
+      const row = this.deps.targets.find(targetId);
+      const summary = row ? this.queueUnnotified(row, reason) : null;
+      if (!summary) return queued;
+      queued.push(summary);
+      if (summary.entryCount < MAX_COVERED) return queued;
+    }
   }
 
   // --- delivery ----------------------------------------------------------------------------------
@@ -298,7 +315,7 @@ export class Notifier implements Lifecycle {
       this.deps.store.tx(() => {
         const row = this.deps.targets.find(targetId);
         if (!row || row.status !== 'active' || this.isPaused(row.agent_id)) return;
-        this.queueUnnotified(row, 'entries');
+        this.queueAllUnnotified(targetId, 'entries');
       });
     } catch (err) {
       this.deps.logger.error({ err, targetId }, 'queueing an inbox notification failed');

@@ -4,7 +4,7 @@
  * with a ManualClock; webhook targets on a real loopback receiver.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COALESCE_MS } from '../../src/inbox/notifier.js';
+import { COALESCE_MS, MAX_COVERED, MAX_LISTED } from '../../src/inbox/notifier.js';
 import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -133,6 +133,22 @@ describe('POST /agents/{id}/resume {deliveryOnly: true}', () => {
     expect(rx.received).toHaveLength(2);
   });
 
+  it('should split a backlog larger than MAX_COVERED entries into bounded notifications', async () => {
+    const { agentId } = setup();
+    await inbox().delivery.pause(agentId);
+    t.s.store.tx(() => {
+      for (let i = 0; i <= MAX_COVERED; i++) direct(agentId, `m${i}`);
+    });
+    const res = await inbox().delivery.resume(agentId, { deliveryOnly: true });
+    expect(res.catchUp.map((c) => c.entryCount)).toEqual([MAX_COVERED, 1]);
+    await tick(0);
+    await tick(0);
+    expect(rx.received.map((r) => [r.json.entryCount, r.json.entries.length, r.json.truncated])).toEqual([
+      [MAX_COVERED, MAX_LISTED, true],
+      [1, 1, false],
+    ]);
+  });
+
   it('should persist the catch-up with the cleared flag in one transaction', async () => {
     const { agentId, targets } = setup();
     await inbox().delivery.pause(agentId);
@@ -234,7 +250,7 @@ describe('POST /agents/{id}/targets/{id}/resume', () => {
     expect(inbox().targets.list(agentId).map((x) => x.status)).toEqual(['offline', 'offline']);
     await inbox().delivery.pause(agentId);
     const res = await inbox().delivery.resumeTarget(agentId, targets.a!);
-    expect(res).toMatchObject({ status: 'active', recovered: true, catchUp: null });
+    expect(res).toMatchObject({ status: 'active', recovered: true, catchUp: [] });
     expect(inbox().targets.get(agentId, targets.b!).status).toBe('offline');
     expect(inbox().agents.get(agentId).deliveryPaused).toBe(true);
     await tick(3_600_000);

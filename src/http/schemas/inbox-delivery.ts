@@ -73,7 +73,7 @@ const NotificationSummary = z
 
 export const TargetResumeResult = Target.extend({
   recovered: z.boolean().openapi({ description: 'the target was offline and is active again' }),
-  catchUp: NotificationSummary.nullable().openapi({ description: 'catch-up notification queued (only while the agent is not paused)' }),
+  catchUp: z.array(NotificationSummary).openapi({ description: 'catch-up notification queued (only while the agent is not paused)' }),
 }).openapi('TargetResumeResult');
 
 // --- agent delivery pause ----------------------------------------------------------------------
