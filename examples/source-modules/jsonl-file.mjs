@@ -11,9 +11,10 @@
  * moduleConfig: `path` (absolute file, required), `type` (event type when a line has none,
  * default "jsonl.line"), `maxEvents` (per poll, default 1000).
  * Each line is either an event object ({type, id?, subject?, time?, data?, metadata?}) or any
- * other JSON value, which becomes `data`. The cursor is the byte offset read so far, so a line is
- * read once; ids default to "<path>:<byte offset>", so a repeated poll from an older cursor is
- * deduplicated by the stream. A file that shrank (rotated) is read again from the start.
+ * other JSON value, which becomes `data`. The cursor `{offset, rotation}` is the byte offset read so
+ * far and how often the file was seen to shrink (rotated or truncated: read again from the
+ * start); ids default to "<path>:<rotation>:<byte offset>", so a repeated poll from an older cursor
+ * is deduplicated by the stream while a rotated file's lines are new events.
  *
  * The module interface (CONTRACT.md section 9): default export `{ poll, validate? }`.
  * poll({moduleConfig, cursor, configRef, signal}) -> {events, cursor}; validate(moduleConfig)
@@ -43,16 +44,20 @@ async function poll({ moduleConfig, cursor, signal }) {
   validate(moduleConfig);
   const file = moduleConfig.path;
   const maxEvents = moduleConfig.maxEvents ?? 1000;
-  let start = typeof cursor === 'number' && cursor >= 0 ? cursor : 0;
+  let start = Number.isInteger(cursor?.offset) && cursor.offset >= 0 ? cursor.offset : 0;
+  let rotation = Number.isInteger(cursor?.rotation) ? cursor.rotation : 0;
   let size;
   try {
     size = (await stat(file)).size;
   } catch (err) {
-    if (err.code === 'ENOENT') return { events: [], cursor: start };
+    if (err.code === 'ENOENT') return { events: [], cursor: { offset: start, rotation } };
     throw err;
   }
-  if (size < start) start = 0; // rotated or truncated
-  if (size === start) return { events: [], cursor: start };
+  if (size < start) {
+    start = 0; // rotated or truncated
+    rotation++;
+  }
+  if (size === start) return { events: [], cursor: { offset: start, rotation } };
   const handle = await open(file, 'r');
   try {
     const length = Math.min(size - start, 8 * 1024 * 1024);
@@ -73,9 +78,9 @@ async function poll({ moduleConfig, cursor, signal }) {
       } catch {
         value = { invalidLine: line };
       }
-      events.push(toEvent(value, moduleConfig.type ?? 'jsonl.line', `${file}:${offset}`));
+      events.push(toEvent(value, moduleConfig.type ?? 'jsonl.line', `${file}:${rotation}:${offset}`));
     }
-    return { events, cursor: start + at };
+    return { events, cursor: { offset: start + at, rotation } };
   } finally {
     await handle.close();
   }

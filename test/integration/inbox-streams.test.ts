@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, ROOT, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 let d: RunningDaemon;
@@ -184,6 +184,25 @@ describe('remote sources', () => {
     expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:x' })).json).toMatchObject({ state: 'paused', configRef: 'cred:x' });
     expect((await sock('POST', `/sources/${id}/poll`)).json).toMatchObject({ appended: 1, state: 'paused' });
     expect((await sock('POST', `/sources/${id}/resume`)).json).toMatchObject({ state: 'active', error: null });
+  });
+
+  it('polls every pollIntervalMs while active (the example JSON Lines module), not while paused', async () => {
+    const file = path.join(d.home, 'feed.jsonl');
+    fs.writeFileSync(file, '{"type":"a"}\n');
+    const modulePath = path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs');
+    const created = await sock('POST', '/sources', { hostId: await host('remote_source'), streamKind: 'jsonl', streamKey: 'feed', config: { modulePath, moduleConfig: { path: file }, pollIntervalMs: 1000 } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.sourceId;
+    const hw = async () => (await sock('GET', `/sources/${id}`)).json.streamStats?.highWatermarkOffset ?? 0;
+    await waitFor(async () => (await hw()) === 1, 15_000, 200);
+    fs.appendFileSync(file, '{"type":"b"}\n');
+    await waitFor(async () => (await hw()) === 2, 15_000, 200);
+    expect((await sock('POST', `/sources/${id}/pause`)).json.state).toBe('paused');
+    fs.appendFileSync(file, '{"type":"c"}\n');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await hw()).toBe(2);
+    await sock('POST', `/sources/${id}/resume`);
+    await waitFor(async () => (await hw()) === 3, 15_000, 200);
   });
 
   it('a broken module never crashes the daemon: refused at creation, or marks its source error', async () => {

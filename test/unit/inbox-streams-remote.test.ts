@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDLE_AUTO_PAUSE_MS } from '../../src/inbox/remote-sources.js';
-import { waitFor } from '../helpers/daemon.js';
+import { ROOT, waitFor } from '../helpers/daemon.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
@@ -206,5 +206,33 @@ describe('lifecycle (spec/inbox.md States and transitions)', () => {
     inbox().sources.pause(id);
     inbox().sources.subscriptionsChanged(id, 1);
     expect(inbox().sources.get(id).state).toBe('paused');
+  });
+});
+
+describe('the example module (examples/source-modules/jsonl-file.mjs)', () => {
+  const EXAMPLE = path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs');
+
+  it('refuses a config without an absolute path', async () => {
+    await expect(remoteSource({ modulePath: EXAMPLE, moduleConfig: { path: 'relative.jsonl' } })).rejects.toMatchObject({ code: 'invalid_source_config' });
+  });
+
+  it('turns new complete lines into events, once each, across polls and a rotation', async () => {
+    const file = path.join(t.home, 'events.jsonl');
+    const { source } = await remoteSource({ modulePath: EXAMPLE, moduleConfig: { path: file, type: 'app.log' } });
+    const id = source.sourceId;
+    expect(await inbox().sources.poll(id)).toMatchObject({ appended: 0 }); // no file yet
+    fs.writeFileSync(file, '{"type":"deploy","subject":"web","data":{"v":2}}\n"plain text"\n{"partial":');
+    expect(await inbox().sources.poll(id)).toMatchObject({ appended: 2 });
+    fs.appendFileSync(file, 'true}\n');
+    expect(await inbox().sources.poll(id)).toMatchObject({ appended: 1 });
+    expect(await inbox().sources.poll(id)).toMatchObject({ appended: 0, deduped: 0 });
+    const events = inbox().streams.read(id, 0, 10);
+    expect(events.map((e) => [e.type, e.subject, e.data])).toEqual([
+      ['deploy', 'web', { v: 2 }],
+      ['app.log', null, 'plain text'],
+      ['app.log', null, { partial: true }],
+    ]);
+    fs.writeFileSync(file, '"after rotation"\n');
+    expect(await inbox().sources.poll(id)).toMatchObject({ appended: 1 });
   });
 });
