@@ -4,6 +4,7 @@
  * is left, printing progress on stderr after each call.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import type { CompactionResult } from '../inbox/compaction.js';
 import { call, clientOptions, resolveTarget, type ClientFlags, type RequestOptions, type Target } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { intArg } from './tasks.js';
@@ -144,17 +145,6 @@ function registerStreams(root: Command): void {
   );
 }
 
-interface ApplyResult {
-  committedBatches: number;
-  prunedEvents: number;
-  prunedBytes: number;
-  retainedFromOffset: number;
-  highWatermarkOffset: number;
-  nextOffset: number;
-  hasMore: boolean;
-  stopReason: string;
-}
-
 /** Events per apply call when the CLI loops (progress is printed after each call). */
 const APPLY_STEP = 10_000;
 
@@ -178,11 +168,11 @@ function registerCompaction(root: Command): void {
       action(async (id: string, flags: ClientFlags & { retentionMs: number; batchSize?: number; maxEvents?: number; maxPayloadBytes?: number }) => {
         const target = resolveTarget(flags);
         const total = { committedBatches: 0, prunedEvents: 0, prunedBytes: 0 };
-        let last: ApplyResult;
+        let last: CompactionResult;
         for (;;) {
           const remaining = flags.maxEvents === undefined ? APPLY_STEP : Math.min(APPLY_STEP, flags.maxEvents - total.prunedEvents);
           const body = { apply: true, retentionMs: flags.retentionMs, batchSize: flags.batchSize, maxEvents: remaining, maxPayloadBytes: flags.maxPayloadBytes };
-          last = await inbox<ApplyResult>(target, 'POST', `/streams/${enc(id)}/compaction-apply`, { body });
+          last = await inbox<CompactionResult>(target, 'POST', `/streams/${enc(id)}/compaction-apply`, { body });
           total.committedBatches += last.committedBatches;
           total.prunedEvents += last.prunedEvents;
           total.prunedBytes += last.prunedBytes;
