@@ -182,7 +182,7 @@ function registerCompaction(root: Command): void {
           const budgetLeft = flags.maxEvents === undefined || total.prunedEvents < flags.maxEvents;
           if (last.stopReason !== 'max_events' || !last.hasMore || !budgetLeft || last.prunedEvents === 0) break;
         }
-        print({ streamId: id, ...last, ...total }, flags.json, record);
+        print({ ...last, ...total }, flags.json, record);
       }),
     );
 }
