@@ -8,7 +8,9 @@
  * Knobs (environment): BENCH_DURATION (s per enqueue run, also --duration N), BENCH_CONNECTIONS,
  * BENCH_ROUNDS, BENCH_WARMUP, BENCH_SSE_CLIENTS, BENCH_SSE_EVENTS, BENCH_SSE_BATCH,
  * BENCH_SSE_INTERVAL_MS, BENCH_SSE_WARMUP, BENCH_SSE_WORKERS, BENCH_PAGES_EVENTS, BENCH_PAGES_SMALL,
- * BENCH_PAGES_REQUESTS, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS, BENCH_TMPDIR. See bench/README.md.
+ * BENCH_PAGES_REQUESTS, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
+ * BENCH_INBOX_WATCH_SUBS, BENCH_INBOX_WATCH_APPENDS, BENCH_INBOX_APPEND_SMALL, BENCH_INBOX_APPEND_MEDIUM,
+ * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
  * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
@@ -20,13 +22,15 @@ import path from 'node:path';
 import { consoleTable, markdown } from './lib/report.js';
 import { benchTreeSeconds, machineBusySeconds, ROOT } from './lib/processes.js';
 import * as enqueue from './scenarios/enqueue.js';
+import * as inboxAppend from './scenarios/inbox-append.js';
+import * as inboxWatch from './scenarios/inbox-watch.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, memory, timers, turns };
+const SCENARIOS = { enqueue, sse, pages, memory, timers, turns, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -88,6 +92,16 @@ function options(args) {
       leadMs: numberFrom('BENCH_TIMERS_LEAD_MS', 8000),
       spreadMs: numberFrom('BENCH_TIMERS_SPREAD_MS', 15_000),
     },
+    inboxAppend: {
+      sizes: [numberFrom('BENCH_INBOX_APPEND_SMALL', 10_000), numberFrom('BENCH_INBOX_APPEND_MEDIUM', 100_000), numberFrom('BENCH_INBOX_APPEND_BIG', 1_000_000)],
+      appends: numberFrom('BENCH_INBOX_APPEND_REQUESTS', 2000),
+      warmup: 200,
+    },
+    inboxWatch: {
+      subscriptions: numberFrom('BENCH_INBOX_WATCH_SUBS', 100),
+      appends: numberFrom('BENCH_INBOX_WATCH_APPENDS', 1000),
+      warmup: 100,
+    },
   };
 }
 
@@ -106,7 +120,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, timers: opts.timers },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend },
   };
 }
 

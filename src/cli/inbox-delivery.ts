@@ -1,4 +1,152 @@
-/** `svc inbox …` commands: targets, pause/resume, timers, gc. */
+/**
+ * `svc inbox …` commands for delivery (CONTRACT.md section 11): targets, the agent delivery
+ * pause/resume (added to the `agents` group the subscriptions commands own), timers, gc.
+ */
 import type { Command } from 'commander';
+import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { action, print, record, table, type Row } from './output.js';
+import { intArg, seg } from './tasks.js';
 
-export function registerInboxDelivery(_inbox: Command): void {}
+const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
+const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];
+
+type Flags = ClientFlags & Record<string, unknown>;
+
+/** One request to the inbox API over its socket, printed as a record. */
+async function inboxCall(flags: ClientFlags, method: string, path: string, body?: unknown): Promise<Row> {
+  return call<Row>(resolveTarget(flags), method, path, { surface: 'inbox', ...(body === undefined ? {} : { body }) });
+}
+
+/** The `agents` group: the subscriptions commands create it; whoever registers first does. */
+function agentsGroup(inbox: Command): Command {
+  return inbox.commands.find((c) => c.name() === 'agents') ?? inbox.command('agents').description('inbox agents');
+}
+
+export function registerInboxDelivery(inbox: Command): void {
+  registerTargets(inbox);
+  registerPause(agentsGroup(inbox));
+  registerTimers(inbox);
+
+  clientOptions(inbox.command('gc').description('run housekeeping now (old delivered notifications) and report counts')).action(
+    action(async (flags: ClientFlags) => print(await inboxCall(flags, 'POST', '/gc', {}), flags.json, record)),
+  );
+}
+
+function registerTargets(inbox: Command): void {
+  const targets = inbox.command('targets').description("an inbox agent's activation targets (webhook, terminal, runtime)");
+
+  clientOptions(targets.command('list <agent>').description('targets of an agent')).action(
+    action(async (agent: string, flags: ClientFlags) => {
+      const res = await inboxCall(flags, 'GET', `/agents/${seg(agent)}/targets`);
+      print(res, flags.json, (r) => table(r.targets as Row[], TARGET_COLUMNS));
+    }),
+  );
+
+  // `--url` is the webhook URL here (CONTRACT.md section 11 names it so); inbox commands reach
+  // the daemon through its socket, so the control-plane `--url` is not needed on this command.
+  targets
+    .command('create <agent>')
+    .description('add a target; a webhook secret is printed this once')
+    .option('--token <token>', 'control token (env SVC_TOKEN)')
+    .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
+    .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
+    .option('--json', 'machine-readable JSON output')
+    .requiredOption('--kind <kind>', 'webhook | terminal | runtime')
+    .option('--url <url>', 'webhook: URL receiving the signed POST')
+    .option('--secret <whsec>', 'webhook: signing secret (default: generated)')
+    .option('--tmux-target <pane>', 'terminal: tmux target pane, e.g. work:0.1')
+    .option('--tmux-socket <path>', 'terminal: tmux server socket (tmux -S)')
+    .option('--runtime-agent <id>', 'runtime: control-plane agent whose queue receives notifications')
+    .action(
+      action(async (agent: string, flags: Flags) => {
+        const body = {
+          kind: flags.kind,
+          url: flags.url,
+          secret: flags.secret,
+          tmuxTarget: flags.tmuxTarget,
+          tmuxSocket: flags.tmuxSocket,
+          runtimeAgentId: flags.runtimeAgent,
+        };
+        const client: ClientFlags = { socket: flags.socket, home: flags.home, token: flags.token, json: flags.json };
+        print(await inboxCall(client, 'POST', `/agents/${seg(agent)}/targets`, body), flags.json, record);
+      }),
+    );
+
+  clientOptions(targets.command('delete <agent> <target>').description('remove a target and its pending notifications')).action(
+    action(async (agent: string, target: string, flags: ClientFlags) => {
+      print(await inboxCall(flags, 'DELETE', `/agents/${seg(agent)}/targets/${seg(target)}`), flags.json, record);
+    }),
+  );
+
+  clientOptions(targets.command('resume <agent> <target>').description('recover one target (offline -> active); keeps the agent pause')).action(
+    action(async (agent: string, target: string, flags: ClientFlags) => {
+      print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/targets/${seg(target)}/resume`, {}), flags.json, record);
+    }),
+  );
+}
+
+function registerPause(agents: Command): void {
+  clientOptions(agents.command('pause <agent>').description('pause proactive delivery to the agent (entries keep arriving)')).action(
+    action(async (agent: string, flags: ClientFlags) => {
+      print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/pause`, {}), flags.json, record);
+    }),
+  );
+
+  clientOptions(agents.command('resume <agent>').description('resume delivery; without --delivery-only also recover offline targets'))
+    .option('--delivery-only', 'only clear the pause and catch up active targets (offline targets stay offline)')
+    .action(
+      action(async (agent: string, flags: Flags) => {
+        const body = flags.deliveryOnly ? { deliveryOnly: true } : {};
+        print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/resume`, body), flags.json, record);
+      }),
+    );
+}
+
+function registerTimers(inbox: Command): void {
+  const timers = inbox.command('timers').description('inbox timers: reminders put into an agent inbox (at | every | cron)');
+
+  clientOptions(timers.command('list').description('inbox timers, oldest first'))
+    .option('--agent <id>', 'only timers of this inbox agent')
+    .option('--status <status>', 'active | paused | completed')
+    .action(
+      action(async (flags: Flags) => {
+        const res = await call<Row>(resolveTarget(flags), 'GET', '/timers', {
+          surface: 'inbox',
+          query: { agentId: flags.agent as string | undefined, status: flags.status as string | undefined },
+        });
+        print(res, flags.json, (r) => table(r.timers as Row[], TIMER_COLUMNS));
+      }),
+    );
+
+  clientOptions(timers.command('create').description('create a timer: exactly one of --at, --every, --cron'))
+    .requiredOption('--agent <id>', 'inbox agent')
+    .option('--at <time>', 'one occurrence at an ISO 8601 time with offset')
+    .option('--every <ms>', 'period in milliseconds (>= 1000)', intArg)
+    .option('--cron <expr>', '5-field cron expression')
+    .option('--timezone <zone>', 'IANA time zone for --cron (default: the daemon host zone)')
+    .requiredOption('--message <text>', 'reminder text')
+    .option('--sender <name>', 'sender shown on the entry')
+    .action(
+      action(async (flags: Flags) => {
+        const body = { agentId: flags.agent, at: flags.at, every: flags.every, cron: flags.cron, timezone: flags.timezone, message: flags.message, sender: flags.sender };
+        print(await inboxCall(flags, 'POST', '/timers', body), flags.json, record);
+      }),
+    );
+
+  for (const [verb, what] of [
+    ['pause', 'pause a timer'],
+    ['resume', 'resume a paused timer at its next occurrence'],
+  ] as const) {
+    clientOptions(timers.command(`${verb} <schedule>`).description(what)).action(
+      action(async (schedule: string, flags: ClientFlags) => {
+        print(await inboxCall(flags, 'POST', `/timers/${seg(schedule)}/${verb}`, {}), flags.json, record);
+      }),
+    );
+  }
+
+  clientOptions(timers.command('delete <schedule>').description('delete a timer')).action(
+    action(async (schedule: string, flags: ClientFlags) => {
+      print(await inboxCall(flags, 'DELETE', `/timers/${seg(schedule)}`), flags.json, record);
+    }),
+  );
+}

@@ -41,13 +41,23 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
       await fn(...args);
     } catch (err) {
       if (err instanceof ApiError) {
-        process.stderr.write(`svc: ${err.code}: ${err.message}\n`);
+        process.stderr.write(`svc: ${err.code}: ${err.message}\n${errorFields(err.body)}`);
         process.exit(err.status === 0 ? 3 : 1);
       }
       process.stderr.write(`svc: ${(err as Error).message}\n`);
       process.exit(1);
     }
   };
+}
+
+/** Fields of an error envelope beyond ok/error/code (e.g. history_unavailable's replay bounds), one `  key: value` line each. */
+function errorFields(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const skip = new Set(['ok', 'error', 'code', 'issues', 'hint']);
+  return Object.entries(body as Row)
+    .filter(([k]) => !skip.has(k))
+    .map(([k, v]) => `  ${k}: ${cell(v)}\n`)
+    .join('');
 }
 
 function truncate(s: string, n: number): string {

@@ -194,10 +194,49 @@ export const errors = {
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
 
   // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
+  hostNotFound: notFound('host_not_found', 'host'),
+  sourceNotFound: notFound('source_not_found', 'source'),
+  streamNotFound: notFound('stream_not_found', 'stream'),
+  manualAppendUnsupported: (sourceId: string, sourceType: string) =>
+    new AppError(409, 'manual_append_unsupported', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; only local_event sources accept events through this route`, { sourceId, sourceType }),
+  invalidSourceConfig: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_source_config', `invalid source config: ${reason}`, extra),
+  invalidSourceModule: (modulePath: string, reason: string) =>
+    new AppError(400, 'invalid_source_module', `source module ${JSON.stringify(modulePath)} cannot be loaded: ${reason}`, { modulePath }),
+  /** spec/inbox.md Errors: the fields survive into the CLI's error output. */
+  historyUnavailable: (f: { streamId: string; requested: unknown; retainedFromOffset: number; highWatermarkOffset: number }) =>
+    new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (payloads compacted)`, { ...f }),
+  compactionUnsupported: (streamId: string, backend: string) =>
+    new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
+  sourcePollFailed: (sourceId: string, reason: string) =>
+    new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
+  sourceNotManaged: (sourceId: string, sourceType: string) =>
+    new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
   // --- inbox: agents, subscriptions, entries --------------------------------------------------
+  /** Inbox agents answer with camelCase fields (CONTRACT.md section 9), unlike the control plane's agent_not_found. */
+  inboxAgentNotFound: (agentId: string) => new AppError(404, 'agent_not_found', `agent ${JSON.stringify(agentId)} not found`, { agentId }),
+  subscriptionNotFound: (subscriptionId: string) =>
+    new AppError(404, 'subscription_not_found', `subscription ${JSON.stringify(subscriptionId)} not found`, { subscriptionId }),
+  entryNotFound: (entryId: string, agentId: string) =>
+    new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
+  invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
 
   // --- inbox: targets, delivery, timers -------------------------------------------------------
+  targetNotFound: (targetId: string, agentId: string) =>
+    new AppError(404, 'target_not_found', `target ${JSON.stringify(targetId)} not found for agent ${JSON.stringify(agentId)}`, { targetId, agentId }),
+  /** A runtime target names a control-plane agent that does not exist: bad input in the body, hence 400. */
+  runtimeAgentNotFound: (runtimeAgentId: string) =>
+    new AppError(400, 'runtime_agent_not_found', `control-plane agent ${JSON.stringify(runtimeAgentId)} not found; create it first (svc agents create)`, {
+      runtimeAgentId,
+    }),
+  inboxTimerNotFound: (scheduleId: string) =>
+    new AppError(404, 'timer_not_found', `timer ${JSON.stringify(scheduleId)} not found`, { scheduleId }),
+  inboxTimerCompleted: (scheduleId: string) =>
+    new AppError(409, 'timer_completed', `timer ${JSON.stringify(scheduleId)} has completed (its one occurrence fired); it can only be deleted`, { scheduleId }),
+  invalidTimezone: (timezone: string) =>
+    new AppError(400, 'invalid_timezone', `${JSON.stringify(timezone)} is not a valid IANA time zone (e.g. Europe/Berlin, America/New_York, UTC)`, { timezone }),
+  invalidCron: (cron: string, reason: string) =>
+    new AppError(400, 'invalid_cron', `invalid cron expression ${JSON.stringify(cron)}: ${reason}`, { cron }),
 
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),

@@ -18,6 +18,25 @@ import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
+import { InboxAgents } from './agents.js';
+import { InboxEntries } from './entries.js';
+import { Matcher } from './matcher.js';
+import { CompactionService } from './compaction.js';
+import { HostService } from './hosts.js';
+import { RemoteModules } from './remote-sources.js';
+import { SourceService } from './sources.js';
+import { SqliteStreamBackend } from './sqlite-stream-backend.js';
+import { StreamService } from './streams.js';
+import { SubscriptionService } from './subscriptions.js';
+import { InboxWatch } from './watch.js';
+import { DeliveryPause } from './delivery-pause.js';
+import { RuntimeDelivery } from './delivery/runtime.js';
+import { TerminalDelivery } from './delivery/terminal.js';
+import { WebhookDelivery } from './delivery/webhook.js';
+import { runGc, type GcReport } from './gc.js';
+import { InboxTimers } from './inbox-timers.js';
+import { Notifier } from './notifier.js';
+import { TargetService } from './targets.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;
@@ -27,14 +46,85 @@ export interface InboxDeps {
   store: Store;
   /** The control plane's ingress: the `runtime` target enqueues into an agent's queue through it. */
   ingress: Ingress;
+  /** Whether a control-plane agent exists (runtime targets name one). */
+  runtimeAgentExists: (agentId: string) => boolean;
   tracer?: Tracer;
 }
 
 export interface Inbox {
   /** Start order; stopped in reverse. */
   lifecycles: Lifecycle[];
+  // streams
+  streams: StreamService;
+  hosts: HostService;
+  sources: SourceService;
+  compaction: CompactionService;
+  // subscriptions
+  agents: InboxAgents;
+  entries: InboxEntries;
+  subscriptions: SubscriptionService;
+  watch: InboxWatch;
+  // delivery
+  targets: TargetService;
+  notifier: Notifier;
+  delivery: DeliveryPause;
+  timers: InboxTimers;
+  /** POST /gc: every service's housekeeping, now. */
+  gc(): GcReport;
 }
 
-export function createInbox(_deps: InboxDeps): Inbox {
-  return { lifecycles: [] };
+export function createInbox(deps: InboxDeps): Inbox {
+  const { store, clock } = deps;
+  // streams
+  const streams = new StreamService({ store, clock, ids: deps.ids, backend: new SqliteStreamBackend(store) });
+  const hosts = new HostService({ store, clock, ids: deps.ids });
+  const modules = new RemoteModules({ home: deps.config.home });
+  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules });
+  const compaction = new CompactionService({ store, clock, sources, streams });
+  // subscriptions
+  const agents = new InboxAgents({ store, clock, ids: deps.ids });
+  const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
+  const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
+  const hostExists = (hostId: string) => void hosts.get(hostId);
+  const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
+  const watch = new InboxWatch({ store, entries, agents });
+  // delivery
+  const delivery = deps.config.values.delivery;
+  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists });
+  const timeoutMs = () => delivery.timeout_ms;
+  const notifier = new Notifier({
+    store,
+    clock,
+    ids: deps.ids,
+    logger: deps.logger,
+    settings: () => delivery,
+    agents,
+    entries,
+    targets,
+    deliverers: {
+      webhook: new WebhookDelivery({ clock, timeoutMs }),
+      terminal: new TerminalDelivery({ timeoutMs }),
+      runtime: new RuntimeDelivery({ ingress: deps.ingress }),
+    },
+  });
+  const deliveryPause = new DeliveryPause({ store, agents, targets, notifier });
+  const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
+  const gcHooks = [notifier];
+  return {
+    // Subscriptions load before sources start polling: matching must be ready for the first append.
+    lifecycles: [subscriptions, sources, notifier, timers],
+    streams,
+    hosts,
+    sources,
+    compaction,
+    agents,
+    entries,
+    subscriptions,
+    watch,
+    targets,
+    notifier,
+    delivery: deliveryPause,
+    timers,
+    gc: () => runGc(gcHooks, () => clock.now()),
+  };
 }

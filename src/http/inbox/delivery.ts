@@ -1,7 +1,193 @@
 /** Targets, agent delivery pause/resume, timers and gc (spec/inbox.md Targets, Agents pause/resume, Timers, Meta gc). */
 import type { Services } from '../../services.js';
-import type { AnyRoute } from '../route.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import {
+  CreatedTarget,
+  CreateInboxTimerBody,
+  CreateTargetBody,
+  EmptyBody,
+  GcResult,
+  InboxTimer,
+  InboxTimerDeleted,
+  InboxTimerList,
+  InboxTimerListQuery,
+  ResumeBody,
+  ResumeResult,
+  ScheduleParams,
+  TargetDeleted,
+  TargetList,
+  TargetParams,
+  TargetResumeResult,
+} from '../schemas/inbox-delivery.js';
+import { InboxAgent, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
 
-export function inboxDeliveryRoutes(_s: Services): AnyRoute[] {
-  return [];
+export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
+  const { targets, delivery, timers } = s.inbox;
+  return [
+    // --- targets -------------------------------------------------------------------------------
+    defineRoute({
+      method: 'GET',
+      url: '/agents/:agentId/targets',
+      auth: 'read',
+      tags: ['targets'],
+      summary: "The agent's activation targets (never their secrets)",
+      params: InboxAgentParams,
+      responses: { 200: { description: 'Targets', schema: TargetList } },
+      handler: ({ params }) => ({ targets: targets.list(params.agentId) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/agents/:agentId/targets',
+      auth: 'control',
+      tags: ['targets'],
+      summary: 'Add an activation target: webhook, terminal (tmux pane) or runtime (control-plane agent queue)',
+      description:
+        'Notifications: entries arriving within 250 ms become one notification per target, a JSON body ' +
+        '`{type:"inbox.entries", notificationId, agentId, targetId, reason, entryCount, firstEntryId, lastEntryId, truncated, entries, createdAt}` ' +
+        '(at most 50 entries listed; `entryCount` counts all). Webhooks are signed with the Standard Webhooks scheme ' +
+        '(`webhook-id` = notificationId, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); the secret is returned once, here. ' +
+        'Terminal targets get one line typed into the tmux pane, then Enter. Runtime targets get a webhook_event ' +
+        'with origin {kind:"webhook", source:"inbox"} in the control-plane agent queue. A new target is notified of entries created after it.',
+      params: InboxAgentParams,
+      body: CreateTargetBody,
+      responses: { 201: { description: 'Created (webhook: with its secret, shown once)', schema: CreatedTarget } },
+      handler: ({ params, body, reply }) => {
+        reply.code(201);
+        return targets.create(params.agentId, body);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/agents/:agentId/targets/:targetId',
+      auth: 'control',
+      tags: ['targets'],
+      summary: 'Remove a target and its pending notifications',
+      params: TargetParams,
+      responses: { 200: { description: 'Deleted', schema: TargetDeleted } },
+      handler: ({ params }) => {
+        targets.delete(params.agentId, params.targetId);
+        return { targetId: params.targetId, deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/agents/:agentId/targets/:targetId/resume',
+      auth: 'control',
+      tags: ['targets'],
+      summary: 'Recover one target: offline -> active, backoff reset; never clears the agent delivery pause',
+      description: 'While the agent is not paused, also queues one catch-up notification of the entries this target was never notified of.',
+      params: TargetParams,
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The target', schema: TargetResumeResult } },
+      handler: ({ params }) => delivery.resumeTarget(params.agentId, params.targetId),
+    }),
+    // --- agent delivery pause --------------------------------------------------------------------
+    defineRoute({
+      method: 'POST',
+      url: '/agents/:agentId/pause',
+      auth: 'control',
+      tags: ['agents'],
+      summary: 'Pause proactive delivery (persisted): no notification, retry, timer or catch-up goes out; entries keep arriving',
+      params: InboxAgentParams,
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The agent', schema: InboxAgent } },
+      handler: ({ params }) => delivery.pause(params.agentId),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/agents/:agentId/resume',
+      auth: 'control',
+      tags: ['agents'],
+      summary: 'Resume delivery: `{deliveryOnly:true}` catches up active targets only; `{}` also recovers offline targets',
+      description:
+        'deliveryOnly true: in one transaction, one catch-up notification per active target listing the unacknowledged entries it was never ' +
+        'notified of is persisted, then the pause is cleared; offline targets and pending backoff are kept; no entries are created; repeated calls ' +
+        'queue nothing already notified and retry due pending notifications. Absent body, `{}` or deliveryOnly false: every offline target is ' +
+        'recovered (backoff reset), then the same catch-up, and the pause is cleared, whether or not the agent was paused. Resumes of one agent run one at a time.',
+      params: InboxAgentParams,
+      body: ResumeBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The agent, with what the resume did', schema: ResumeResult } },
+      handler: ({ params, body }) => delivery.resume(params.agentId, { deliveryOnly: body.deliveryOnly }),
+    }),
+    // --- timers ----------------------------------------------------------------------------------
+    defineRoute({
+      method: 'GET',
+      url: '/timers',
+      auth: 'read',
+      tags: ['timers'],
+      summary: 'Inbox timers, oldest first',
+      query: InboxTimerListQuery,
+      responses: { 200: { description: 'Timers', schema: InboxTimerList } },
+      handler: ({ query }) => ({ timers: timers.list(query) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/timers',
+      auth: 'control',
+      tags: ['timers'],
+      summary: 'Create an inbox timer (at | every | cron) that puts a reminder entry in the agent inbox per occurrence',
+      description:
+        'Exactly one of at, every (>= 1000 ms), cron (5 fields, evaluated in `timezone`, default the daemon host zone, across DST changes). ' +
+        'Each occurrence creates exactly one entry `{kind:"timer", sender, message, scheduleId}`. A timer overdue at start (or resumed late) fires once ' +
+        'for all missed occurrences, then continues with the next future one. 400 invalid_timezone, 400 invalid_cron.',
+      body: CreateInboxTimerBody,
+      responses: { 201: { description: 'Created', schema: InboxTimer } },
+      handler: ({ body, reply }) => {
+        reply.code(201);
+        return timers.create(body);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/timers/:scheduleId/pause',
+      auth: 'control',
+      tags: ['timers'],
+      summary: 'Pause a timer (no occurrences fire); a completed timer: 409 timer_completed',
+      params: ScheduleParams,
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The timer', schema: InboxTimer } },
+      handler: ({ params }) => timers.pause(params.scheduleId),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/timers/:scheduleId/resume',
+      auth: 'control',
+      tags: ['timers'],
+      summary: 'Resume a paused timer at its next occurrence after now (a past `at` fires once now)',
+      params: ScheduleParams,
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The timer', schema: InboxTimer } },
+      handler: ({ params }) => timers.resume(params.scheduleId),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/timers/:scheduleId',
+      auth: 'control',
+      tags: ['timers'],
+      summary: 'Delete a timer',
+      params: ScheduleParams,
+      responses: { 200: { description: 'Deleted', schema: InboxTimerDeleted } },
+      handler: ({ params }) => {
+        timers.delete(params.scheduleId);
+        return { scheduleId: params.scheduleId, deleted: true };
+      },
+    }),
+    // --- gc --------------------------------------------------------------------------------------
+    defineRoute({
+      method: 'POST',
+      url: '/gc',
+      auth: 'control',
+      tags: ['meta'],
+      summary: 'Run housekeeping now (delivered notifications older than 24 h) and report what was removed',
+      body: EmptyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'Counts', schema: GcResult } },
+      handler: () => s.inbox.gc(),
+    }),
+  ];
 }

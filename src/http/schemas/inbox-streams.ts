@@ -1,0 +1,203 @@
+/** Hosts, sources, streams, append and compaction (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
+import { z } from 'zod';
+import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../inbox/compaction.js';
+import { HOST_TYPES } from '../../inbox/hosts.js';
+import { EventInputSchema, MAX_APPEND_EVENTS } from '../../inbox/streams.js';
+import { OpenObject } from './common.js';
+
+const Name = z.string().min(1).max(512);
+
+// --- hosts -----------------------------------------------------------------------------------
+
+export const HostParams = z.object({ hostId: z.string().min(1).openapi({ example: 'hst_01J0000000000000000000000' }) });
+
+export const CreateHostBody = z
+  .strictObject({
+    hostType: z.enum(HOST_TYPES).openapi({ description: 'the type of every source on this host' }),
+    hostKey: Name,
+    config: OpenObject.optional().openapi({ description: 'provider/runtime host configuration (free-form), e.g. a reference to stored credentials; default {}' }),
+  })
+  .openapi('CreateHostRequest');
+
+export const Host = z
+  .object({ hostId: z.string(), hostType: z.enum(HOST_TYPES), hostKey: z.string(), config: OpenObject, createdAt: z.string() })
+  .openapi('Host');
+
+export const HostList = z.object({ hosts: z.array(Host) }).openapi('HostList');
+
+export const HostSchema = z
+  .object({ hostId: z.string(), hostType: z.enum(HOST_TYPES), hostConfigSchema: OpenObject, sourceConfigSchema: OpenObject })
+  .openapi('HostSchema', { description: 'JSON Schemas (draft 2020-12) of the host config and of the config of sources on this host type' });
+
+// --- sources ---------------------------------------------------------------------------------
+
+export const SourceParams = z.object({ sourceId: z.string().min(1).openapi({ example: 'src_01J0000000000000000000000' }) });
+export const StreamParams = z.object({ streamId: z.string().min(1).openapi({ example: 'src_01J0000000000000000000000' }) });
+
+export const SourceListQuery = z.strictObject({ hostId: z.string().min(1).optional().openapi({ description: 'only the sources of this host' }) });
+
+export const CreateSourceBody = z
+  .strictObject({
+    hostId: z.string().min(1),
+    streamKind: Name,
+    streamKey: Name,
+    config: OpenObject.optional().openapi({
+      description: 'provider-specific; remote_source: {modulePath (required), moduleConfig?, pollIntervalMs? (default 60000, >= 1000), pollTimeoutMs? (default 30000)}; default {}',
+    }),
+    configRef: z.string().min(1).max(512).nullable().optional().openapi({ description: 'a reference to configuration kept elsewhere (e.g. stored credentials); handed to remote modules' }),
+  })
+  .openapi('CreateSourceRequest');
+
+export const PatchSourceBody = z
+  .strictObject({ config: OpenObject.optional(), configRef: z.string().min(1).max(512).nullable().optional() })
+  .refine((b) => b.config !== undefined || b.configRef !== undefined, { message: 'send config and/or configRef' })
+  .openapi('PatchSourceRequest');
+
+const IdleState = z
+  .object({
+    state: z.enum(['waiting', 'auto_paused']),
+    since: z.string(),
+    pauseAt: z.string().nullable().openapi({ description: 'when a waiting source will be paused' }),
+  })
+  .openapi('SourceIdleState');
+
+export const StreamStats = z
+  .object({
+    eventCount: z.number().int().openapi({ description: 'identity rows, including pruned events' }),
+    replayableEventCount: z.number().int(),
+    prunedEventCount: z.number().int().optional(),
+    prunedThroughOffset: z.number().int().optional(),
+    retainedFromOffset: z.number().int().openapi({ description: 'first offset whose payload is kept (highWatermarkOffset + 1 when none is)' }),
+    highWatermarkOffset: z.number().int().openapi({ description: 'last assigned offset; 0 for an empty stream' }),
+  })
+  .openapi('StreamStats', { description: 'Compaction fields may be absent for backends without compaction.' });
+
+const SourceFields = {
+  sourceId: z.string().openapi({ description: 'also the public stream id' }),
+  hostId: z.string(),
+  sourceType: z.enum(HOST_TYPES).openapi({ description: "the host's hostType" }),
+  streamKind: z.string(),
+  streamKey: z.string(),
+  config: OpenObject,
+  configRef: z.string().nullable(),
+  state: z.enum(['active', 'paused', 'error']),
+  error: z.string().nullable().openapi({ description: 'why the last module call failed (remote sources)' }),
+  idleState: IdleState.nullable().openapi({ description: 'managed remote sources after the last subscription was removed' }),
+  cursor: z.unknown().optional().openapi({ description: 'remote_source: the cursor the module returned last (null before the first poll)' }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const Source = z.object(SourceFields).openapi('Source');
+export const SourceDetail = z
+  .object({ ...SourceFields, streamStats: StreamStats.nullable().openapi({ description: 'null while no event was ever appended' }) })
+  .openapi('SourceDetail');
+export const SourceList = z.object({ sources: z.array(Source) }).openapi('SourceList');
+export const SourceDeleted = z.object({ sourceId: z.string(), deleted: z.literal(true) }).openapi('SourceDeleted');
+
+export const SourceSchema = z
+  .object({ sourceId: z.string(), sourceType: z.enum(HOST_TYPES), configSchema: OpenObject, eventSchema: OpenObject })
+  .openapi('SourceSchema', { description: 'JSON Schemas (draft 2020-12) of the source config for its type and of an appended event' });
+
+export const PollResponse = z
+  .object({ sourceId: z.string(), appended: z.number().int(), deduped: z.number().int(), state: z.enum(['active', 'paused', 'error']) })
+  .openapi('SourcePollResult');
+
+// --- events ----------------------------------------------------------------------------------
+
+// A new object over the same shape: schemas built before the OpenAPI extension is loaded have no .openapi().
+export const EventInput = z.strictObject(EventInputSchema.shape).openapi('InboxEventInput', {
+  description: 'CloudEvents-shaped. id: idempotency key per stream (generated when absent); time: RFC 3339 with offset (default: append time), read back in UTC.',
+});
+
+/** The failing branch's first issue (the one the body was meant as: a batch when it has `events`). */
+function appendBodyError(iss: { input?: unknown; errors?: Array<Array<{ path: PropertyKey[]; message: string }>> }): string {
+  const batch = typeof iss.input === 'object' && iss.input !== null && 'events' in iss.input;
+  const first = iss.errors?.[batch ? 1 : 0]?.[0];
+  if (!first) return 'send one event {type, id?, subject?, time?, data?, metadata?} or {events: [...]}';
+  const where = first.path.map(String).join('.');
+  return where ? `${where}: ${first.message}` : first.message;
+}
+
+export const AppendBody = z
+  .union([EventInput, z.strictObject({ events: z.array(EventInput).min(1).max(MAX_APPEND_EVENTS) })], { error: appendBodyError })
+  .openapi('AppendEventsRequest', { description: `one event, or {events: [...]} (1 to ${MAX_APPEND_EVENTS})` });
+
+export const AppendResponse = z
+  .object({
+    appended: z.number().int(),
+    deduped: z.number().int().openapi({ description: 'events whose id was already stored on this stream (stored once)' }),
+    firstOffset: z.number().int().nullable(),
+    lastOffset: z.number().int().nullable(),
+  })
+  .openapi('AppendEventsResult');
+
+// --- streams and compaction ------------------------------------------------------------------
+
+export const StreamDetail = z
+  .object({
+    streamId: z.string(),
+    sourceId: z.string(),
+    hostId: z.string(),
+    sourceType: z.enum(HOST_TYPES),
+    streamKind: z.string(),
+    streamKey: z.string(),
+    state: z.enum(['active', 'paused', 'error']),
+    backend: z.string().openapi({ description: 'stream backend name (sqlite)' }),
+    compaction: z.boolean().openapi({ description: 'whether the backend supports compaction' }),
+    streamStats: StreamStats.nullable(),
+  })
+  .openapi('StreamDetail');
+
+const RetentionMs = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({ description: 'events appended at least this long ago are eligible' });
+const limit = (max: number, what: string) => z.number().int().min(1).max(max).optional().openapi({ description: `${what}; default and upper bound ${max}` });
+
+export const CompactionPreviewBody = z
+  .strictObject({
+    retentionMs: RetentionMs,
+    scanLimit: z.number().int().min(1).max(COMPACTION_LIMITS.scanLimit).optional().openapi({ description: `events scanned at most (default ${DEFAULT_SCAN_LIMIT}, at most ${COMPACTION_LIMITS.scanLimit})` }),
+  })
+  .openapi('CompactionPreviewRequest');
+
+export const CompactionPreview = z
+  .object({
+    streamId: z.string(),
+    retentionMs: z.number().int(),
+    cutoff: z.string(),
+    consumers: z.number().int(),
+    skipReason: z.enum(['no_consumers']).nullable(),
+    scanLimit: z.number().int(),
+    scanned: z.number().int(),
+    scanComplete: z.boolean(),
+    eligibleEvents: z.number().int(),
+    eligibleBytes: z.number().int(),
+    firstEligibleOffset: z.number().int().nullable(),
+    lastEligibleOffset: z.number().int().nullable(),
+    largestEventBytes: z.number().int(),
+    streamStats: StreamStats,
+  })
+  .openapi('CompactionPreview');
+
+export const CompactionApplyBody = z
+  .strictObject({
+    apply: z.literal(true).openapi({ description: 'required; false or missing answers 400' }),
+    retentionMs: RetentionMs,
+    batchSize: limit(COMPACTION_LIMITS.batchSize, 'events per batch (one transaction)'),
+    maxEvents: limit(COMPACTION_LIMITS.maxEvents, 'events pruned by this call'),
+    maxPayloadBytes: limit(COMPACTION_LIMITS.maxPayloadBytes, 'logical payload bytes per batch; one larger event stops the run with oversized'),
+  })
+  .openapi('CompactionApplyRequest', { description: 'Unknown options (including the preview-only scanLimit) answer 400.' });
+
+export const CompactionResult = z
+  .object({
+    streamId: z.string(),
+    committedBatches: z.number().int(),
+    prunedEvents: z.number().int(),
+    prunedBytes: z.number().int(),
+    retainedFromOffset: z.number().int(),
+    highWatermarkOffset: z.number().int(),
+    nextOffset: z.number().int(),
+    hasMore: z.boolean(),
+    stopReason: z.enum(['completed', 'max_events', 'oversized', 'no_consumers']),
+  })
+  .openapi('CompactionResult');

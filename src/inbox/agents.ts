@@ -1,0 +1,96 @@
+/**
+ * Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9): the recipients of subscriptions,
+ * inbox entries, targets and timers. Separate from the control plane's agents; ids are `agt_`.
+ * Deleting one runs the `onDeleted` listeners inside the delete transaction, so subscriptions,
+ * entries, targets and timers go with it atomically.
+ */
+import type Database from 'better-sqlite3';
+import { isoAt, type Clock } from '../core/clock.js';
+import { errors } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Store } from '../store/store.js';
+
+export interface InboxAgent {
+  agentId: string;
+  name: string | null;
+  deliveryPaused: boolean;
+  createdAt: string;
+}
+
+export interface InboxAgentsDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+interface AgentRow {
+  agent_id: string;
+  name: string | null;
+  delivery_paused: number;
+  created_at: string;
+}
+
+const toAgent = (r: AgentRow): InboxAgent => ({
+  agentId: r.agent_id,
+  name: r.name,
+  deliveryPaused: r.delivery_paused === 1,
+  createdAt: r.created_at,
+});
+
+export class InboxAgents {
+  private readonly deletedListeners: Array<(agentId: string) => void> = [];
+  private readonly stmt: Record<'insert' | 'get' | 'list' | 'remove' | 'setPaused', Database.Statement>;
+
+  constructor(private readonly deps: InboxAgentsDeps) {
+    const db = deps.store.db;
+    this.stmt = {
+      insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at) VALUES (?, ?, 0, ?)'),
+      get: db.prepare('SELECT * FROM inbox_agents WHERE agent_id = ?'),
+      list: db.prepare('SELECT * FROM inbox_agents ORDER BY agent_id'),
+      remove: db.prepare('DELETE FROM inbox_agents WHERE agent_id = ?'),
+      setPaused: db.prepare('UPDATE inbox_agents SET delivery_paused = ? WHERE agent_id = ?'),
+    };
+  }
+
+  create(input: { name?: string | null }): InboxAgent {
+    const agentId = this.deps.ids.make('inboxAgent');
+    const createdAt = isoAt(this.deps.clock.now());
+    this.deps.store.tx(() => this.stmt.insert.run(agentId, input.name ?? null, createdAt));
+    return { agentId, name: input.name ?? null, deliveryPaused: false, createdAt };
+  }
+
+  /** Throws 404 agent_not_found. */
+  get(agentId: string): InboxAgent {
+    const row = this.stmt.get.get(agentId) as AgentRow | undefined;
+    if (!row) throw errors.inboxAgentNotFound(agentId);
+    return toAgent(row);
+  }
+
+  exists(agentId: string): boolean {
+    return this.stmt.get.get(agentId) !== undefined;
+  }
+
+  list(): InboxAgent[] {
+    return (this.stmt.list.all() as AgentRow[]).map(toAgent);
+  }
+
+  /** Removes the agent and, through the listeners (same transaction), everything it owns. */
+  delete(agentId: string): void {
+    this.deps.store.tx(() => {
+      this.get(agentId);
+      for (const listener of this.deletedListeners) listener(agentId);
+      this.stmt.remove.run(agentId);
+    });
+  }
+
+  /** Runs inside the caller's transaction (the delivery pause/resume state change). */
+  setDeliveryPaused(agentId: string, paused: boolean): void {
+    const changed = this.stmt.setPaused.run(paused ? 1 : 0, agentId).changes;
+    if (changed === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** Called inside the delete transaction, before the agent row goes. */
+  onDeleted(listener: (agentId: string) => void): void {
+    this.deletedListeners.push(listener);
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * Inbox entries (spec/inbox.md Inbox; CONTRACT.md section 9): matched events, direct items and
+ * timer reminders, in one per-agent order (`seq`). The public cursor is the `ent_` id.
+ *
+ * An event entry is unique per subscription and stream offset (a unique index; inserts of an
+ * existing pair are ignored), so replays after a reset or a catch-up never duplicate an entry.
+ * Entries are created inside the caller's transaction; `onCreated` listeners (watchers, delivery)
+ * hear about them only after that transaction commits.
+ */
+import type Database from 'better-sqlite3';
+import { isoAt, type Clock } from '../core/clock.js';
+import { errors } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Store } from '../store/store.js';
+import type { InboxAgents } from './agents.js';
+import type { StoredEvent } from './streams.js';
+
+export type EntryKind = 'event' | 'direct' | 'timer';
+
+export interface InboxEntry {
+  entryId: string;
+  agentId: string;
+  kind: EntryKind;
+  subscriptionId: string | null;
+  sourceId: string | null;
+  offset: number | null;
+  event: StoredEvent | null;
+  sender: string | null;
+  message: string | null;
+  /** The inbox timer that fired (kind `timer`). */
+  scheduleId: string | null;
+  createdAt: string;
+  ackedAt: string | null;
+}
+
+/** One matched event for one subscription (the matcher's input). */
+export interface EventMatch {
+  agentId: string;
+  subscriptionId: string;
+  event: StoredEvent;
+  /** JSON of `event`, serialised once however many subscriptions matched it. */
+  eventJson: string;
+}
+
+export type AckForm = { throughEntryId: string } | { entryIds: string[] } | { all: true };
+
+export interface EntryPage {
+  entries: InboxEntry[];
+  /** Pass as `after` for the next page; null when this page reached the end. */
+  nextCursor: string | null;
+}
+
+export interface InboxSummary {
+  agentId: string;
+  unackedCount: number;
+  latestEntryId: string | null;
+  deliveryPaused: boolean;
+}
+
+export interface InboxEntriesDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  agents: InboxAgents;
+}
+
+interface EntryRow {
+  seq: number;
+  entry_id: string;
+  agent_id: string;
+  kind: EntryKind;
+  subscription_id: string | null;
+  source_id: string | null;
+  stream_offset: number | null;
+  event: string | null;
+  sender: string | null;
+  message: string | null;
+  schedule_id: string | null;
+  created_at: string;
+  acked_at: string | null;
+}
+
+const toEntry = (r: EntryRow): InboxEntry => ({
+  entryId: r.entry_id,
+  agentId: r.agent_id,
+  kind: r.kind,
+  subscriptionId: r.subscription_id,
+  sourceId: r.source_id,
+  offset: r.stream_offset,
+  event: r.event === null ? null : (JSON.parse(r.event) as StoredEvent),
+  sender: r.sender,
+  message: r.message,
+  scheduleId: r.schedule_id,
+  createdAt: r.created_at,
+  ackedAt: r.acked_at,
+});
+
+type Listener = (entries: InboxEntry[]) => void;
+
+export class InboxEntries {
+  private readonly createdListeners: Listener[] = [];
+  private readonly stmt: Record<
+    | 'insert'
+    | 'insertEvent'
+    | 'seqOf'
+    | 'seqAtOrBefore'
+    | 'pageAcked'
+    | 'pageUnacked'
+    | 'ackThrough'
+    | 'ackOne'
+    | 'ackAll'
+    | 'compact'
+    | 'removeUnacked'
+    | 'unackedCount'
+    | 'latestUnacked'
+    | 'latestAcked',
+    Database.Statement
+  >;
+
+  constructor(private readonly deps: InboxEntriesDeps) {
+    const db = deps.store.db;
+    const cols = '(entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, sender, message, schedule_id, created_at)';
+    this.stmt = {
+      insert: db.prepare(`INSERT INTO inbox_entries ${cols} VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?)`),
+      insertEvent: db.prepare(`INSERT OR IGNORE INTO inbox_entries ${cols} VALUES (?, ?, 'event', ?, ?, ?, ?, NULL, NULL, NULL, ?)`),
+      seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
+      // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
+      seqAtOrBefore: db.prepare('SELECT seq FROM inbox_entries WHERE entry_id <= ? ORDER BY entry_id DESC LIMIT 1').pluck(),
+      // Every per-agent statement names `acked_at IS [NOT] NULL` so that it uses one of the two partial indexes.
+      pageUnacked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NULL ORDER BY seq LIMIT ?'),
+      pageAcked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NOT NULL ORDER BY seq LIMIT ?'),
+      ackThrough: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND seq <= ? AND acked_at IS NULL'),
+      ackOne: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND entry_id = ? AND acked_at IS NULL'),
+      ackAll: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND acked_at IS NULL'),
+      compact: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL'),
+      removeUnacked: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL'),
+      unackedCount: db.prepare('SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL').pluck(),
+      latestUnacked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL ORDER BY seq DESC LIMIT 1'),
+      latestAcked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL ORDER BY seq DESC LIMIT 1'),
+    };
+    deps.agents.onDeleted((agentId) => {
+      this.stmt.removeUnacked.run(agentId);
+      this.stmt.compact.run(agentId);
+    });
+  }
+
+  /** A direct item or a timer reminder, inside the caller's transaction (or its own). */
+  create(agentId: string, input: { kind: 'direct' | 'timer'; sender?: string | null; message: string; scheduleId?: string }): InboxEntry {
+    return this.deps.store.tx(() => {
+      this.deps.agents.get(agentId);
+      const entry: InboxEntry = {
+        entryId: this.deps.ids.make('entry'),
+        agentId,
+        kind: input.kind,
+        subscriptionId: null,
+        sourceId: null,
+        offset: null,
+        event: null,
+        sender: input.sender ?? null,
+        message: input.message,
+        scheduleId: input.scheduleId ?? null,
+        createdAt: isoAt(this.deps.clock.now()),
+        ackedAt: null,
+      };
+      this.stmt.insert.run(entry.entryId, agentId, entry.kind, entry.sender, entry.message, entry.scheduleId, entry.createdAt);
+      this.announce([entry]);
+      return entry;
+    });
+  }
+
+  /**
+   * Event entries for matched events, inside the caller's transaction. A (subscription, offset)
+   * pair that already has an entry is skipped. Returns the entries actually created.
+   */
+  addEventEntries(matches: EventMatch[]): InboxEntry[] {
+    if (matches.length === 0) return [];
+    const createdAt = isoAt(this.deps.clock.now());
+    const created: InboxEntry[] = [];
+    for (const m of matches) {
+      const entryId = this.deps.ids.make('entry');
+      const { changes } = this.stmt.insertEvent.run(entryId, m.agentId, m.subscriptionId, m.event.sourceId, m.event.offset, m.eventJson, createdAt);
+      if (changes === 0) continue;
+      created.push({
+        entryId,
+        agentId: m.agentId,
+        kind: 'event',
+        subscriptionId: m.subscriptionId,
+        sourceId: m.event.sourceId,
+        offset: m.event.offset,
+        event: m.event,
+        sender: null,
+        message: null,
+        scheduleId: null,
+        createdAt,
+        ackedAt: null,
+      });
+    }
+    if (created.length > 0) this.announce(created);
+    return created;
+  }
+
+  /** Listeners hear about new entries after their transaction commits (watchers, notifications). */
+  onCreated(listener: Listener): void {
+    this.createdListeners.push(listener);
+  }
+
+  private announce(entries: InboxEntry[]): void {
+    this.deps.store.afterCommit(() => {
+      for (const listener of this.createdListeners) listener(entries);
+    });
+  }
+
+  /** Unacknowledged entries after the cursor, in entry order. */
+  unacked(agentId: string, opts: { afterEntryId?: string; limit: number }): InboxEntry[] {
+    const after = opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0;
+    return (this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[]).map(toEntry);
+  }
+
+  /** GET /agents/{id}/inbox/items: a page in entry order; unacknowledged only unless includeAcked. */
+  page(agentId: string, opts: { after?: string; limit: number; includeAcked?: boolean }): EntryPage {
+    this.deps.agents.get(agentId);
+    const after = opts.after ? this.cursorSeq(agentId, opts.after) : 0;
+    let rows = this.stmt.pageUnacked.all(agentId, after, opts.limit + 1) as EntryRow[];
+    if (opts.includeAcked) {
+      const acked = this.stmt.pageAcked.all(agentId, after, opts.limit + 1) as EntryRow[];
+      rows = [...rows, ...acked].sort((a, b) => a.seq - b.seq).slice(0, opts.limit + 1);
+    }
+    const more = rows.length > opts.limit;
+    const entries = rows.slice(0, opts.limit).map(toEntry);
+    return { entries, nextCursor: more ? entries[entries.length - 1]!.entryId : null };
+  }
+
+  summary(agentId: string): InboxSummary {
+    const agent = this.deps.agents.get(agentId);
+    return {
+      agentId,
+      unackedCount: this.stmt.unackedCount.get(agentId) as number,
+      latestEntryId: this.latest(agentId),
+      deliveryPaused: agent.deliveryPaused,
+    };
+  }
+
+  /**
+   * Acknowledge by one of the three forms; returns how many entries were newly acknowledged.
+   * Unknown entry ids answer 404 entry_not_found and acknowledge nothing. Durable before it resolves.
+   */
+  async ack(agentId: string, form: AckForm): Promise<number> {
+    return this.deps.store.write(() => {
+      this.deps.agents.get(agentId);
+      const now = isoAt(this.deps.clock.now());
+      if ('all' in form) return this.stmt.ackAll.run(now, agentId).changes;
+      if ('throughEntryId' in form) {
+        const seq = this.stmt.seqOf.get(agentId, form.throughEntryId) as number | undefined;
+        if (seq === undefined) throw errors.entryNotFound(form.throughEntryId, agentId);
+        return this.stmt.ackThrough.run(now, agentId, seq).changes;
+      }
+      for (const id of form.entryIds) {
+        if (this.stmt.seqOf.get(agentId, id) === undefined) throw errors.entryNotFound(id, agentId);
+      }
+      let acked = 0;
+      for (const id of new Set(form.entryIds)) acked += this.stmt.ackOne.run(now, agentId, id).changes;
+      return acked;
+    });
+  }
+
+  /** Drop the agent's acknowledged entries (POST /agents/{id}/inbox/compact); unacknowledged ones stay. */
+  compact(agentId: string): number {
+    return this.deps.store.tx(() => {
+      this.deps.agents.get(agentId);
+      return this.stmt.compact.run(agentId).changes;
+    });
+  }
+
+  private latest(agentId: string): string | null {
+    type Row = { seq: number; entry_id: string } | undefined;
+    const a = this.stmt.latestUnacked.get(agentId) as Row;
+    const b = this.stmt.latestAcked.get(agentId) as Row;
+    const last = a && b ? (a.seq > b.seq ? a : b) : (a ?? b);
+    return last?.entry_id ?? null;
+  }
+
+  /** The seq a cursor stands for: its own, or (compacted away) the last entry at or before it. */
+  private cursorSeq(agentId: string, entryId: string): number {
+    const seq = this.stmt.seqOf.get(agentId, entryId) as number | undefined;
+    if (seq !== undefined) return seq;
+    return (this.stmt.seqAtOrBefore.get(entryId) as number | undefined) ?? 0;
+  }
+}

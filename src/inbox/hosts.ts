@@ -1,0 +1,97 @@
+/**
+ * Hosts: provider/runtime configuration that sources live on (spec/inbox.md Hosts). A host's
+ * `hostType` is the type of every source on it: `local_event` (events appended through the API)
+ * or `remote_source` (events polled from an ES module). Creation is idempotent by
+ * `hostType`+`hostKey`: the existing record comes back (its config unchanged).
+ */
+import { z } from 'zod';
+import { isoAt, type Clock } from '../core/clock.js';
+import { errors } from '../core/errors.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Store } from '../store/store.js';
+import { RemoteSourceConfigSchema } from './remote-sources.js';
+
+export const HOST_TYPES = ['local_event', 'remote_source'] as const;
+export type HostType = (typeof HOST_TYPES)[number];
+
+export interface Host {
+  hostId: string;
+  hostType: HostType;
+  hostKey: string;
+  config: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface HostSchema {
+  hostId: string;
+  hostType: HostType;
+  /** JSON Schema of the host's `config`. */
+  hostConfigSchema: Record<string, unknown>;
+  /** JSON Schema of the `config` of sources on this host. */
+  sourceConfigSchema: Record<string, unknown>;
+}
+
+interface HostRow {
+  host_id: string;
+  host_type: HostType;
+  host_key: string;
+  config_json: string;
+  created_ms: number;
+}
+
+/** Host configs are free-form provider settings (e.g. a reference to stored credentials). */
+const OPEN_CONFIG = z.record(z.string(), z.unknown()).describe('free-form settings');
+
+/** JSON Schema of a source config for a host type. */
+export function sourceConfigJsonSchema(hostType: HostType): Record<string, unknown> {
+  const schema = hostType === 'remote_source' ? RemoteSourceConfigSchema : OPEN_CONFIG;
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+export function hostConfigJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(OPEN_CONFIG, { io: 'input' }) as Record<string, unknown>;
+}
+
+export class HostService {
+  private readonly stmts;
+
+  constructor(private readonly deps: { store: Store; clock: Clock; ids: IdGenerator }) {
+    const db = deps.store.db;
+    this.stmts = {
+      byId: db.prepare<[string], HostRow>('SELECT * FROM inbox_hosts WHERE host_id = ?'),
+      byKey: db.prepare<[string, string], HostRow>('SELECT * FROM inbox_hosts WHERE host_type = ? AND host_key = ?'),
+      all: db.prepare<[], HostRow>('SELECT * FROM inbox_hosts ORDER BY seq'),
+      insert: db.prepare(
+        'INSERT INTO inbox_hosts (host_id, host_type, host_key, config_json, created_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (host_type, host_key) DO NOTHING',
+      ),
+    };
+  }
+
+  /** New → created true; the same hostType+hostKey → the existing host, created false. */
+  create(input: { hostType: HostType; hostKey: string; config?: Record<string, unknown> }): { host: Host; created: boolean } {
+    return this.deps.store.tx(() => {
+      const info = this.stmts.insert.run(this.deps.ids.make('host'), input.hostType, input.hostKey, JSON.stringify(input.config ?? {}), this.deps.clock.now());
+      return { host: toHost(this.stmts.byKey.get(input.hostType, input.hostKey)!), created: info.changes === 1 };
+    });
+  }
+
+  /** Throws 404 host_not_found. */
+  get(hostId: string): Host {
+    const row = this.stmts.byId.get(hostId);
+    if (!row) throw errors.hostNotFound(hostId, { hostId });
+    return toHost(row);
+  }
+
+  list(): Host[] {
+    return this.stmts.all.all().map(toHost);
+  }
+
+  schema(hostId: string): HostSchema {
+    const host = this.get(hostId);
+    return { hostId, hostType: host.hostType, hostConfigSchema: hostConfigJsonSchema(), sourceConfigSchema: sourceConfigJsonSchema(host.hostType) };
+  }
+}
+
+function toHost(r: HostRow): Host {
+  return { hostId: r.host_id, hostType: r.host_type, hostKey: r.host_key, config: JSON.parse(r.config_json) as Record<string, unknown>, createdAt: isoAt(r.created_ms) };
+}

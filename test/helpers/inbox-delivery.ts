@@ -1,0 +1,60 @@
+/** Shared pieces of the inbox delivery tests: restarts, time steps, error codes, a real tmux. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { loadConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { createServices, startServices, stopServices } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+import type { TestServices } from './services.js';
+
+/** Stop the services and start new ones over the same home (a daemon restart); the clock keeps its time. */
+export async function restartServices(t: TestServices): Promise<TestServices> {
+  const { home } = t;
+  const now = t.clock.now();
+  await stopServices(t.s);
+  const clock = new ManualClock(now);
+  const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+  startServices(s);
+  return {
+    s,
+    clock,
+    home,
+    close: async () => {
+      await stopServices(s);
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Advance the clock, then let every due coalescing window and delivery attempt finish. */
+export async function tick(t: TestServices, ms: number): Promise<void> {
+  t.clock.advance(ms);
+  await t.s.inbox.notifier.runDue();
+  await t.s.inbox.notifier.idle();
+}
+
+/** `"<status> <code>"` of the AppError fn throws, or `"no error"`. */
+export function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    return `${(err as { status: number }).status} ${(err as { code: string }).code}`;
+  }
+  return 'no error';
+}
+
+/** Whether tmux can run here; says so once when it cannot (the tests that need it are skipped). */
+export function tmuxAvailable(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.warn('tmux is not installed: the terminal target tests are skipped (.ci/run installs tmux)');
+    return false;
+  }
+}
+
+/** Run tmux against the server at `socket`. */
+export function tmuxAt(socket: string) {
+  return (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+}

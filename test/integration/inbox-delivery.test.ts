@@ -1,0 +1,243 @@
+/**
+ * Delivery against the real daemon over its Unix socket: signed webhook notifications from a
+ * direct item, pause and deliveryOnly catch-up counted exactly, runtime targets landing in the
+ * control-plane queue, timers firing and surviving a restart, validation answers, the CLI.
+ */
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { tmuxAt, tmuxAvailable } from '../helpers/inbox-delivery.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+const pool = daemonPool();
+let d: RunningDaemon;
+let rx: Receiver;
+
+const CONFIG = '[delivery]\nretry_initial_ms = 200\nretry_max_ms = 1000\nmax_failures = 5\n';
+
+beforeAll(async () => {
+  rx = await startReceiver();
+  d = await pool.start({ configToml: CONFIG });
+});
+afterEach(() => {
+  rx.received.length = 0;
+});
+afterAll(async () => {
+  pool.cleanup();
+  await rx.close();
+});
+
+const api = (method: string, url: string, body?: unknown) => request({ socketPath: d.socket }, method, url, body === undefined ? {} : { body });
+
+async function newAgent(): Promise<string> {
+  const res = await api('POST', '/agents', { name: 'delivery' });
+  expect(res.status).toBe(201);
+  return res.json.agentId;
+}
+
+async function webhookTarget(agentId: string, name: string): Promise<string> {
+  const res = await api('POST', `/agents/${agentId}/targets`, { kind: 'webhook', url: `${rx.url}?t=${name}` });
+  expect(res.status, res.text).toBe(201);
+  rx.setSecret(res.json.secret);
+  return res.json.targetId;
+}
+
+const item = (agentId: string, message: string) => api('POST', `/agents/${agentId}/inbox/items`, { message });
+const got = (name: string) => rx.received.filter((r) => r.url.endsWith(`?t=${name}`));
+
+describe('webhook targets over the socket', () => {
+  it('should notify a burst of direct items as one signed notification', async () => {
+    const agentId = await newAgent();
+    const targetId = await webhookTarget(agentId, 'burst');
+    const listed = await api('GET', `/agents/${agentId}/targets`);
+    expect(listed.status).toBe(200);
+    expect(listed.json.targets).toEqual([expect.objectContaining({ targetId, kind: 'webhook', status: 'active' })]);
+    expect(listed.text).not.toContain('whsec_');
+    await Promise.all([item(agentId, 'one'), item(agentId, 'two'), item(agentId, 'three')]);
+    await waitFor(() => got('burst').length >= 1, 10_000);
+    // Give a second notification time to show up if coalescing were broken.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(got('burst')).toHaveLength(1);
+    const req = got('burst')[0]!;
+    expect(req.signatureValid).toBe(true);
+    expect(req.json).toMatchObject({ type: 'inbox.entries', agentId, targetId, entryCount: 3 });
+  });
+
+  it('should hold notifications while paused and catch up once on resume {deliveryOnly:true}', async () => {
+    const agentId = await newAgent();
+    await webhookTarget(agentId, 'pause');
+    const paused = await api('POST', `/agents/${agentId}/pause`);
+    expect(paused.status).toBe(200);
+    expect(paused.json.deliveryPaused).toBe(true);
+    await item(agentId, 'a');
+    await item(agentId, 'b');
+    const summary = await api('GET', `/agents/${agentId}/inbox`);
+    expect(summary.json).toMatchObject({ unackedCount: 2, deliveryPaused: true });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(got('pause')).toHaveLength(0);
+    const resumed = await api('POST', `/agents/${agentId}/resume`, { deliveryOnly: true });
+    expect(resumed.status).toBe(200);
+    expect(resumed.json).toMatchObject({ deliveryPaused: false, recoveredTargets: [], catchUp: [expect.objectContaining({ reason: 'catch_up', entryCount: 2 })] });
+    await waitFor(() => got('pause').length >= 1, 10_000);
+    const again = await api('POST', `/agents/${agentId}/resume`, { deliveryOnly: true });
+    expect(again.json.catchUp).toEqual([]);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(got('pause')).toHaveLength(1);
+    expect(got('pause')[0]!.json.entries.map((e: { message: string }) => e.message)).toEqual(['a', 'b']);
+  });
+
+  it('should retry after a failure and take the target offline on 410 until resumed', async () => {
+    const agentId = await newAgent();
+    const targetId = await webhookTarget(agentId, 'gone');
+    rx.answer({ status: 500, headers: { 'retry-after': '1' } }, { status: 410 });
+    await item(agentId, 'x');
+    await waitFor(async () => (await api('GET', `/agents/${agentId}/targets`)).json.targets[0].status === 'offline', 10_000);
+    expect(got('gone')).toHaveLength(2);
+    const target = (await api('GET', `/agents/${agentId}/targets`)).json.targets[0];
+    expect(target).toMatchObject({ status: 'offline', offlineReason: 'gone' });
+    const resumed = await api('POST', `/agents/${agentId}/targets/${targetId}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.json).toMatchObject({ status: 'active', recovered: true });
+    await waitFor(() => got('gone').length === 3, 10_000);
+    expect(new Set(got('gone').map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+});
+
+describe('runtime targets over the socket', () => {
+  it('should put a webhook_event with the inbox provenance into the control-plane queue', async () => {
+    const agentId = await newAgent();
+    const created = await api('POST', `/agents/${agentId}/targets`, { kind: 'runtime', runtimeAgentId: 'main' });
+    expect(created.status, created.text).toBe(201);
+    await item(agentId, 'for the runtime');
+    const enqueued = await waitFor(async () => {
+      const page = await request({ base: d.base }, 'GET', '/api/agents/main/events?limit=1000');
+      return (page.json.events as Array<{ type: string; provenance?: { delivery_surface?: string } }>).find(
+        (e) => e.type === 'message_enqueued' && e.provenance?.delivery_surface === 'inbox',
+      );
+    }, 10_000);
+    expect(enqueued!.provenance).toMatchObject({
+      kind: 'webhook_event',
+      origin: { kind: 'webhook', source: 'inbox' },
+      trust: 'trusted_integration',
+      authority_class: 'integration_signal',
+    });
+  });
+
+  it('should refuse an unknown control-plane agent', async () => {
+    const agentId = await newAgent();
+    const res = await api('POST', `/agents/${agentId}/targets`, { kind: 'runtime', runtimeAgentId: 'ghost' });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ ok: false, code: 'runtime_agent_not_found' });
+  });
+});
+
+describe('validation answers', () => {
+  it('should answer 4xx envelopes for bad target and timer requests', async () => {
+    const agentId = await newAgent();
+    const cases: Array<[string, string, unknown, number, string]> = [
+      ['POST', `/agents/${agentId}/targets`, { kind: 'webhook' }, 400, 'invalid_request'],
+      ['POST', `/agents/${agentId}/targets`, { kind: 'fax', number: '1' }, 400, 'invalid_request'],
+      ['POST', `/agents/${agentId}/targets`, { kind: 'webhook', url: 'ftp://x/' }, 400, 'invalid_request'],
+      ['POST', '/agents/agt_nope/targets', { kind: 'terminal', tmuxTarget: 'x' }, 404, 'agent_not_found'],
+      ['DELETE', `/agents/${agentId}/targets/tgt_nope`, undefined, 404, 'target_not_found'],
+      ['POST', `/agents/${agentId}/targets/tgt_nope/resume`, undefined, 404, 'target_not_found'],
+      ['POST', '/agents/agt_nope/pause', undefined, 404, 'agent_not_found'],
+      ['POST', `/agents/${agentId}/resume`, { deliveryOnly: 'yes' }, 400, 'invalid_request'],
+      ['POST', '/timers', { agentId, message: 'm' }, 400, 'invalid_request'],
+      ['POST', '/timers', { agentId, every: 1000, cron: '* * * * *', message: 'm' }, 400, 'invalid_request'],
+      ['POST', '/timers', { agentId, every: 999, message: 'm' }, 400, 'invalid_request'],
+      ['POST', '/timers', { agentId, cron: '0 9 * * *', timezone: 'Nowhere/Land', message: 'm' }, 400, 'invalid_timezone'],
+      ['POST', '/timers', { agentId, cron: 'every day', message: 'm' }, 400, 'invalid_cron'],
+      ['POST', '/timers', { agentId, at: '2030-01-01T00:00:00', message: 'm' }, 400, 'invalid_request'],
+      ['POST', '/timers/sch_nope/pause', undefined, 404, 'timer_not_found'],
+      ['DELETE', '/timers/sch_nope', undefined, 404, 'timer_not_found'],
+    ];
+    for (const [method, url, body, status, code] of cases) {
+      const res = await api(method, url, body);
+      expect({ url, body, status: res.status, code: res.json?.code }).toEqual({ url, body, status, code });
+    }
+    expect((await api('GET', '/timers?agentId=' + agentId)).json.timers).toEqual([]);
+  });
+});
+
+describe('timers', () => {
+  it('should materialise entries per occurrence and keep the timer across a restart', async () => {
+    const agentId = await newAgent();
+    const created = await api('POST', '/timers', { agentId, every: 1000, message: 'tick', sender: 'clock' });
+    expect(created.status, created.text).toBe(201);
+    const { scheduleId } = created.json;
+    expect(created.json).toMatchObject({ kind: 'every', every: 1000, status: 'active', fireCount: 0 });
+    await waitFor(async () => (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount >= 1, 10_000);
+    const paused = await api('POST', `/timers/${scheduleId}/pause`);
+    expect(paused.json).toMatchObject({ status: 'paused', nextFireAt: null });
+    const count = (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount;
+    await d.stop();
+    d = await pool.start({ home: d.home, configToml: CONFIG });
+    const listed = await api('GET', `/timers?agentId=${agentId}`);
+    expect(listed.json.timers).toEqual([expect.objectContaining({ scheduleId, status: 'paused' })]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount).toBe(count);
+    expect((await api('POST', `/timers/${scheduleId}/resume`)).json.status).toBe('active');
+    await waitFor(async () => (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount > count, 10_000);
+    const items = await api('GET', `/agents/${agentId}/inbox/items?limit=100`);
+    expect(items.json.entries[0]).toMatchObject({ kind: 'timer', message: 'tick', sender: 'clock', scheduleId });
+    expect((await api('DELETE', `/timers/${scheduleId}`)).json).toEqual({ scheduleId, deleted: true });
+  });
+});
+
+describe('gc', () => {
+  it('should report what it removed', async () => {
+    const res = await api('POST', '/gc');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ removed: { notificationsRemoved: expect.any(Number) } });
+  });
+});
+
+describe('svc inbox CLI (delivery commands)', () => {
+  const svc = (...args: string[]) => runSvc([...args, '--socket', d.socket, '--json'], {}, 30_000);
+  const json = async (...args: string[]) => {
+    const r = await svc(...args);
+    expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  it('should create, list, pause, resume and delete through the CLI', async () => {
+    const agentId = await newAgent();
+    const target = await json('inbox', 'targets', 'create', agentId, '--kind', 'webhook', '--url', `${rx.url}?t=cli`);
+    expect(target.secret).toMatch(/^whsec_/);
+    expect((await json('inbox', 'targets', 'list', agentId)).targets).toHaveLength(1);
+    expect((await json('inbox', 'agents', 'pause', agentId)).deliveryPaused).toBe(true);
+    expect((await json('inbox', 'agents', 'resume', agentId, '--delivery-only')).deliveryPaused).toBe(false);
+    expect((await json('inbox', 'targets', 'resume', agentId, target.targetId)).recovered).toBe(false);
+    const timer = await json('inbox', 'timers', 'create', '--agent', agentId, '--cron', '0 9 * * 1-5', '--timezone', 'Europe/Berlin', '--message', 'standup');
+    expect(timer).toMatchObject({ kind: 'cron', timezone: 'Europe/Berlin' });
+    expect((await json('inbox', 'timers', 'list', '--agent', agentId)).timers).toHaveLength(1);
+    expect((await json('inbox', 'timers', 'pause', timer.scheduleId)).status).toBe('paused');
+    expect((await json('inbox', 'timers', 'resume', timer.scheduleId)).status).toBe('active');
+    expect((await json('inbox', 'timers', 'delete', timer.scheduleId)).deleted).toBe(true);
+    expect((await json('inbox', 'targets', 'delete', agentId, target.targetId)).deleted).toBe(true);
+    expect(await json('inbox', 'gc')).toHaveProperty('removed');
+    const bad = await runSvc(['inbox', 'timers', 'create', '--agent', agentId, '--cron', 'nope', '--message', 'm', '--socket', d.socket]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/^svc: invalid_cron: /m);
+  });
+});
+
+const hasTmux = tmuxAvailable();
+
+describe.skipIf(!hasTmux)('terminal target through the daemon', () => {
+  it('should type the notification into a real tmux pane', async () => {
+    const socket = path.join(d.home, 'tmux.sock');
+    const tmux = tmuxAt(socket);
+    tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
+    try {
+      const agentId = await newAgent();
+      const res = await api('POST', `/agents/${agentId}/targets`, { kind: 'terminal', tmuxTarget: 'inbox:0.0', tmuxSocket: socket });
+      expect(res.status, res.text).toBe(201);
+      await item(agentId, 'deploy done');
+      await waitFor(() => tmux('capture-pane', '-p', '-t', 'inbox:0.0').includes('deploy done'), 10_000);
+    } finally {
+      tmux('kill-server');
+    }
+  });
+});

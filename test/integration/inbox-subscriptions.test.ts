@@ -1,0 +1,292 @@
+/**
+ * Inbox agents, subscriptions, entries, acks and watch (CONTRACT.md section 9) against the real
+ * daemon over its Unix socket: routes and errors, matching pushed on append, watch SSE with
+ * Last-Event-ID, acks surviving SIGKILL, and the `svc inbox …` commands.
+ */
+import http from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SseParser, type SseFrame } from '../../src/cli/events.js';
+import { daemonPool, request, runSvc, waitFor, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const pool = daemonPool();
+let d: RunningDaemon;
+const watchers: Watcher[] = [];
+
+beforeAll(async () => {
+  d = await pool.start();
+}, 30_000);
+afterEach(() => {
+  for (const w of watchers.splice(0)) w.close();
+});
+afterAll(() => pool.cleanup());
+
+const api = (method: string, path: string, body?: unknown, daemon = d) => request({ socketPath: daemon.socket }, method, path, body === undefined ? {} : { body });
+
+function expectError(res: HttpResult, status: number, code: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.json).toMatchObject({ ok: false, code });
+}
+
+async function ok(res: Promise<HttpResult>, status = 200): Promise<Json> {
+  const r = await res;
+  expect(r.status, r.text).toBe(status);
+  return r.json;
+}
+
+let seq = 0;
+/** A fresh local_event source and inbox agent. */
+async function fixture(daemon = d) {
+  const key = `k${++seq}`;
+  const host = await ok(api('POST', '/hosts', { hostType: 'local_event', hostKey: key }, daemon), 201);
+  const source = await ok(api('POST', '/sources', { hostId: host.hostId, streamKind: 'events', streamKey: key }, daemon), 201);
+  const agent = await ok(api('POST', '/agents', { name: key }, daemon), 201);
+  return { hostId: host.hostId as string, sourceId: source.sourceId as string, agentId: agent.agentId as string };
+}
+
+const append = (sourceId: string, events: unknown[], daemon = d) => ok(api('POST', `/sources/${sourceId}/events`, { events }, daemon));
+const items = (agentId: string, query = '', daemon = d) => ok(api('GET', `/agents/${agentId}/inbox/items${query}`, undefined, daemon));
+
+class Watcher {
+  frames: SseFrame[] = [];
+  private req!: http.ClientRequest;
+  status = 0;
+  ended = false;
+
+  static open(agentId: string, headers: Record<string, string> = {}): Promise<Watcher> {
+    const w = new Watcher();
+    watchers.push(w);
+    return new Promise((resolve, reject) => {
+      w.req = http.get({ socketPath: d.socket, path: `/agents/${agentId}/inbox/watch`, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+        w.status = res.statusCode ?? 0;
+        res.setEncoding('utf8');
+        const parser = new SseParser((f) => w.frames.push(f));
+        res.on('data', (c: string) => parser.push(c));
+        res.on('close', () => (w.ended = true));
+        resolve(w);
+      });
+      w.req.on('error', reject);
+    });
+  }
+
+  entries(): Json[] {
+    return this.frames.filter((f) => f.event === 'entry').map((f) => JSON.parse(f.data));
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+}
+
+describe('inbox agents', () => {
+  it('creates, lists, gets and deletes agents with camelCase fields', async () => {
+    const created = await ok(api('POST', '/agents', { name: 'ann' }), 201);
+    expect(created).toEqual({ agentId: expect.stringMatching(/^agt_[0-9A-Z]{26}$/), name: 'ann', deliveryPaused: false, createdAt: expect.any(String) });
+    expect(await ok(api('POST', '/agents'), 201)).toMatchObject({ name: null });
+    expect((await ok(api('GET', '/agents'))).agents).toContainEqual(created);
+    expect(await ok(api('GET', `/agents/${created.agentId}`))).toEqual(created);
+    expect(await ok(api('DELETE', `/agents/${created.agentId}`))).toEqual({ agentId: created.agentId, deleted: true });
+    expectError(await api('GET', `/agents/${created.agentId}`), 404, 'agent_not_found');
+    expectError(await api('DELETE', `/agents/${created.agentId}`), 404, 'agent_not_found');
+    expectError(await api('POST', '/agents', { name: 'x', extra: 1 }), 400, 'invalid_request');
+  });
+});
+
+describe('subscriptions', () => {
+  it('POST answers {subscriptions: [...]}; GET, lag, list and DELETE work; errors use the contract codes', async () => {
+    const { sourceId, agentId } = await fixture();
+    const res = await ok(api('POST', '/subscriptions', { agentId, sourceId, filter: { match: { type: 'a' } } }), 201);
+    expect(res.subscriptions).toHaveLength(1);
+    const sub = res.subscriptions[0];
+    expect(sub).toMatchObject({ subscriptionId: expect.stringMatching(/^sub_/), agentId, sourceId, cleanupPolicy: { mode: 'manual' }, startPolicy: 'latest' });
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}`))).toEqual(sub);
+    expect((await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions).toEqual([sub]);
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }]);
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).toMatchObject({ consumedOffset: 2, highWatermarkOffset: 2, lag: 0 });
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1 }))).toMatchObject({ materialized: 0 });
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/poll`))).toMatchObject({ materialized: 0, lag: 0 });
+    expect(await ok(api('DELETE', `/subscriptions/${sub.subscriptionId}`))).toEqual({ subscriptionId: sub.subscriptionId, deleted: true });
+    expectError(await api('GET', `/subscriptions/${sub.subscriptionId}`), 404, 'subscription_not_found');
+
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId, filter: { expr: 'event.type ==' } }), 400, 'invalid_filter');
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId, filter: { expr: 'nosuch(event)' } }), 400, 'invalid_filter');
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId, bogus: 1 }), 400, 'invalid_request');
+    expectError(await api('POST', '/subscriptions', { agentId }), 400, 'invalid_request');
+    expectError(await api('POST', '/subscriptions', { agentId: 'agt_missing', sourceId }), 404, 'agent_not_found');
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId: 'src_missing' }), 404, 'source_not_found');
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId, cleanupPolicy: { mode: 'on_terminal' } }), 400, 'invalid_request');
+    expectError(await api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1, startPolicy: 'latest' }), 400, 'invalid_request');
+    expect((await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions).toEqual([]);
+  });
+
+  it('the host shortcut returns one subscription per source of the host', async () => {
+    const { hostId, sourceId, agentId } = await fixture();
+    const second = await ok(api('POST', '/sources', { hostId, streamKind: 'events', streamKey: 'second' }), 201);
+    const res = await ok(api('POST', '/subscriptions', { agentId, shortcut: { name: 'host', args: { hostId } } }), 201);
+    expect(res.subscriptions.map((s: Json) => s.sourceId).sort()).toEqual([sourceId, second.sourceId].sort());
+    expectError(await api('POST', '/subscriptions', { agentId, shortcut: { name: 'host', args: { hostId: 'hst_missing' } } }), 404, 'host_not_found');
+  });
+
+  it('pushes matching on append: the entry is readable as soon as the append answers', async () => {
+    const { sourceId, agentId } = await fixture();
+    await ok(api('POST', '/subscriptions', { agentId, sourceId, filter: { expr: 'event.data.n > 1' } }), 201);
+    for (let n = 0; n < 5; n++) {
+      await append(sourceId, [{ type: 't', data: { n } }]);
+      expect((await items(agentId)).entries).toHaveLength(Math.max(0, n - 1));
+    }
+    const summary = await ok(api('GET', `/agents/${agentId}/inbox`));
+    expect(summary).toMatchObject({ agentId, unackedCount: 3, deliveryPaused: false, latestEntryId: expect.stringMatching(/^ent_/) });
+  });
+
+  it('earliest materialises history at creation; a start below the retained range is 409 history_unavailable', async () => {
+    const { sourceId, agentId } = await fixture();
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }]);
+    await ok(api('POST', '/subscriptions', { agentId, sourceId, startPolicy: 'earliest' }), 201);
+    expect((await items(agentId)).entries.map((e: Json) => e.offset)).toEqual([1, 2]);
+    expectError(await api('POST', '/subscriptions', { agentId, sourceId, startPolicy: 'at_offset', startOffset: 0 }), 400, 'invalid_request');
+    await new Promise((r) => setTimeout(r, 20)); // the events must be older than the retention
+    const compacted = await ok(api('POST', `/streams/${sourceId}/compaction-apply`, { apply: true, retentionMs: 1 }));
+    expect(compacted.retainedFromOffset).toBe(3);
+    const res = await api('POST', '/subscriptions', { agentId, sourceId, startPolicy: 'at_offset', startOffset: 1 });
+    expectError(res, 409, 'history_unavailable');
+    expect(res.json).toMatchObject({ streamId: sourceId, requested: 1, retainedFromOffset: 3, highWatermarkOffset: 2 });
+    const [sub] = (await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions;
+    expectError(await api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { startPolicy: 'at_offset', startOffset: 2 }), 409, 'history_unavailable');
+  });
+});
+
+describe('inbox items, acks and compaction', () => {
+  it('lists with a cursor and limit, acks in the three forms, compacts acknowledged entries', async () => {
+    const { agentId } = await fixture();
+    const made: Json[] = [];
+    for (let i = 0; i < 5; i++) made.push(await ok(api('POST', `/agents/${agentId}/inbox/items`, { message: `m${i}`, sender: 'ops' }), 201));
+    expect(made[0]).toMatchObject({ entryId: expect.stringMatching(/^ent_/), kind: 'direct', message: 'm0', sender: 'ops', ackedAt: null });
+    const p1 = await items(agentId, '?limit=2');
+    expect(p1.entries.map((e: Json) => e.message)).toEqual(['m0', 'm1']);
+    expect((await items(agentId, `?limit=2&after=${p1.nextCursor}`)).entries.map((e: Json) => e.message)).toEqual(['m2', 'm3']);
+
+    for (const body of [{}, { all: true, throughEntryId: made[0].entryId }, { all: false }, { entryIds: [] }, { throughEntryId: 'nope' }]) {
+      expectError(await api('POST', `/agents/${agentId}/inbox/ack`, body), 400, 'invalid_request');
+    }
+    expectError(await api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: ['ent_01J00000000000000000000000'] }), 404, 'entry_not_found');
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [made[4].entryId] }))).toEqual({ acked: 1 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { throughEntryId: made[1].entryId }))).toEqual({ acked: 2 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { all: true }))).toEqual({ acked: 2 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { all: true }))).toEqual({ acked: 0 });
+    expect((await items(agentId, '?includeAcked=true')).entries).toHaveLength(5);
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`))).toEqual({ agentId, removed: 5 });
+    expect((await items(agentId, '?includeAcked=true')).entries).toHaveLength(0);
+    expectError(await api('GET', `/agents/${agentId}/inbox/items?limit=0`), 400, 'invalid_request');
+    expectError(await api('GET', '/agents/agt_missing/inbox/items'), 404, 'agent_not_found');
+  });
+});
+
+describe('inbox watch (SSE)', () => {
+  it('sends the unacknowledged backlog, then live entries within milliseconds, and resumes after Last-Event-ID', async () => {
+    const { sourceId, agentId } = await fixture();
+    await ok(api('POST', '/subscriptions', { agentId, sourceId }), 201);
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }]);
+    const first = (await items(agentId)).entries;
+    await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [first[0].entryId] }));
+
+    const w = await Watcher.open(agentId);
+    expect(w.status).toBe(200);
+    await waitFor(() => w.entries().length === 1);
+    expect(w.frames[0]).toMatchObject({ id: first[1].entryId, event: 'entry' });
+    expect(w.entries()[0]).toMatchObject({ entryId: first[1].entryId, offset: 2, event: { type: 'b' } });
+
+    await append(sourceId, [{ type: 'c' }]);
+    await waitFor(() => w.entries().length === 2, 5000);
+    const live = w.entries()[1];
+    expect(live).toMatchObject({ kind: 'event', offset: 3, event: { type: 'c' } });
+
+    await append(sourceId, [{ type: 'd' }]);
+    await waitFor(() => w.entries().length === 3);
+    const resumed = await Watcher.open(agentId, { 'last-event-id': live.entryId });
+    await waitFor(() => resumed.entries().length === 1);
+    expect(resumed.entries().map((e) => e.event.type)).toEqual(['d']);
+    expect(new Set(w.entries().map((e) => e.entryId)).size).toBe(3);
+  });
+
+  it('refuses an unknown agent or a malformed Last-Event-ID before any SSE byte', async () => {
+    const { agentId } = await fixture();
+    expectError(await api('GET', '/agents/agt_missing/inbox/watch'), 404, 'agent_not_found');
+    const bad = await request({ socketPath: d.socket }, 'GET', `/agents/${agentId}/inbox/watch`, { headers: { 'last-event-id': '12' } });
+    expectError(bad, 400, 'invalid_request');
+  });
+
+  it('ends the stream when the agent is deleted', async () => {
+    const { agentId } = await fixture();
+    const w = await Watcher.open(agentId);
+    await ok(api('DELETE', `/agents/${agentId}`));
+    await waitFor(() => w.ended);
+  });
+});
+
+describe('durability', () => {
+  it('acks and entries survive SIGKILL of the daemon', async () => {
+    const home = pool.home();
+    const first = await pool.start({ home });
+    const { sourceId, agentId } = await fixture(first);
+    await ok(api('POST', '/subscriptions', { agentId, sourceId }, first), 201);
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }], first);
+    const entries = (await items(agentId, '', first)).entries;
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { throughEntryId: entries[1].entryId }, first))).toEqual({ acked: 2 });
+    await first.stop('SIGKILL');
+
+    const second = await pool.start({ home });
+    const after = (await items(agentId, '', second)).entries;
+    expect(after.map((e: Json) => e.entryId)).toEqual([entries[2].entryId]);
+    // Matching resumes on the restarted daemon from the persisted consumer offset.
+    await append(sourceId, [{ type: 'd' }], second);
+    expect((await items(agentId, '', second)).entries.map((e: Json) => e.offset)).toEqual([3, 4]);
+    await second.stop();
+  }, 60_000);
+});
+
+describe('svc inbox commands', () => {
+  const svc = (args: string[]) => runSvc([...args, '--socket', d.socket], {}, 30_000);
+  const svcJson = async (args: string[]): Promise<Json> => {
+    const r = await svc([...args, '--json']);
+    expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  it('agents, subscriptions, items add, read, ack and watch', async () => {
+    const { sourceId } = await fixture();
+    const agent = await svcJson(['inbox', 'agents', 'create', '--name', 'cli']);
+    expect(agent.agentId).toMatch(/^agt_/);
+    expect((await svcJson(['inbox', 'agents', 'list'])).agents).toContainEqual(agent);
+    const created = await svcJson(['inbox', 'subscriptions', 'create', '--agent', agent.agentId, '--source', sourceId, '--match', '{"type":["x","y"]}']);
+    expect(created.subscriptions[0]).toMatchObject({ filter: { match: { type: ['x', 'y'] } } });
+    await append(sourceId, [{ type: 'x' }, { type: 'z' }]);
+    const item = await svcJson(['inbox', 'items', 'add', agent.agentId, 'hello', '--sender', 'me']);
+    const read = await svcJson(['inbox', 'read', agent.agentId]);
+    expect(read.entries.map((e: Json) => e.kind)).toEqual(['event', 'direct']);
+    const human = await svc(['inbox', 'read', agent.agentId]);
+    expect(human.stdout).toContain('me: hello');
+    expect(await svcJson(['inbox', 'ack', agent.agentId, '--through', item.entryId])).toEqual({ acked: 2 });
+    const lag = await svcJson(['inbox', 'subscriptions', 'lag', created.subscriptions[0].subscriptionId]);
+    expect(lag).toMatchObject({ lag: 0, consumedOffset: 2 });
+
+    const none = await svc(['inbox', 'ack', agent.agentId]);
+    expect(none.code).not.toBe(0);
+    const missing = await svc(['inbox', 'read', 'agt_missing']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/^svc: agent_not_found: /m);
+
+    await svcJson(['inbox', 'items', 'add', agent.agentId, 'for the watcher']);
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/daemon.js');
+    const child = spawn(process.execPath, [BIN, 'inbox', 'watch', agent.agentId, '--json', '--socket', d.socket], { stdio: ['ignore', 'pipe', 'pipe'] });
+    pool.track(child);
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    await waitFor(() => out.includes('for the watcher'), 10_000);
+    await append(sourceId, [{ type: 'y' }]);
+    await waitFor(() => out.trim().split('\n').length === 2, 10_000);
+    expect(JSON.parse(out.trim().split('\n')[1]!)).toMatchObject({ kind: 'event', event: { type: 'y' } });
+    child.kill('SIGTERM');
+  }, 60_000);
+});

@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import type { WatchConnection } from '../../src/inbox/watch.js';
+import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions.js';
+import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
+
+const SECOND = 1000;
+let homes: string[] = [];
+let running: Services[] = [];
+
+afterEach(async () => {
+  for (const s of running.splice(0)) await stopServices(s);
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+
+/** In-process services on `home` (a second call on the same home is a restart). */
+function boot(home: string, clock: ManualClock): Services {
+  const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+  startServices(s);
+  running.push(s);
+  return s;
+}
+
+async function setup() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-unit-'));
+  homes.push(home);
+  const clock = new ManualClock();
+  const s = boot(home, clock);
+  const { host } = s.inbox.hosts.create({ hostType: 'local_event', hostKey: 'cleanup' });
+  const { source } = await s.inbox.sources.create({ hostId: host.hostId, streamKind: 'jobs', streamKey: 'ci' });
+  const agent = s.inbox.agents.create({ name: 'watcher' });
+  const sourceId = source.sourceId;
+  return {
+    home,
+    clock,
+    s,
+    sourceId,
+    agentId: agent.agentId,
+    subscribe: (extra: Partial<CreateSubscriptionInput>) => s.inbox.subscriptions.create({ agentId: agent.agentId, sourceId, ...extra })[0]!,
+    exists: (svc: Services, id: string) => svc.inbox.subscriptions.list({ sourceId }).some((x) => x.subscriptionId === id),
+  };
+}
+
+const terminal = (subject: string) => ({ type: 'job.finished', subject, metadata: { lifecycle: 'terminal' } });
+
+describe('cleanup policies (injected clock)', () => {
+  it('mode at removes the subscription at its time, not before', async () => {
+    const { s, clock, subscribe, exists } = await setup();
+    const sub = subscribe({ cleanupPolicy: { mode: 'at', at: new Date(clock.now() + 60 * SECOND).toISOString() } });
+    expect(sub.removeAt).toBe(new Date(clock.now() + 60 * SECOND).toISOString());
+    clock.advance(59 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, sub.subscriptionId)).toBe(true);
+    clock.advance(2 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, sub.subscriptionId)).toBe(false);
+  });
+
+  it('on_terminal removes gracePeriodSecs after the terminal signal; events in the grace period still arrive', async () => {
+    const { s, clock, sourceId, agentId, subscribe, exists } = await setup();
+    const sub = subscribe({ trackedResourceRef: 'job/7', cleanupPolicy: { mode: 'on_terminal', gracePeriodSecs: 30 } });
+    expect(sub.removeAt).toBeNull();
+    // Not a terminal signal: other subject, or no lifecycle=terminal.
+    await s.inbox.streams.append(sourceId, [terminal('job/8'), { type: 'job.log', subject: 'job/7' }]);
+    expect(s.inbox.subscriptions.get(sub.subscriptionId).terminalAt).toBeNull();
+    const signalAt = clock.now();
+    await s.inbox.streams.append(sourceId, [terminal('job/7')]);
+    expect(s.inbox.subscriptions.get(sub.subscriptionId)).toMatchObject({
+      terminalAt: new Date(signalAt).toISOString(),
+      removeAt: new Date(signalAt + 30 * SECOND).toISOString(),
+    });
+    clock.advance(29 * SECOND);
+    s.inbox.subscriptions.runDue();
+    await s.inbox.streams.append(sourceId, [{ type: 'job.log', subject: 'job/7' }]);
+    expect(s.inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(4);
+    clock.advance(2 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, sub.subscriptionId)).toBe(false);
+    expect(s.inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(4);
+  });
+
+  it('on_terminal_or_at removes at whichever comes first', async () => {
+    const { s, clock, sourceId, subscribe, exists } = await setup();
+    const at = new Date(clock.now() + 100 * SECOND).toISOString();
+    const early = subscribe({ trackedResourceRef: 'job/1', cleanupPolicy: { mode: 'on_terminal_or_at', at, gracePeriodSecs: 10 } });
+    const late = subscribe({ trackedResourceRef: 'job/1', cleanupPolicy: { mode: 'on_terminal_or_at', at, gracePeriodSecs: 500 } });
+    await s.inbox.streams.append(sourceId, [terminal('job/1')]);
+    clock.advance(11 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, early.subscriptionId)).toBe(false);
+    expect(exists(s, late.subscriptionId)).toBe(true);
+    clock.advance(90 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, late.subscriptionId)).toBe(false);
+  });
+
+  it('a pending removal survives a restart and fires on the restarted clock', async () => {
+    const { s, home, clock, sourceId, subscribe, exists } = await setup();
+    const sub = subscribe({ trackedResourceRef: 'job/9', cleanupPolicy: { mode: 'on_terminal', gracePeriodSecs: 60 } });
+    await s.inbox.streams.append(sourceId, [terminal('job/9')]);
+    await stopServices(running.pop()!);
+    const later = new ManualClock(clock.now() + 61 * SECOND);
+    const restarted = boot(home, later); // start() runs what is already due
+    expect(exists(restarted, sub.subscriptionId)).toBe(false);
+  });
+
+  it('manual subscriptions stay; required fields per mode are checked (400 invalid_request)', async () => {
+    const { s, clock, sourceId, subscribe, exists } = await setup();
+    const sub = subscribe({ trackedResourceRef: 'job/1' });
+    await s.inbox.streams.append(sourceId, [terminal('job/1')]);
+    clock.advance(365 * 24 * 3600 * SECOND);
+    s.inbox.subscriptions.runDue();
+    expect(exists(s, sub.subscriptionId)).toBe(true);
+    expect(() => subscribe({ cleanupPolicy: { mode: 'at' } })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => subscribe({ cleanupPolicy: { mode: 'on_terminal' } })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => subscribe({ trackedResourceRef: 'x', cleanupPolicy: { mode: 'on_terminal_or_at' } })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it('consumer offsets and the per-source index survive a restart: matching resumes where it stopped', async () => {
+    const { s, home, clock, sourceId, agentId, subscribe } = await setup();
+    subscribe({ filter: { match: { type: 'keep' } } });
+    await s.inbox.streams.append(sourceId, [{ type: 'keep' }, { type: 'drop' }]);
+    await stopServices(running.pop()!);
+    const restarted = boot(home, clock);
+    await restarted.inbox.streams.append(sourceId, [{ type: 'keep' }]);
+    expect(restarted.inbox.entries.unacked(agentId, { limit: 10 }).map((e) => e.offset)).toEqual([1, 3]);
+  });
+});
+
+class FakeConnection implements WatchConnection {
+  frames: Array<{ id: string; event: string; data: Record<string, unknown> }> = [];
+  closed = false;
+  private hooks: Array<() => void> = [];
+  deliver(frame: string): void {
+    const [id, event, data] = frame.trim().split('\n').map((l) => l.slice(l.indexOf(': ') + 2));
+    this.frames.push({ id: id!, event: event!, data: JSON.parse(data!) as Record<string, unknown> });
+  }
+  writable(): Promise<void> {
+    return Promise.resolve();
+  }
+  onClose(hook: () => void): void {
+    this.hooks.push(hook);
+  }
+  close(): void {
+    this.closed = true;
+    for (const h of this.hooks.splice(0)) h();
+  }
+}
+
+describe('inbox watch', () => {
+  it('sends the unacknowledged backlog (after Last-Event-ID when given), then live entries once each', async () => {
+    const { s, agentId, sourceId, subscribe } = await setup();
+    subscribe({});
+    const e = [0, 1, 2, 3].map((i) => s.inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` }));
+    await s.inbox.entries.ack(agentId, { entryIds: [e[0]!.entryId] });
+
+    const all = new FakeConnection();
+    await s.inbox.watch.stream(all, agentId);
+    expect(all.frames.map((f) => f.data.message)).toEqual(['m1', 'm2', 'm3']);
+    expect(all.frames[0]).toMatchObject({ id: e[1]!.entryId, event: 'entry', data: { entryId: e[1]!.entryId, kind: 'direct' } });
+
+    const resumed = new FakeConnection();
+    await s.inbox.watch.stream(resumed, agentId, e[2]!.entryId);
+    expect(resumed.frames.map((f) => f.data.message)).toEqual(['m3']);
+
+    await s.inbox.streams.append(sourceId, [{ type: 'live' }]);
+    for (const conn of [all, resumed]) {
+      expect(conn.frames.at(-1)).toMatchObject({ event: 'entry', data: { kind: 'event', offset: 1, event: { type: 'live' } } });
+    }
+    expect(all.frames).toHaveLength(4);
+    expect(s.inbox.watch.watchers(agentId)).toBe(2);
+    all.close();
+    expect(s.inbox.watch.watchers(agentId)).toBe(1);
+  });
+
+  it('closes the watch streams of a deleted agent', async () => {
+    const { s, agentId } = await setup();
+    const conn = new FakeConnection();
+    await s.inbox.watch.stream(conn, agentId);
+    s.inbox.agents.delete(agentId);
+    expect(conn.closed).toBe(true);
+    expect(s.inbox.watch.watchers(agentId)).toBe(0);
+  });
+});

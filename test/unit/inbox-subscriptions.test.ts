@@ -1,0 +1,305 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/core/errors.js';
+import { compileFilter, type FilterSpec } from '../../src/inbox/filters.js';
+import type { EventInput, StoredEvent } from '../../src/inbox/streams.js';
+import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions.js';
+import { testServices, type TestServices } from '../helpers/services.js';
+
+let open: TestServices[] = [];
+afterEach(async () => {
+  for (const t of open.splice(0)) await t.close();
+});
+
+async function setup(t: TestServices = testServices()) {
+  open.push(t);
+  const { inbox } = t.s;
+  const { host } = inbox.hosts.create({ hostType: 'local_event', hostKey: 'unit' });
+  const { source } = await inbox.sources.create({ hostId: host.hostId, streamKind: 'events', streamKey: 'a' });
+  const agent = inbox.agents.create({ name: 'a' });
+  const sourceId = source.sourceId;
+  return {
+    t,
+    inbox,
+    hostId: host.hostId,
+    sourceId,
+    agentId: agent.agentId,
+    append: (...events: EventInput[]) => inbox.streams.append(sourceId, events),
+    subscribe: (extra: Partial<CreateSubscriptionInput> = {}) => inbox.subscriptions.create({ agentId: agent.agentId, sourceId, ...extra })[0]!,
+    unacked: () => inbox.entries.unacked(agent.agentId, { limit: 1000 }),
+  };
+}
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return err.code;
+    throw err;
+  }
+  throw new Error('expected an AppError');
+}
+
+const event = (over: Partial<StoredEvent> = {}): StoredEvent => ({
+  sourceId: 'src_x',
+  offset: 1,
+  id: 'e1',
+  type: 'issue.opened',
+  subject: 'repo/1',
+  time: '2030-01-01T00:00:00.000Z',
+  data: { n: 5, labels: ['bug', 'p1'], user: { login: 'ann' } },
+  metadata: { lifecycle: 'open' },
+  appendedAt: '2030-01-01T00:00:00.000Z',
+  pruned: false,
+  ...over,
+});
+
+describe('subscription filters', () => {
+  const cases: Array<[string, FilterSpec, boolean]> = [
+    ['empty filter matches everything', {}, true],
+    ['type equals', { match: { type: 'issue.opened' } }, true],
+    ['type differs', { match: { type: 'issue.closed' } }, false],
+    ['any-of array', { match: { type: ['issue.closed', 'issue.opened'] } }, true],
+    ['any-of array without the value', { match: { type: ['a', 'b'] } }, false],
+    ['nested dot path into data', { match: { 'data.user.login': 'ann' } }, true],
+    ['number in data', { match: { 'data.n': 5 } }, true],
+    ['array-valued field contains the value', { match: { 'data.labels': 'p1' } }, true],
+    ['array-valued field against any-of', { match: { 'data.labels': ['x', 'bug'] } }, true],
+    ['missing path never matches, not even null', { match: { 'data.missing': null } }, false],
+    ['metadata path', { match: { 'metadata.lifecycle': 'open' } }, true],
+    ['all match keys must hold', { match: { type: 'issue.opened', subject: 'other' } }, false],
+    ['CEL over event', { expr: 'event.type == "issue.opened" && event.data.n > 3' }, true],
+    ['CEL false', { expr: 'event.data.n > 10' }, false],
+    ['CEL list macro', { expr: 'event.data.labels.exists(l, l == "bug")' }, true],
+    ['CEL runtime error (missing field) is no match', { expr: 'event.data.nope == 1' }, false],
+    ['match and expr together', { match: { type: 'issue.opened' }, expr: 'event.subject.startsWith("repo/")' }, true],
+    ['match and expr, expr false', { match: { type: 'issue.opened' }, expr: 'event.subject == "x"' }, false],
+  ];
+  it.each(cases)('%s', (_name, spec, expected) => {
+    expect(compileFilter(spec).test(event())).toBe(expected);
+  });
+
+  it('a pruned or data-less event evaluates without throwing', () => {
+    const f = compileFilter({ expr: 'event.data.n > 3' });
+    expect(f.test(event({ data: null, metadata: {}, pruned: true }))).toBe(false);
+  });
+
+  const invalid: Array<[string, unknown]> = [
+    ['CEL syntax error', { expr: 'event.type ==' }],
+    ['CEL unknown function', { expr: 'nosuch(event)' }],
+    ['CEL unknown variable', { expr: 'other == 1' }],
+    ['CEL non-boolean result', { expr: 'event.type' }],
+    ['empty CEL', { expr: '  ' }],
+    ['unknown match root', { match: { payload: 1 } }],
+    ['field under a scalar root', { match: { 'type.x': 1 } }],
+    ['object match value', { match: { type: { a: 1 } } }],
+    ['unknown filter key', { where: 'x' }],
+    ['match not an object', { match: 'type' }],
+  ];
+  it.each(invalid)('rejects %s with invalid_filter', (_name, spec) => {
+    expect(codeOf(() => compileFilter(spec as FilterSpec))).toBe('invalid_filter');
+  });
+});
+
+describe('matching pushed on append', () => {
+  it('creates the entry inside the append: it exists as soon as append resolves', async () => {
+    const { append, subscribe, unacked } = await setup();
+    subscribe();
+    await append({ type: 'a', data: { x: 1 } });
+    const entries = unacked();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: 'event', offset: 1, event: { type: 'a', data: { x: 1 } } });
+  });
+
+  it('only matching events become entries, and the consumer offset still advances past the rest', async () => {
+    const { inbox, append, subscribe, unacked } = await setup();
+    const sub = subscribe({ filter: { match: { type: 'keep' } } });
+    await append({ type: 'keep' }, { type: 'drop' }, { type: 'keep' });
+    expect(unacked().map((e) => e.offset)).toEqual([1, 3]);
+    expect(inbox.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 3, highWatermarkOffset: 3, lag: 0 });
+  });
+
+  it('deduplicated appends create no entries', async () => {
+    const { append, subscribe, unacked } = await setup();
+    subscribe();
+    await append({ id: 'same', type: 'a' });
+    await append({ id: 'same', type: 'a' });
+    expect(unacked()).toHaveLength(1);
+  });
+
+  it('announces new entries after commit, once per transaction', async () => {
+    const { inbox, append, subscribe } = await setup();
+    subscribe();
+    subscribe({ filter: { match: { type: 'b' } } });
+    const heard: string[][] = [];
+    inbox.entries.onCreated((entries) => heard.push(entries.map((e) => `${e.subscriptionId === null ? 'direct' : 'event'}:${e.offset}`)));
+    await append({ type: 'a' }, { type: 'b' });
+    expect(heard).toEqual([['event:1', 'event:2', 'event:2']]);
+  });
+});
+
+describe('start policies', () => {
+  it('latest skips existing events; earliest materialises them at creation', async () => {
+    const { inbox, append, subscribe, agentId } = await setup();
+    await append({ type: 'a' }, { type: 'b' });
+    const latest = subscribe();
+    expect(inbox.subscriptions.lag(latest.subscriptionId)).toMatchObject({ consumedOffset: 2, lag: 0 });
+    expect(inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(0);
+    const earliest = subscribe({ startPolicy: 'earliest' });
+    expect(earliest.consumedOffset).toBe(2);
+    expect(inbox.entries.unacked(agentId, { limit: 10 }).map((e) => e.offset)).toEqual([1, 2]);
+  });
+
+  it('at_offset and at_time start where asked', async () => {
+    const { t, inbox, append, subscribe, agentId } = await setup();
+    await append({ type: 'a', time: '2030-01-01T00:00:00Z' }, { type: 'b', time: '2030-01-02T00:00:00Z' }, { type: 'c', time: '2030-01-03T00:00:00Z' });
+    subscribe({ startPolicy: 'at_offset', startOffset: 3 });
+    expect(inbox.entries.unacked(agentId, { limit: 10 }).map((e) => e.offset)).toEqual([3]);
+    const other = inbox.agents.create({});
+    inbox.subscriptions.create({ agentId: other.agentId, sourceId: subscribe().sourceId, startPolicy: 'at_time', startTime: '2030-01-01T12:00:00+00:00' });
+    expect(inbox.entries.unacked(other.agentId, { limit: 10 }).map((e) => e.event?.type)).toEqual(['b', 'c']);
+    expect(t.s.inbox.subscriptions.list({ agentId: other.agentId })[0]).toMatchObject({ startPolicy: 'at_time', consumedOffset: 3 });
+  });
+
+  it('at_offset needs startOffset, at_time needs startTime (400 invalid_request)', async () => {
+    const { subscribe } = await setup();
+    expect(codeOf(() => subscribe({ startPolicy: 'at_offset' }))).toBe('invalid_request');
+    expect(codeOf(() => subscribe({ startPolicy: 'at_time' }))).toBe('invalid_request');
+  });
+
+  it('a start below the retained range is 409 history_unavailable with the spec fields', async () => {
+    const { t, inbox, append, subscribe, sourceId } = await setup();
+    subscribe(); // compaction skips streams without consumers
+    await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
+    t.clock.advance(3_600_000);
+    await inbox.compaction.apply(sourceId, { apply: true, retentionMs: 1000 });
+    const bounds = inbox.streams.bounds(sourceId);
+    expect(bounds.retainedFromOffset).toBeGreaterThan(1);
+    try {
+      subscribe({ startPolicy: 'at_offset', startOffset: 1 });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(409);
+      expect((err as AppError).extra).toEqual({ streamId: sourceId, requested: 1, retainedFromOffset: bounds.retainedFromOffset, highWatermarkOffset: 3 });
+    }
+    expect(inbox.subscriptions.list({ sourceId })).toHaveLength(1);
+  });
+});
+
+describe('reset, poll and lag', () => {
+  it('reset replays without duplicating entries that still exist, and re-creates compacted ones', async () => {
+    const { inbox, append, subscribe, agentId, unacked } = await setup();
+    const sub = subscribe();
+    await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { offset: 1 })).toMatchObject({ materialized: 0, consumedOffset: 3, lag: 0 });
+    expect(unacked()).toHaveLength(3);
+    const first = unacked()[0]!;
+    await inbox.entries.ack(agentId, { entryIds: [first.entryId] });
+    inbox.entries.compact(agentId);
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' })).toMatchObject({ materialized: 1 });
+    expect(unacked().map((e) => e.offset)).toEqual([2, 3, 1]);
+  });
+
+  it('reset to latest skips ahead; poll then finds nothing to do', async () => {
+    const { inbox, append, subscribe } = await setup();
+    const sub = subscribe({ startPolicy: 'at_offset', startOffset: 10 });
+    await append({ type: 'a' }, { type: 'b' });
+    expect(inbox.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 9, lag: 0 });
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'latest' })).toMatchObject({ consumedOffset: 2, materialized: 0 });
+    expect(inbox.subscriptions.poll(sub.subscriptionId)).toMatchObject({ materialized: 0, lag: 0 });
+  });
+
+  it('unknown subscriptions are 404 subscription_not_found', async () => {
+    const { inbox } = await setup();
+    expect(codeOf(() => inbox.subscriptions.lag('sub_nope'))).toBe('subscription_not_found');
+    expect(codeOf(() => inbox.subscriptions.delete('sub_nope'))).toBe('subscription_not_found');
+  });
+});
+
+describe('inbox entries and acks', () => {
+  it('pages in entry order with a cursor and includeAcked', async () => {
+    const { inbox, agentId } = await setup();
+    for (let i = 0; i < 5; i++) inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` });
+    const p1 = inbox.entries.page(agentId, { limit: 2 });
+    expect(p1.entries.map((e) => e.message)).toEqual(['m0', 'm1']);
+    const p2 = inbox.entries.page(agentId, { limit: 2, after: p1.nextCursor! });
+    expect(p2.entries.map((e) => e.message)).toEqual(['m2', 'm3']);
+    const p3 = inbox.entries.page(agentId, { limit: 2, after: p2.nextCursor! });
+    expect(p3).toMatchObject({ nextCursor: null });
+    expect(p3.entries.map((e) => e.message)).toEqual(['m4']);
+    await inbox.entries.ack(agentId, { throughEntryId: p1.entries[1]!.entryId });
+    expect(inbox.entries.page(agentId, { limit: 10 }).entries.map((e) => e.message)).toEqual(['m2', 'm3', 'm4']);
+    expect(inbox.entries.page(agentId, { limit: 10, includeAcked: true }).entries).toHaveLength(5);
+  });
+
+  it('the three ack forms count only entries newly acknowledged', async () => {
+    const { inbox, agentId } = await setup();
+    const e = Array.from({ length: 5 }, (_, i) => inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` }));
+    expect(await inbox.entries.ack(agentId, { entryIds: [e[3]!.entryId, e[3]!.entryId] })).toBe(1);
+    expect(await inbox.entries.ack(agentId, { throughEntryId: e[3]!.entryId })).toBe(3);
+    expect(await inbox.entries.ack(agentId, { throughEntryId: e[3]!.entryId })).toBe(0);
+    expect(await inbox.entries.ack(agentId, { all: true })).toBe(1);
+    expect(inbox.entries.summary(agentId)).toMatchObject({ unackedCount: 0, latestEntryId: e[4]!.entryId, deliveryPaused: false });
+  });
+
+  it('an unknown entry id acknowledges nothing (404 entry_not_found)', async () => {
+    const { inbox, agentId } = await setup();
+    const e = inbox.entries.create(agentId, { kind: 'direct', message: 'm' });
+    await expect(inbox.entries.ack(agentId, { entryIds: [e.entryId, 'ent_01J00000000000000000000000'] })).rejects.toMatchObject({ code: 'entry_not_found' });
+    expect(inbox.entries.summary(agentId).unackedCount).toBe(1);
+    const other = inbox.agents.create({});
+    await expect(inbox.entries.ack(other.agentId, { throughEntryId: e.entryId })).rejects.toMatchObject({ code: 'entry_not_found' });
+  });
+
+  it('compact removes acknowledged entries only; a compacted cursor still pages on', async () => {
+    const { inbox, agentId } = await setup();
+    const e = Array.from({ length: 3 }, (_, i) => inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` }));
+    await inbox.entries.ack(agentId, { entryIds: [e[1]!.entryId] });
+    expect(inbox.entries.compact(agentId)).toBe(1);
+    expect(inbox.entries.page(agentId, { limit: 10, includeAcked: true }).entries.map((x) => x.message)).toEqual(['m0', 'm2']);
+    expect(inbox.entries.page(agentId, { limit: 10, after: e[1]!.entryId }).entries.map((x) => x.message)).toEqual(['m2']);
+  });
+});
+
+describe('deletion', () => {
+  it('deleting a source removes its subscriptions; deleting an agent removes its subscriptions and entries', async () => {
+    const { inbox, append, subscribe, sourceId, agentId } = await setup();
+    const sub = subscribe();
+    await append({ type: 'a' });
+    expect(inbox.streams.consumers(sourceId)).toBe(1);
+    inbox.sources.delete(sourceId);
+    expect(codeOf(() => inbox.subscriptions.get(sub.subscriptionId))).toBe('subscription_not_found');
+    expect(inbox.streams.consumers(sourceId)).toBe(0);
+    expect(inbox.entries.summary(agentId).unackedCount).toBe(1);
+    inbox.agents.delete(agentId);
+    expect(codeOf(() => inbox.agents.get(agentId))).toBe('agent_not_found');
+    expect(inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(0);
+  });
+
+  it('an agent deletion takes its subscriptions out of matching', async () => {
+    const { inbox, append, subscribe, agentId, sourceId } = await setup();
+    subscribe();
+    inbox.agents.delete(agentId);
+    expect(inbox.subscriptions.list({ sourceId })).toHaveLength(0);
+    await append({ type: 'a' });
+    expect(inbox.streams.consumers(sourceId)).toBe(0);
+  });
+
+  it('a subscription for an unknown agent or source is a 404 and creates nothing', async () => {
+    const { inbox, sourceId, agentId } = await setup();
+    expect(codeOf(() => inbox.subscriptions.create({ agentId: 'agt_nope', sourceId }))).toBe('agent_not_found');
+    expect(codeOf(() => inbox.subscriptions.create({ agentId, sourceId: 'src_nope' }))).toBe('source_not_found');
+    expect(inbox.subscriptions.list()).toHaveLength(0);
+  });
+});
+
+describe('host shortcut', () => {
+  it('subscribes to every source of the host', async () => {
+    const { inbox, hostId, agentId, sourceId } = await setup();
+    const { source: second } = await inbox.sources.create({ hostId, streamKind: 'events', streamKey: 'b' });
+    const subs = inbox.subscriptions.create({ agentId, shortcut: { name: 'host', args: { hostId } } });
+    expect(subs.map((s) => s.sourceId).sort()).toEqual([sourceId, second.sourceId].sort());
+    expect(codeOf(() => inbox.subscriptions.create({ agentId, shortcut: { name: 'host', args: { hostId: 'hst_nope' } } }))).toBe('host_not_found');
+    expect(codeOf(() => inbox.subscriptions.create({ agentId }))).toBe('invalid_request');
+  });
+});
