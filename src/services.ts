@@ -151,7 +151,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const runLoop = createRunLoop({ ...deps, briefs, providers, tools });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
-  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentExists: (id) => agents.find(id) !== null });
+  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentExists: (id) => agents.find(id) !== null, secrets });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   return {
     config,

@@ -16,6 +16,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
+import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import { InboxAgents } from './agents.js';
@@ -48,6 +49,8 @@ export interface InboxDeps {
   ingress: Ingress;
   /** Whether a control-plane agent exists (runtime targets name one). */
   runtimeAgentExists: (agentId: string) => boolean;
+  /** Usable secrets out of the database (webhook signing secrets). */
+  secrets: SecretStore;
   tracer?: Tracer;
 }
 
@@ -90,7 +93,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const watch = new InboxWatch({ store, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
-  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists });
+  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists, secrets: deps.secrets });
   const timeoutMs = () => delivery.timeout_ms;
   const notifier = new Notifier({
     store,

@@ -28,7 +28,7 @@ import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries, InboxEntry } from './entries.js';
-import { withSecret, type TargetKind, type TargetRow, type TargetService, type TargetWithSecret } from './targets.js';
+import type { TargetKind, TargetRow, TargetService, TargetWithSecret } from './targets.js';
 
 /** How long a burst of entries may keep arriving before it is notified as one. */
 export const COALESCE_MS = 250;
@@ -338,7 +338,7 @@ export class Notifier implements Lifecycle {
       payload: JSON.parse(head.payload) as NotificationPayload,
       body: head.payload,
     };
-    const target = withSecret(row);
+    const target = this.deps.targets.withSecret(row);
     this.inFlight.add(targetId);
     const run = (async () => {
       try {

@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
+import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 
@@ -62,7 +63,6 @@ export interface TargetRow {
   agent_id: string;
   kind: TargetKind;
   config: string;
-  secret: string | null;
   status: TargetStatus;
   offline_reason: string | null;
   consecutive_failures: number;
@@ -89,7 +89,11 @@ export interface TargetsDeps {
   agents: InboxAgents;
   /** Whether a control-plane agent exists (runtime targets are checked at creation). */
   runtimeAgentExists: (agentId: string) => boolean;
+  /** Webhook signing secrets live here, out of the database. */
+  secrets: SecretStore;
 }
+
+const secretRef = (targetId: string) => `inbox-target/${targetId}/secret`;
 
 /** Webhook secrets: `whsec_` + base64 of 32 random bytes (the Standard Webhooks format). */
 export function generateSecret(): string {
@@ -104,8 +108,8 @@ export class TargetService {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO inbox_targets (target_id, agent_id, kind, config, secret, status, queued_through, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+        `INSERT INTO inbox_targets (target_id, agent_id, kind, config, status, queued_through, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM inbox_targets WHERE target_id = ?'),
       ofAgent: db.prepare('SELECT * FROM inbox_targets WHERE agent_id = ? ORDER BY seq'),
@@ -128,9 +132,17 @@ export class TargetService {
       queuedThrough: db.prepare('UPDATE inbox_targets SET queued_through = ?, updated_ms = ? WHERE target_id = ?'),
     };
     deps.agents.onDeleted((agentId) => {
-      for (const row of this.rowsOf(agentId)) for (const l of this.deletedListeners) l(row.target_id);
+      for (const row of this.rowsOf(agentId)) {
+        for (const l of this.deletedListeners) l(row.target_id);
+        deps.secrets.delete(secretRef(row.target_id));
+      }
       this.stmt.removeAgent.run(agentId);
     });
+  }
+
+  /** What delivery modules get: the record and, for a webhook, its signing secret. */
+  withSecret(row: TargetRow): TargetWithSecret {
+    return { ...toTarget(row), secret: this.deps.secrets.get(secretRef(row.target_id)) };
   }
 
   // --- reads -----------------------------------------------------------------------------------
@@ -144,7 +156,7 @@ export class TargetService {
     return toTarget(this.rowOf(agentId, targetId));
   }
 
-  /** The row (with its secret) or undefined; for the notifier. */
+  /** The row or undefined; for the notifier. */
   find(targetId: string): TargetRow | undefined {
     return this.stmt.get.get(targetId) as TargetRow | undefined;
   }
@@ -183,7 +195,8 @@ export class TargetService {
       const now = this.deps.clock.now();
       const targetId = this.deps.ids.make('target');
       const startCursor = `ent_${targetId.slice(targetId.indexOf('_') + 1)}`;
-      this.stmt.insert.run(targetId, agentId, input.kind, JSON.stringify(config), secret, startCursor, now, now);
+      this.stmt.insert.run(targetId, agentId, input.kind, JSON.stringify(config), startCursor, now, now);
+      if (secret !== null) this.deps.secrets.put(secretRef(targetId), secret);
       const target = toTarget(this.find(targetId)!);
       return secret === null ? target : { ...target, secret };
     });
@@ -194,6 +207,7 @@ export class TargetService {
       this.rowOf(agentId, targetId);
       for (const l of this.deletedListeners) l(targetId);
       this.stmt.remove.run(targetId);
+      this.deps.secrets.delete(secretRef(targetId));
     });
   }
 
@@ -262,6 +276,3 @@ export function toTarget(row: TargetRow): Target {
   };
 }
 
-export function withSecret(row: TargetRow): TargetWithSecret {
-  return { ...toTarget(row), secret: row.secret };
-}

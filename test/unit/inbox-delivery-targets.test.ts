@@ -141,3 +141,20 @@ describe.skipIf(!hasTmux)('terminal targets (real tmux server)', () => {
     expect(inbox().targets.get(agentId, target.targetId).lastError).toMatch(/tmux failed/);
   });
 });
+
+describe('webhook secrets', () => {
+  it('are kept out of the database: in the secret store while the target exists, gone with it', () => {
+    const { agentId } = inbox().agents.create({});
+    const created = inbox().targets.create(agentId, { kind: 'webhook', url: 'http://127.0.0.1:9/hook' });
+    const secret = (created as { secret?: string }).secret!;
+    expect(secret).toMatch(/^whsec_/);
+    t.s.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const f of fs.readdirSync(t.home).filter((n) => n.startsWith('svc.db'))) {
+      expect(fs.readFileSync(path.join(t.home, f)).includes(secret)).toBe(false);
+    }
+    expect(t.s.secrets.get(`inbox-target/${created.targetId}/secret`)).toBe(secret);
+    expect(JSON.stringify(inbox().targets.list(agentId))).not.toContain(secret);
+    inbox().targets.delete(agentId, created.targetId);
+    expect(t.s.secrets.refs('inbox-target/')).toEqual([]);
+  });
+});

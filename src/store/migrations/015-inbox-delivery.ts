@@ -6,8 +6,8 @@ import type { Migration } from './index.js';
  * - `inbox_targets`: activation targets of an inbox agent. `queued_through` is the highest entry
  *   id already listed in a notification row (new rows list only later entries), `notified_through`
  *   the highest entry id of a notification that was delivered: together they make catch-up never
- *   replay a backlog that was already notified, across restarts. `secret` is the webhook signing
- *   secret (needed in clear to sign; never listed or logged).
+ *   replay a backlog that was already notified, across restarts. The webhook signing secret is
+ *   not here: it lives in the secret store (src/store/secrets.ts).
  * - `inbox_notifications`: durable notification rows (pending -> sent | failed) with their
  *   attempts and next attempt time, so retries and catch-up survive restarts. `payload` is the
  *   body sent (the listed entries), fixed when the row is created.
@@ -24,7 +24,6 @@ CREATE TABLE inbox_targets (
   agent_id             TEXT NOT NULL,
   kind                 TEXT NOT NULL,
   config               TEXT NOT NULL,
-  secret               TEXT,
   status               TEXT NOT NULL DEFAULT 'active',
   offline_reason       TEXT,
   consecutive_failures INTEGER NOT NULL DEFAULT 0,
