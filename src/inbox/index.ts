@@ -109,6 +109,7 @@ export function createInbox(deps: InboxDeps): Inbox {
       terminal: new TerminalDelivery({ timeoutMs }),
       runtime: new RuntimeDelivery({ ingress: deps.ingress }),
     },
+    tracer: deps.tracer,
   });
   const deliveryPause = new DeliveryPause({ store, agents, targets, notifier });
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });

@@ -26,6 +26,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
 import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import type { Store } from '../store/store.js';
+import type { Tracer } from '../telemetry/tracing.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries, InboxEntry } from './entries.js';
 import type { TargetKind, TargetRow, TargetService, TargetWithSecret } from './targets.js';
@@ -108,6 +109,8 @@ export interface NotifierDeps {
   deliverers: Record<TargetKind, Deliverer>;
   /** Jitter source in [0, 1) (tests pin it). */
   random?: () => number;
+  /** One `inbox.delivery` span per attempt (absent: not traced). */
+  tracer?: Tracer | undefined;
 }
 
 interface NotificationRow {
@@ -340,12 +343,20 @@ export class Notifier implements Lifecycle {
     };
     const target = this.deps.targets.withSecret(row);
     this.inFlight.add(targetId);
+    // Ids and kinds only: never the URL, the secret or the pane.
+    const span = this.deps.tracer?.startSpan('inbox.delivery', {
+      'svc.inbox.agent_id': row.agent_id,
+      'svc.inbox.target_id': targetId,
+      'svc.inbox.target_kind': row.kind,
+      'svc.inbox.notification_id': head.notification_id,
+      'svc.inbox.attempt': pending.attempts,
+    });
     const run = (async () => {
+      let outcome: AttemptOutcome = { ok: false, error: 'not attempted' };
       try {
         if (deliverer.transactional) {
           this.deps.store.tx(() => {
             this.markAttempted(head);
-            let outcome: AttemptOutcome;
             try {
               outcome = this.deps.store.tx(() => deliverer.deliver(target, pending, this.shutdown.signal) as AttemptOutcome);
             } catch (err) {
@@ -355,7 +366,6 @@ export class Notifier implements Lifecycle {
           });
         } else {
           this.deps.store.tx(() => this.markAttempted(head));
-          let outcome: AttemptOutcome;
           try {
             outcome = await deliverer.deliver(target, pending, this.shutdown.signal);
           } catch (err) {
@@ -366,6 +376,7 @@ export class Notifier implements Lifecycle {
       } catch (err) {
         this.deps.logger.error({ err, targetId }, 'recording an inbox notification attempt failed');
       } finally {
+        span?.end(outcome.ok ? 'ok' : 'error', outcome.ok ? undefined : outcome.error);
         this.inFlight.delete(targetId);
         this.reschedule(targetId);
       }

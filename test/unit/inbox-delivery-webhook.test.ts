@@ -70,6 +70,18 @@ describe('webhook targets', () => {
     expect(t.s.inbox.targets.get(agentId, target.targetId).notifiedThroughEntryId).toBe(ids[2]);
   });
 
+  it('should record one inbox.delivery span per attempt, with ids and kinds but never the URL or secret', async () => {
+    const { agentId, target } = setup();
+    direct(agentId, 'traced');
+    await tick(COALESCE_MS);
+    expect(rx.received).toHaveLength(1);
+    const spans = t.s.tracer.recent().flatMap((s) => t.s.tracer.get(s.trace_id)?.spans ?? []).filter((sp) => sp.name === 'inbox.delivery');
+    expect(spans).toHaveLength(1);
+    expect(spans[0]).toMatchObject({ status: 'ok', attributes: { 'svc.inbox.target_id': target.targetId, 'svc.inbox.target_kind': 'webhook', 'svc.inbox.attempt': 1 } });
+    expect(JSON.stringify(spans)).not.toContain(rx.url);
+    expect(JSON.stringify(spans)).not.toContain(target.secret!.slice(6));
+  });
+
   it('should sign exactly as the Standard Webhooks reference does', () => {
     // Test vector from the Standard Webhooks specification repository.
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
