@@ -20,6 +20,7 @@
  * Resumes of one agent (any scope) run one after another on a per-agent promise chain, so a
  * concurrent deliveryOnly resume can never lose a full resume's target recovery.
  */
+import { KeyedSerial } from '../core/serial.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgent, InboxAgents } from './agents.js';
 import type { NotificationSummary, Notifier } from './notifier.js';
@@ -46,12 +47,13 @@ export interface DeliveryPauseDeps {
 }
 
 export class DeliveryPause {
-  private readonly chains = new Map<string, Promise<unknown>>();
+  /** Pause and resumes of one agent run one after another. */
+  private readonly serial = new KeyedSerial();
 
   constructor(private readonly deps: DeliveryPauseDeps) {}
 
   pause(agentId: string): Promise<InboxAgent> {
-    return this.serial(agentId, () =>
+    return this.serial.run(agentId, () =>
       this.deps.store.tx(() => {
         this.deps.agents.get(agentId);
         this.deps.agents.setDeliveryPaused(agentId, true);
@@ -62,7 +64,7 @@ export class DeliveryPause {
 
   resume(agentId: string, opts: { deliveryOnly?: boolean | undefined } = {}): Promise<ResumeResult> {
     const { store, agents, targets, notifier } = this.deps;
-    return this.serial(agentId, () => {
+    return this.serial.run(agentId, () => {
       const woken: string[] = [];
       const result = store.tx(() => {
         agents.get(agentId);
@@ -91,7 +93,7 @@ export class DeliveryPause {
 
   resumeTarget(agentId: string, targetId: string): Promise<TargetResumeResult> {
     const { store, agents, targets, notifier } = this.deps;
-    return this.serial(agentId, () => {
+    return this.serial.run(agentId, () => {
       const result = store.tx(() => {
         const row = targets.rowOf(agentId, targetId);
         const recovered = targets.recover(row);
@@ -102,17 +104,5 @@ export class DeliveryPause {
       notifier.wake([targetId]);
       return result;
     });
-  }
-
-  /** Run fn after every earlier pause/resume of the agent has finished (failures do not break the chain). */
-  private serial<T>(agentId: string, fn: () => T): Promise<T> {
-    const previous = this.chains.get(agentId) ?? Promise.resolve();
-    const next = previous.then(fn, fn);
-    const settled = next.catch(() => undefined);
-    this.chains.set(agentId, settled);
-    void settled.then(() => {
-      if (this.chains.get(agentId) === settled) this.chains.delete(agentId);
-    });
-    return next;
   }
 }

@@ -14,6 +14,7 @@
  *   one paused by the operator).
  * `local_event` sources are always `active`: pause, resume and poll answer 409 source_not_managed.
  */
+import { KeyedSerial } from '../core/serial.js';
 import { isoAt, type Clock } from '../core/clock.js';
 import { AppError, errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
@@ -118,7 +119,8 @@ export class SourceService {
   private readonly stmts;
   private readonly schedule: RemoteSchedule;
   /** Per source: the poll in flight; the next one waits for it (one module call at a time). */
-  private readonly polling = new Map<string, Promise<unknown>>();
+  /** Polls of one source run one after another. */
+  private readonly polling = new KeyedSerial();
   private stopped = false;
 
   constructor(private readonly deps: SourceServiceDeps) {
@@ -322,20 +324,9 @@ export class SourceService {
    */
   async poll(sourceId: string): Promise<PollResult> {
     this.managed(sourceId);
-    const result = await this.serialised(sourceId, () => this.pollOnce(sourceId));
+    const result = await this.polling.run(sourceId, () => this.pollOnce(sourceId));
     if ('error' in result) throw errors.sourcePollFailed(sourceId, result.error);
     return result;
-  }
-
-  private serialised<T>(sourceId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.polling.get(sourceId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.polling.set(sourceId, tail);
-    void tail.then(() => {
-      if (this.polling.get(sourceId) === tail) this.polling.delete(sourceId);
-    });
-    return next;
   }
 
   private async pollOnce(sourceId: string): Promise<PollResult | { error: string }> {
@@ -379,7 +370,7 @@ export class SourceService {
     const row = this.stmts.byId.get(sourceId);
     if (!row || row.state === 'paused' || this.stopped) return;
     try {
-      await this.serialised(sourceId, () => this.pollOnce(sourceId));
+      await this.polling.run(sourceId, () => this.pollOnce(sourceId));
     } catch (err) {
       const expected = err instanceof AppError && (err.code === 'source_not_found' || err.code === 'shutting_down');
       if (!expected) this.deps.logger.error({ err, sourceId }, 'remote source poll crashed');
@@ -448,7 +439,7 @@ export class SourceService {
     this.stopped = true;
     this.schedule.stop();
     this.deps.modules.stop();
-    await Promise.allSettled([...this.polling.values()]);
+    await this.polling.idle();
   }
 
   /** Run what is due on the clock now (tests, after moving a ManualClock). */
