@@ -3,7 +3,9 @@
  * same route on bare Fastify, in the same run, in alternating rounds (svc, bare, bare, svc, ...)
  * so drift on a noisy machine hits both sides alike. The ratio's tolerance is half the spread of
  * the per-round ratios. CPU time per request is read from /proc for each server, which stays
- * meaningful even when the load generator (sharing the same cores) is the limit.
+ * meaningful even when the load generator (sharing the same cores) is the limit. The agent is
+ * stopped before the load, so the run loop consumes nothing and every 202 stays a queued message
+ * (the turns scenario measures consumption).
  */
 import autocannon from 'autocannon';
 import { expectJson, metrics } from '../lib/http.js';
@@ -24,6 +26,8 @@ export async function run(opts) {
   let pending;
   let group = null;
   try {
+    const stopped = await expectJson(svc.base, 'POST', '/api/control/agents/main/control', 200, { json: { action: 'stop' } });
+    if (stopped.status !== 'stopped') throw new Error(`stopping main left it ${stopped.status}`);
     bare = await startBareFastify();
     const targets = { svc, bare };
     for (const t of ['svc', 'bare']) {

@@ -214,3 +214,13 @@ export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, int
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * Stop an agent (`POST /api/control/agents/:id/control {"action":"stop"}`): the run loop takes no
+ * more of its messages, so queued messages stay queued and the event log holds only what the test
+ * causes (plus the one `control_applied` event the stop records).
+ */
+export async function stopAgent(target: { base: string }, agentId: string, headers: Record<string, string> = {}): Promise<void> {
+  const res = await request(target, 'POST', `/api/control/agents/${encodeURIComponent(agentId)}/control`, { body: { action: 'stop' }, headers });
+  if (res.status !== 200 || res.json?.status !== 'stopped') throw new Error(`stopping ${agentId} failed: ${res.status} ${res.text}`);
+}

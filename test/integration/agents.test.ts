@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startDaemon, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { request, startDaemon, stopAgent, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 let d: RunningDaemon;
 
@@ -318,11 +318,13 @@ describe('status and state pages', () => {
   });
 
   it('state is the bounded bootstrap page', async () => {
+    // Stopped, so the run loop leaves the message queued and the pending count is exact.
+    await stopAgent(d, 'pages');
     expect((await request(d, 'POST', '/api/agents/pages/enqueue', { body: { text: 'one' } })).status).toBe(202);
     const res = await request(d, 'GET', '/api/agents/pages/state');
     expect(res.status).toBe(200);
     const s = res.json;
-    expect(s.agent).toMatchObject({ agent_id: 'pages', status: 'idle' });
+    expect(s.agent).toMatchObject({ agent_id: 'pages', status: 'stopped' });
     expect(s.session.pending_count).toBe(1);
     for (const key of ['tasks', 'timers', 'work_items', 'waiting_intents', 'external_triggers']) {
       expect(Array.isArray(s[key]), key).toBe(true);
@@ -397,17 +399,19 @@ describe('delete and re-create', () => {
     expect(fs.existsSync(path.join(home, 'old-marker.txt'))).toBe(false);
     expect(fs.existsSync(path.join(home, 'AGENT.md'))).toBe(false);
 
-    // The old log's cursors are gone: its head was 3, the new head is 1.
+    // The old log's cursors are gone: its head was at least 3, the new head is 1.
     const stream = await request(d, 'GET', '/api/agents/doomed/events/stream?after_seq=3');
     expectError(stream, 404, 'cursor_not_found');
     expect(stream.json).toMatchObject({ after_seq: 3, event_seq: 1 });
   });
 
   it('the next event of the new incarnation is event_seq 2', async () => {
+    // Stopping is the next event (2); stopped, the run loop adds nothing after the enqueue (3).
+    await stopAgent(d, 'doomed');
     expect((await request(d, 'POST', '/api/agents/doomed/enqueue', { body: { text: 'new message' } })).status).toBe(202);
     const events = await eventsAsc('doomed');
-    expect(events.map((e) => e.event_seq)).toEqual([1, 2]);
-    expect(events[1]!.type).toBe('message_enqueued');
+    expect(events.map((e) => e.event_seq)).toEqual([1, 2, 3]);
+    expect(events.map((e) => e.type)).toEqual(['agent_created', 'control_applied', 'message_enqueued']);
   });
 
   it('a third incarnation after another deletion', async () => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startDaemon, tempHome, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { request, startDaemon, stopAgent, tempHome, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 const TOKEN = 's3cret-token-for-tests';
 const bearer = (t = TOKEN) => ({ authorization: `Bearer ${t}` });
@@ -88,6 +88,8 @@ describe('bearer mode via --token', () => {
       args: ['--token', TOKEN],
       configToml: '[auth]\nallowed_hosts = ["svc.internal"]\nallowed_origins = ["https://app.example"]\n',
     });
+    // Stopped, so the run loop leaves what is enqueued queued and the pending counts are exact.
+    await stopAgent(d, 'main', bearer());
   });
   afterAll(() => stopAndClean(d));
 

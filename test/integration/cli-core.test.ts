@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, daemonPool, request, runSvc, type RunningDaemon } from '../helpers/daemon.js';
+import { BIN, daemonPool, request, runSvc, stopAgent, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 const TOKEN = 'cli-core-token';
@@ -137,6 +137,9 @@ describe('cli-core against one daemon', () => {
   describe('prompt, enqueue and events', () => {
     beforeAll(async () => {
       await ok(d, ['agents', 'create', 'talker']);
+      // Stopped, so the run loop leaves the log to what these tests write: pages and the replay
+      // below are of a log that does not move.
+      await stopAgent(d, 'talker');
     });
 
     it('prompt and enqueue print message ids that show up in the event log with their provenance', async () => {
@@ -293,17 +296,22 @@ describe('events tail across a daemon restart', () => {
     let d = await pool.start({ home });
     const port = d.listen.split(':')[1]!;
     await ok(d, ['agents', 'create', 'tailed']);
+    // The agent keeps running: the tail must print the run loop's events too, each once, in order.
     await ok(d, ['enqueue', 'tailed', 'before tail']); // not live: must not be printed
+    const start = await settled(d, 'tailed'); // its turn is over: nothing more of it comes live
 
     const child = spawnTail(['events', 'tail', 'tailed', '--json', '--url', d.base]);
     await waitFor(() => request(d, 'GET', '/api/control/runtime/status'), (r) => r.json?.sse_clients >= 1, 'tail to connect');
 
     const first: string[] = [];
     for (const t of ['m1', 'm2', 'm3']) first.push((await ok(d, ['enqueue', 'tailed', t])).trim());
-    await waitFor(() => child.lines(), (l) => l.length >= 3, 'three events');
+    const headBefore = await settled(d, 'tailed');
+    await waitFor(() => child.lines(), (l) => l.length >= headBefore - start, `${headBefore - start} events`);
     let events = child.lines().map((l) => JSON.parse(l));
-    expect(events.map((e) => e.payload.message_id)).toEqual(first);
-    expect(events.every((e) => e.type === 'message_enqueued' && e.agent_id === 'tailed')).toBe(true);
+    expect(events.map((e) => e.event_seq)).toEqual(range(start + 1, headBefore));
+    expect(events.every((e) => e.agent_id === 'tailed')).toBe(true);
+    expect(events.filter((e) => e.type === 'message_enqueued').map((e) => e.payload.message_id)).toEqual(first);
+    expect(events.filter((e) => e.type === 'turn_completed')).toHaveLength(3);
 
     // The daemon goes away (closing the stream). While the tail cannot reach it, an event is
     // committed through a daemon on another port; then the daemon comes back on the same home
@@ -313,25 +321,41 @@ describe('events tail across a daemon restart', () => {
     expect(child.proc.exitCode).toBeNull();
     const elsewhere = await pool.start({ home });
     const second: string[] = [(await ok(elsewhere, ['enqueue', 'tailed', 'm4 while away'])).trim()];
+    const headAway = await settled(elsewhere, 'tailed'); // m4's turn too is in the log, missed by the tail
     await elsewhere.stop();
-    expect(child.lines()).toHaveLength(3);
+    expect(child.lines()).toHaveLength(headBefore - start);
 
     d = await pool.start({ home, args: ['--listen', `127.0.0.1:${port}`] });
     expect(d.listen).toBe(`127.0.0.1:${port}`);
     await waitFor(() => request(d, 'GET', '/api/control/runtime/status'), (r) => r.json?.sse_clients >= 1, 'tail to reconnect');
-    await waitFor(() => child.lines(), (l) => l.length >= 4, 'the missed event');
+    await waitFor(() => child.lines(), (l) => l.length >= headAway - start, 'the missed events');
     for (const t of ['m5', 'm6']) second.push((await ok(d, ['enqueue', 'tailed', t])).trim());
-    await waitFor(() => child.lines(), (l) => l.length >= 6, 'six events');
+    const end = await settled(d, 'tailed');
+    await waitFor(() => child.lines(), (l) => l.length >= end - start, `${end - start} events`);
     await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up
     events = child.lines().map((l) => JSON.parse(l));
-    expect(events.map((e) => e.payload.message_id)).toEqual([...first, ...second]);
-    const seqs = events.map((e) => e.event_seq as number);
-    expect(new Set(seqs).size).toBe(seqs.length);
-    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    // Every event after the start exactly once, in order, as the durable log has it.
+    expect(events.map((e) => e.event_seq as number)).toEqual(range(start + 1, end));
+    const durable = await request(d, 'GET', `/api/agents/tailed/events?order=asc&after_seq=${start}&limit=1000`);
+    expect(events).toEqual(durable.json.events);
+    expect(events.filter((e) => e.type === 'message_enqueued').map((e) => e.payload.message_id)).toEqual([...first, ...second]);
+    expect(events.filter((e) => e.type === 'turn_completed')).toHaveLength(6);
     expect(child.proc.exitCode).toBeNull();
     child.proc.kill('SIGINT');
   });
 });
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** Wait until the run loop has nothing queued or running for `agent`; returns its log head. */
+async function settled(d: RunningDaemon, agent: string): Promise<number> {
+  const res = await waitFor(
+    () => request(d, 'GET', `/api/agents/${agent}/status`),
+    (r) => r.json?.status === 'idle' && r.json.pending_messages === 0 && r.json.current_run === null,
+    `${agent} to settle`,
+  );
+  return res.json.last_event_seq as number;
+}
 
 /** A long-running `svc` child whose stdout lines and stderr can be read while it runs. */
 function spawnTail(args: string[]): { proc: ChildProcess; lines: () => string[]; stderr: () => string } {

@@ -1,14 +1,16 @@
 /**
  * Crash durability (CONTRACT.md sections 5 and 7): a 202 means committed. SIGKILL the daemon in
- * the middle of a burst of concurrent enqueues, restart it on the same home, and every
- * acknowledged message is in the event log, whose event_seq runs 1..N without a gap and continues
- * at N+1. Agents created and deletions requested before a SIGKILL survive it too.
+ * the middle of a burst of concurrent enqueues (the run loop taking messages all the while),
+ * restart it on the same home, and every acknowledged message is in the event log once and in the
+ * store once (queued, processing, completed or failed), the log's event_seq runs 1..N without a
+ * gap and continues at N+1. Agents created and deletions requested before a SIGKILL survive it too.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { daemonPool, waitFor, request, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, waitFor, request, stopAgent, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 
@@ -149,8 +151,12 @@ describe('SIGKILL during a burst of concurrent enqueues', () => {
     expect(acked.filter((id) => !/^msg_[0-9A-HJKMNP-TV-Z]{26}$/.test(id))).toEqual([]);
 
     const again = await start(h);
+    // The run loop resumes the backlog at start (recovery, then turns). Stopping the agent ends
+    // its current turn before answering, so from here the log changes only with what we write.
+    await stopAgent(again, 'main');
     const events = await allEvents(again, 'main');
     expectGapFree(events);
+    expect(events.filter((e) => e.type === 'turn_completed').length, 'the run loop was taking messages').toBeGreaterThan(0);
 
     const enqueued = events.filter((e) => e.type === 'message_enqueued');
     const logged = new Map<string, Envelope>();
@@ -165,6 +171,14 @@ describe('SIGKILL during a burst of concurrent enqueues', () => {
     // Committed but unanswered at the kill: at most one per client in flight.
     expect(enqueued.length - acked.length).toBeGreaterThanOrEqual(0);
     expect(enqueued.length - acked.length).toBeLessThanOrEqual(CLIENTS);
+    // The run loop's outcomes: a message completes at most once, and never also fails.
+    const outcomes = new Map<string, string[]>();
+    for (const e of events.filter((x) => x.type === 'message_completed' || x.type === 'message_failed')) {
+      const id = e.payload.message_id as string;
+      expect(logged.has(id), `${e.type} for a message never enqueued: ${id}`).toBe(true);
+      outcomes.set(id, [...(outcomes.get(id) ?? []), e.type]);
+    }
+    expect([...outcomes].filter(([, types]) => types.length !== 1)).toEqual([]);
 
     // The sequence continues where the log ends, with no reuse.
     const n = events.length;
@@ -176,6 +190,25 @@ describe('SIGKILL during a burst of concurrent enqueues', () => {
     expect(next.json.events[0]).toMatchObject({ event_seq: n + 1, type: 'message_enqueued' });
     expect(next.json.events[0].payload.message_id).toBe(r.json.message_id);
     expect(next.json.cursor_seq).toBe(n + 1);
+
+    // In the store, every acknowledged message is exactly one row (message_id is unique), in a
+    // state that agrees with its events: completed or failed as the log says, else still queued
+    // or processing (left by the stop; retried at the next start).
+    expect(await again.stop()).toBe(0);
+    const db = new Database(path.join(h, 'svc.db'), { readonly: true });
+    try {
+      const statusOf = db.prepare('SELECT status FROM messages WHERE message_id = ?').pluck();
+      const wrong: Array<[string, unknown, string[] | undefined]> = [];
+      for (const id of acked) {
+        const status = statusOf.get(id);
+        const outcome = outcomes.get(id)?.[0];
+        const expected = outcome === 'message_completed' ? ['completed'] : outcome === 'message_failed' ? ['failed'] : ['queued', 'processing'];
+        if (!expected.includes(String(status))) wrong.push([id, status, outcomes.get(id)]);
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 
   it('a second SIGKILL right after restart loses nothing either (acknowledged before the kill)', async () => {
@@ -191,13 +224,15 @@ describe('SIGKILL during a burst of concurrent enqueues', () => {
     );
     await sigkill(d);
     const d2 = await start(h);
-    await sigkill(d2); // no writes in between: the log must be unchanged
+    await sigkill(d2); // only the run loop writes in between (recovery, turns): nothing acknowledged may go
     const d3 = await start(h);
     const events = await allEvents(d3, 'main');
     expectGapFree(events);
-    const logged = new Set(events.filter((e) => e.type === 'message_enqueued').map((e) => e.payload.message_id));
+    const enqueued = events.filter((e) => e.type === 'message_enqueued').map((e) => e.payload.message_id);
+    const logged = new Set(enqueued);
     expect(ids.filter((id) => !logged.has(id))).toEqual([]);
     expect(logged.size).toBe(50);
+    expect(enqueued).toHaveLength(50); // once each
   });
 });
 

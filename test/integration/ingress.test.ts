@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startDaemon, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { request, startDaemon, stopAgent, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 const MSG_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -56,6 +56,10 @@ describe('public enqueue and friends (one daemon)', () => {
   beforeAll(async () => {
     d = await startDaemon();
     expect((await request(d, 'POST', '/api/control/agents/inq/create', { body: {} })).status).toBe(201);
+    // Stopped, so the run loop leaves every message queued: pending counts and the log head
+    // move only with what the tests enqueue.
+    await stopAgent(d, 'inq');
+    await stopAgent(d, 'main');
   });
   afterAll(async () => {
     await d?.stop();
@@ -304,6 +308,9 @@ describe('queue cap: [queue] max_pending = 3', () => {
     d = await startDaemon({ configToml: '[queue]\nmax_pending = 3\n' });
     expect((await request(d, 'POST', '/api/control/agents/capped/create', { body: {} })).status).toBe(201);
     expect((await request(d, 'POST', '/api/control/agents/other/create', { body: {} })).status).toBe(201);
+    // Stopped, so the run loop takes nothing and the cap counts exactly what the tests enqueue.
+    await stopAgent(d, 'capped');
+    await stopAgent(d, 'other');
   });
   afterAll(async () => {
     await d?.stop();

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupAlive } from '../../src/runtime/task-process.js';
-import { daemonPool, request, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, stopAgent, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 afterAll(() => pool.cleanup());
@@ -46,10 +46,15 @@ async function output(d: RunningDaemon, agent: string, taskId: string, query = '
 const snapshot = async (d: RunningDaemon, agent: string, taskId: string): Promise<Json> =>
   (await request(d, 'GET', `/api/agents/${agent}/tasks/${taskId}`)).json;
 
+/** The agent's whole log, oldest first, page by page (the run loop's turns make it long). */
 async function events(d: RunningDaemon, agent: string): Promise<Json[]> {
-  const r = await request(d, 'GET', `/api/agents/${agent}/events?order=asc&limit=1000`);
-  expect(r.status).toBe(200);
-  return r.json.events;
+  const out: Json[] = [];
+  for (;;) {
+    const r = await request(d, 'GET', `/api/agents/${agent}/events?order=asc&limit=1000&after_seq=${out.at(-1)?.event_seq ?? 0}`);
+    expect(r.status).toBe(200);
+    out.push(...r.json.events);
+    if (!r.json.has_newer) return out;
+  }
 }
 
 async function pgidOf(d: RunningDaemon, agent: string, taskId: string): Promise<number> {
@@ -255,6 +260,8 @@ describe('command tasks over HTTP', () => {
 
   it('records task_create_requested and task_status_changed, and enqueues a task_result with task provenance', async () => {
     await createAgent(d, 'evented');
+    // Stopped, so the task_result stays queued and the log holds only the task's own events.
+    await stopAgent(d, 'evented');
     const task = await createTask(d, 'evented', { cmd: 'echo result; exit 2' });
     await output(d, 'evented', task.task_id);
     const evs = await events(d, 'evented');

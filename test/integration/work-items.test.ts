@@ -239,7 +239,28 @@ describe('complete', () => {
     expect((await getItem(item.id)).json).toEqual(res.json);
     const events = await eventsAsc();
     const brief = events.find((e) => e.type === 'brief_created' && e.payload.work_item_id === item.id);
-    expect(brief?.payload).toEqual({ brief_kind: 'result', work_item_id: item.id, text: 'Finished: all green.' });
+    // brief_created carries the whole brief beside the summary fields; a completion is no turn's.
+    expect(brief?.payload).toEqual({
+      brief_id: expect.stringMatching(/^brf_[0-9A-HJKMNP-TV-Z]{26}$/),
+      brief_kind: 'result',
+      work_item_id: item.id,
+      turn_id: null,
+      message_id: null,
+      text: 'Finished: all green.',
+      brief: {
+        brief_id: brief!.payload.brief_id,
+        agent_id: 'main',
+        kind: 'result',
+        title: 'Work item completed: finish me',
+        text: 'Finished: all green.',
+        turn_id: null,
+        message_id: null,
+        work_item_id: item.id,
+        failure_artifact: null,
+        created_at: expect.any(String),
+      },
+    });
+    expect(new Date(brief!.payload.brief.created_at).toISOString()).toBe(brief!.payload.brief.created_at);
     const done = events.find((e) => e.type === 'work_item_completed' && e.payload.work_item_id === item.id);
     expect(done?.payload).toMatchObject({ revision: 2, result_summary: 'Finished: all green.' });
     expect(done!.event_seq).toBe(brief!.event_seq + 1);
