@@ -379,7 +379,7 @@ describe('levels (max_level)', () => {
   // lv (stopped, so the run loop adds nothing, across the restart too): 1 agent_created,
   // 2 control_applied, 3 message_enqueued, then rows of other levels written straight into the
   // durable log (4..6: a verbose, a debug and a verbose kind), then 7 message_enqueued again.
-  const extra = ['model_round', 'model_delta', 'tool_call'] as const;
+  const extra = ['tool_called', 'model_round', 'tool_result'] as const;
 
   beforeAll(async () => {
     await createAgent('lv');
