@@ -57,3 +57,12 @@ export async function metrics(base) {
   }
   return out;
 }
+
+/**
+ * Stop an agent's run loop (control stop), so the load under test is only what the scenario sends:
+ * its messages stay queued and its log holds only their events.
+ */
+export async function stopAgent(base, agentId = 'main') {
+  const stopped = await expectJson(base, 'POST', `/api/control/agents/${agentId}/control`, 200, { json: { action: 'stop' } });
+  if (stopped.status !== 'stopped') throw new Error(`stopping ${agentId} left it ${stopped.status}`);
+}

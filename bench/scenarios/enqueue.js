@@ -8,7 +8,7 @@
  * (the turns scenario measures consumption).
  */
 import autocannon from 'autocannon';
-import { expectJson, metrics } from '../lib/http.js';
+import { expectJson, metrics, stopAgent } from '../lib/http.js';
 import { cpuSeconds, removeHome, startBareFastify, startDaemon } from '../lib/processes.js';
 import { halfSpread, int, mean, ms, ratio } from '../lib/stats.js';
 
@@ -26,8 +26,7 @@ export async function run(opts) {
   let pending;
   let group = null;
   try {
-    const stopped = await expectJson(svc.base, 'POST', '/api/control/agents/main/control', 200, { json: { action: 'stop' } });
-    if (stopped.status !== 'stopped') throw new Error(`stopping main left it ${stopped.status}`);
+    await stopAgent(svc.base);
     bare = await startBareFastify();
     const targets = { svc, bare };
     for (const t of ['svc', 'bare']) {

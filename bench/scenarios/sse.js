@@ -10,7 +10,7 @@
  * the floor this machine puts under any Node process writing to that many loopback sockets.
  */
 import http from 'node:http';
-import { expectJson, metrics, sleep } from '../lib/http.js';
+import { expectJson, metrics, sleep, stopAgent } from '../lib/http.js';
 import { cpuSeconds, removeHome, rssBytes, startBareFanout, startDaemon } from '../lib/processes.js';
 import { openClients } from '../lib/sse-clients.js';
 import { int, mib, ms, nowNs, ratio, summary } from '../lib/stats.js';
@@ -32,6 +32,9 @@ async function measureTarget(opts, start) {
   const server = await start();
   let pool = null;
   try {
+    // svc: the run loop would answer every message with a turn (more events than enqueues); the
+    // scenario measures fan-out of what it enqueues.
+    if (server.home) await stopAgent(server.base);
     pool = await openClients(`${server.base}${STREAM}`, total, workers);
     if (pool.connected !== total) throw new Error(`only ${pool.connected} of ${total} SSE clients connected to ${server.name}: ${pool.errors.join('; ')}`);
     await sleep(500);

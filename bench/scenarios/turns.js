@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { expectJson, request, sleep } from '../lib/http.js';
+import { expectJson, request, sleep, stopAgent } from '../lib/http.js';
 import { removeHome, startDaemon } from '../lib/processes.js';
 import { int, ms, nowNs, summary } from '../lib/stats.js';
 
@@ -28,7 +28,7 @@ export async function run(opts) {
   let e2e;
   let lat;
   try {
-    await expectJson(svc.base, 'POST', '/api/control/agents/main/control', 200, { json: { action: 'stop' } });
+    await stopAgent(svc.base);
     base = await load(svc, duration, connections, 'baseline');
     opts.log(`  enqueue only (agent stopped): ${int(base.rps)} req/s, ${int(base.accepted)} queued`);
     drain = await drainRate(svc, base.accepted);
