@@ -9,7 +9,8 @@
  * A CEL expression that fails at run time (a missing field, a type mismatch) or yields anything
  * but a boolean counts as no match and is logged at debug, never an error for the appender.
  */
-import { celEnv, isCelError, parse, plan, type CelResult } from '@bufbuild/cel';
+import { createRequire } from 'node:module';
+import type { CelResult } from '@bufbuild/cel';
 import type { Logger } from 'pino';
 import { errors } from '../core/errors.js';
 import type { StoredEvent } from './streams.js';
@@ -32,7 +33,18 @@ const MATCH_ROOTS = new Set(['id', 'type', 'subject', 'time', 'data', 'metadata'
 const SCALAR_ROOTS = new Set(['id', 'type', 'subject', 'time']);
 const MAX_EXPR_LENGTH = 4096;
 
-const env = celEnv();
+/**
+ * The CEL library costs ~17 MiB of memory once loaded, so it is loaded (synchronously, its
+ * CommonJS build) the first time a filter uses `expr`, not when the daemon starts.
+ */
+let cel: { lib: typeof import('@bufbuild/cel'); env: ReturnType<typeof import('@bufbuild/cel').celEnv> } | null = null;
+function loadCel() {
+  if (!cel) {
+    const lib = createRequire(import.meta.url)('@bufbuild/cel') as typeof import('@bufbuild/cel');
+    cel = { lib, env: lib.celEnv() };
+  }
+  return cel;
+}
 
 /** An event as CEL sees it (`event.type`, `event.data.x`, ...). */
 const SAMPLE_EVENT = { id: '', type: '', subject: '', time: '', data: {}, metadata: {}, sourceId: '', offset: 0 };
@@ -90,7 +102,8 @@ function compileExpr(expr: string, logger?: Logger): (event: StoredEvent) => boo
   if (expr.length > MAX_EXPR_LENGTH) throw errors.invalidFilter(`expr is longer than ${MAX_EXPR_LENGTH} characters`);
   let evaluate: Evaluator;
   try {
-    evaluate = plan(env, parse(expr)) as Evaluator;
+    const { lib, env } = loadCel();
+    evaluate = lib.plan(env, lib.parse(expr)) as Evaluator;
   } catch (err) {
     throw errors.invalidFilter(`expr does not parse: ${(err as Error).message}`, { expr });
   }
@@ -117,7 +130,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; message: string };
 function safeEval(evaluate: Evaluator, event: unknown): Outcome {
   try {
     const value = evaluate({ event });
-    return isCelError(value) ? { ok: false, message: value.message } : { ok: true, value };
+    return loadCel().lib.isCelError(value) ? { ok: false, message: value.message } : { ok: true, value };
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }

@@ -3,6 +3,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
+import type { FakeModelServer } from '../helpers/fake-model-server.js';
 
 const pool = daemonPool();
 afterEach(() => pool.killAll());
@@ -159,3 +162,122 @@ describe('run loop against the daemon (builtin/echo)', () => {
     for (const id of acked) if (byId.get(id)!.status === 'completed') expect(completions.get(id)).toBe(1);
   }, 120_000);
 });
+
+// --- against real provider protocols (fake servers on loopback) ----------------------------------
+
+const providerConfig = (kind: 'openai' | 'anthropic', url: string) =>
+  `[model]\ndefault = "fake/m"\n\n[providers.fake]\nkind = "${kind}"\nbase_url = "${url}"\napi_key_env = ""\nmodels = ["m"]\n`;
+
+async function withModel(kind: 'openai' | 'anthropic', fn: (fake: FakeModelServer, d: RunningDaemon) => Promise<void>) {
+  const fake = kind === 'openai' ? await startFakeOpenAI() : await startFakeAnthropic();
+  try {
+    const d = await pool.start({ configToml: providerConfig(kind, fake.url) });
+    await fn(fake, d);
+  } finally {
+    await fake.close();
+  }
+}
+
+async function prompt(d: RunningDaemon, text: string): Promise<string> {
+  const res = await request(d, 'POST', '/api/control/agents/main/prompt', { body: { text } });
+  expect(res.status).toBe(202);
+  return res.json.message_id;
+}
+
+async function briefOf(d: RunningDaemon, messageId: string) {
+  return waitFor(async () => {
+    const res = await request(d, 'GET', '/api/agents/main/briefs');
+    return res.json.briefs.find((b: { message_id: string }) => b.message_id === messageId) ?? null;
+  }, 20_000);
+}
+
+describe('run loop with an OpenAI-compatible model', () => {
+  it('streams thoughts, text and tool calls on the conversation stream; the tool runs through its service', async () => {
+    await withModel('openai', async (fake, d) => {
+      fake.enqueue(
+        { thoughts: ['weighing ', 'it'], text: ['Let me ', 'note that. '], toolCalls: [{ name: 'create_work_item', args: ['{"objective":"', 'ship the release"}'] }] },
+        { text: ['Noted', ' it.'] },
+      );
+      const stream = sse(d, '/api/agents/main/conversation/stream');
+      await waitFor(() => stream.frames.length > 0, 10_000);
+      const messageId = await prompt(d, 'remember to ship');
+      const brief = await briefOf(d, messageId);
+      expect(brief).toMatchObject({ kind: 'result', text: 'Noted it.' });
+      await waitFor(() => stream.frames.some((f) => f.event === 'turn_completed'), 10_000);
+      stream.close();
+      const names = stream.frames.map((f) => f.event);
+      expect(names[0]).toBe('snapshot');
+      expect(names).toContain('thought_delta');
+      expect(names.indexOf('turn_started')).toBeLessThan(names.indexOf('thought_delta'));
+      expect(names.indexOf('tool_call')).toBeLessThan(names.indexOf('tool_result'));
+      expect(names.at(-1)).toBe('turn_completed');
+      expect(stream.frames.filter((f) => f.event === 'thought_delta').map((f) => f.data.text).join('')).toBe('weighing it');
+      expect(stream.frames.find((f) => f.event === 'tool_call')!.data).toMatchObject({ name: 'create_work_item', arguments: { objective: 'ship the release' } });
+      // The tool went through the work-item service: the item exists, with the route's event.
+      const items = await request(d, 'GET', '/api/agents/main/work-items');
+      expect(items.json.work_items.map((w: { objective: string }) => w.objective)).toEqual(['ship the release']);
+      const types = (await allEvents(d)).map((e) => e.type);
+      for (const t of ['turn_entry', 'model_round', 'tool_called', 'work_item_created', 'tool_result', 'turn_completed']) expect(types).toContain(t);
+      // The second model request carried the tool result back.
+      const second = fake.completions()[1]!.body;
+      expect(second.messages.find((m: { role: string }) => m.role === 'tool').content).toContain('ship the release');
+      const turnId = stream.frames.find((f) => f.event === 'turn_completed')!.data.turn_id;
+      const acts = await request(d, 'GET', `/api/agents/main/turns/${turnId}/activities`);
+      expect(acts.json.activities.map((a: { kind: string }) => a.kind)).toEqual(['model_round', 'tool_call', 'tool_result', 'model_round']);
+    });
+  });
+
+  it('aborts a hanging model request: the turn ends aborted, the agent stops, the next start resumes work', async () => {
+    await withModel('openai', async (fake, d) => {
+      fake.enqueue({ type: 'hang' });
+      const messageId = await prompt(d, 'this will hang');
+      await waitFor(async () => (await request(d, 'GET', '/api/agents/main/conversation')).json.current_turn, 10_000);
+      await waitFor(() => fake.completions().length === 1, 10_000);
+      const abort = await request(d, 'POST', '/api/control/agents/main/current-run/abort', { body: { mode: 'pause_after_abort' } });
+      expect(abort.status).toBe(200);
+      const status = await waitFor(async () => {
+        const s = await request(d, 'GET', '/api/agents/main/status');
+        return s.json.status === 'stopped' && s.json.current_run === null ? s.json : null;
+      }, 10_000);
+      expect(status.status).toBe('stopped');
+      const events = await allEvents(d);
+      expect(events.find((e) => e.type === 'run_aborted')!.payload).toMatchObject({ mode: 'stop_after_abort', requested_mode: 'pause_after_abort' });
+      expect(events.find((e) => e.type === 'message_failed')!.payload).toMatchObject({ message_id: messageId, reason: 'aborted' });
+      // Stopped: a new prompt waits; start answers it.
+      const next = await prompt(d, 'after the abort');
+      expect((await request(d, 'GET', '/api/agents/main/status')).json.pending_messages).toBe(1);
+      expect((await request(d, 'POST', '/api/control/agents/main/control', { body: { action: 'start' } })).status).toBe(200);
+      expect(await briefOf(d, next)).toMatchObject({ kind: 'result', text: 'ok' });
+    });
+  });
+
+  it('a failing provider ends the turn with a failure brief, and the agent answers the next message', async () => {
+    await withModel('openai', async (fake, d) => {
+      fake.enqueue({ type: 'error', status: 400, message: 'model does not exist' });
+      const failed = await prompt(d, 'first');
+      expect(await briefOf(d, failed)).toMatchObject({
+        kind: 'failure',
+        failure_artifact: { category: 'protocol', kind: 'http_status', status: 400, provider: 'fake', model_ref: 'fake/m' },
+      });
+      const turnFailed = (await allEvents(d)).find((e) => e.type === 'turn_failed')!;
+      expect(turnFailed.payload.failure_artifact.summary).toContain('model does not exist');
+      const ok = await prompt(d, 'second');
+      expect(await briefOf(d, ok)).toMatchObject({ kind: 'result', text: 'ok' });
+      expect((await request(d, 'GET', '/api/agents/main/status')).json.status).toBe('idle');
+    });
+  });
+});
+
+describe('run loop with an Anthropic model', () => {
+  it('answers through the Messages API, streamed', async () => {
+    await withModel('anthropic', async (fake, d) => {
+      fake.enqueue({ text: ['Hello ', 'from the fake.'] });
+      const messageId = await prompt(d, 'hi');
+      expect(await briefOf(d, messageId)).toMatchObject({ kind: 'result', text: 'Hello from the fake.' });
+      const req = fake.completions()[0]!;
+      expect(req.body).toMatchObject({ model: 'm', stream: true });
+      expect(JSON.stringify(req.body.messages)).toContain('hi');
+    });
+  });
+});
+
