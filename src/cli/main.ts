@@ -6,6 +6,7 @@ import { registerEvents } from './events.js';
 import { registerInbox } from './inbox.js';
 import { registerMessages } from './messages.js';
 import { registerModels } from './models.js';
+import { registerRun } from './run.js';
 import { registerRuntime } from './runtime.js';
 import { registerSkills } from './skills.js';
 import { registerTasks } from './tasks.js';
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<void> {
   registerServe(program);
   registerAgents(program);
   registerMessages(program);
+  registerRun(program);
   registerEvents(program);
   registerRuntime(program);
   registerModels(program);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
 import { action, print } from './output.js';
+import { printBrief, waitForBrief } from './run.js';
 
 interface EnqueueResponse {
   ok: true;
@@ -20,12 +21,18 @@ interface EnqueueFlags extends ClientFlags {
 const PRIORITIES = ['next', 'normal', 'background'];
 
 export function registerMessages(program: Command): void {
-  clientOptions(program.command('prompt <agent> <text>').description('operator prompt (trusted operator, priority interject)')).action(
-    action(async (agent: string, text: string, flags: ClientFlags) => {
-      const res = await call<EnqueueResponse>(resolveTarget(flags), 'POST', `/api/control/agents/${encodeURIComponent(agent)}/prompt`, { body: { text } });
-      print(res, flags.json, (r) => r.message_id);
-    }),
-  );
+  clientOptions(program.command('prompt <agent> <text>').description('operator prompt (trusted operator, priority interject); prints the message id, or with --wait the reply'))
+    .option('--wait [ms]', "wait for the turn's brief and print its text (default up to 120000 ms)")
+    .action(
+      action(async (agent: string, text: string, flags: ClientFlags & { wait?: boolean | string }) => {
+        const target = resolveTarget(flags);
+        const res = await call<EnqueueResponse>(target, 'POST', `/api/control/agents/${encodeURIComponent(agent)}/prompt`, { body: { text } });
+        if (flags.wait === undefined) return print(res, flags.json, (r) => r.message_id);
+        const timeoutMs = flags.wait === true ? 120_000 : Number(flags.wait);
+        if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new Error('--wait takes a number of milliseconds');
+        printBrief(await waitForBrief(target, agent, res.message_id, timeoutMs), flags.json);
+      }),
+    );
 
   clientOptions(program.command('enqueue <agent> [text]').description('enqueue an external message (channel or webhook origin); prints the message id'))
     .option('--channel <id>', 'channel origin: channel id (untrusted external)')
