@@ -94,7 +94,22 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   queue: z.strictObject({ max_pending: int(1, 10000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
-});
+})
+  .superRefine((c, ctx) => {
+    // The default model must name a provider svc has: `builtin` (offline) or a [providers.NAME].
+    const slash = c.model.default.indexOf('/');
+    const provider = slash > 0 ? c.model.default.slice(0, slash) : '';
+    const model = slash > 0 ? c.model.default.slice(slash + 1) : '';
+    const known = provider === 'builtin' ? model === 'echo' : provider in c.providers && model !== '';
+    if (!known) {
+      const names = ['builtin', ...Object.keys(c.providers)].join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        path: ['model', 'default'],
+        message: `must be provider/model with a configured provider (${names}); builtin/echo needs no provider`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 

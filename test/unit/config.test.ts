@@ -64,6 +64,9 @@ describe('config layering: defaults < file < environment < flags', () => {
     ['auth.read_access', '[auth]\nread_access = "sometimes"\n'],
     ['listen', 'listen = "nowhere"\n'],
     ['runtime.observability.otlp.endpoint', '[runtime.observability.otlp]\nenabled = true\n'],
+    ['model.default', '[model]\ndefault = "ollama/llama3.2"\n'],
+    ['model.default', '[model]\ndefault = "builtin/gpt"\n'],
+    ['model.default', '[model]\ndefault = "echo"\n'],
   ])('refuses a bad file naming the key path %s', (key, toml) => {
     expect(() => loadConfig({ home: home(toml) }, {})).toThrowError(new RegExp(key.replace(/\./g, '\\.')));
   });
@@ -71,6 +74,11 @@ describe('config layering: defaults < file < environment < flags', () => {
   it('refuses a file that is not TOML, and a --config that does not exist', () => {
     expect(() => loadConfig({ home: home('this is = = not toml') }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ home: home(), config: '/nonexistent/svc.toml' }, {})).toThrow(/does not exist/);
+  });
+
+  it('accepts a default model of a configured provider', () => {
+    const toml = '[model]\ndefault = "ollama/llama3.2"\n\n[providers.ollama]\nkind = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\n';
+    expect(loadConfig({ home: home(toml) }, {}).values.model.default).toBe('ollama/llama3.2');
   });
 
   it('refuses an OTLP credential profile combined with an authorization header', () => {
