@@ -5,7 +5,22 @@ import { AuthMethod, Handshake, RootResponse } from '../schemas/runtime.js';
 
 const tags = ['discovery'];
 
-export const CAPABILITIES = ['agents.list', 'agents.state', 'agents.events', 'agents.control', 'agents.create', 'agents.delete', 'ingress.enqueue', 'runtime.config', 'runtime.metrics'];
+export const CAPABILITIES = [
+  'agents.list',
+  'agents.state',
+  'agents.events',
+  'agents.control',
+  'agents.create',
+  'agents.delete',
+  'agents.conversation',
+  'agents.briefs',
+  'ingress.enqueue',
+  'models.catalog',
+  'runtime.config',
+  'runtime.metrics',
+  'runtime.traces',
+  'skills.catalog',
+];
 
 export function discoveryRoutes(s: Services): AnyRoute[] {
   const bearer = () => s.config.controlToken !== '';
