@@ -276,6 +276,18 @@ describe('control', () => {
     });
     await expect(t.s.runLoop.control.debugPrompt('main', { text: ' ' })).rejects.toMatchObject({ status: 400 });
   });
+
+  it('refuses wake, control, abort and debug-prompt on a deleting agent (409 agent_deleting) and an unknown one (404)', async () => {
+    t.s.agents.create('doomed', {});
+    t.s.deletion.request('doomed', { cascadePrivateChildren: false });
+    const c = t.s.runLoop.control;
+    for (const [agent, status, code] of [['doomed', 409, 'agent_deleting'], ['ghost', 404, 'agent_not_found']] as const) {
+      await expect(c.wake(agent, { reason: 'r', source: 's' })).rejects.toMatchObject({ status, code });
+      await expect(c.control(agent, { action: 'stop' })).rejects.toMatchObject({ status, code });
+      await expect(c.abort(agent, {})).rejects.toMatchObject({ status, code });
+      await expect(c.debugPrompt(agent, { text: 'x' })).rejects.toMatchObject({ status, code });
+    }
+  });
 });
 
 describe('crash recovery', () => {
