@@ -60,6 +60,11 @@ function errorFields(body: unknown): string {
     .join('');
 }
 
+/** Whitespace runs collapsed to one space, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 100): string {
+  return truncate(text.replace(/\s+/g, ' ').trim(), max);
+}
+
 function truncate(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { SseParser } from './events.js';
-import { action, print, record, table, type Row } from './output.js';
+import { action, oneLine, print, record, table, type Row } from './output.js';
 import { intArg, seg } from './tasks.js';
 
 interface Brief extends Row {
@@ -19,11 +19,6 @@ interface Brief extends Row {
 
 const BRIEF_COLUMNS = ['brief_id', 'kind', 'created_at', 'title', 'text'];
 const POLL_MS = 200;
-
-const oneLine = (text: string, max = 100) => {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
 
 /**
  * Wait for the brief that answers `messageId` (a result or failure brief of its turn), polling the

@@ -48,18 +48,8 @@ export interface BriefServiceDeps {
   events: EventLog;
 }
 
-interface Row {
-  brief_id: string;
-  agent_id: string;
-  kind: BriefKind;
-  title: string;
-  text: string;
-  turn_id: string | null;
-  message_id: string | null;
-  work_item_id: string | null;
-  failure_artifact: string | null;
-  created_at: string;
-}
+/** The stored row: a brief with its failure artifact as JSON text. */
+type Row = Omit<Brief, 'failure_artifact'> & { failure_artifact: string | null };
 
 /** Largest page of GET /api/agents/:id/briefs. */
 export const BRIEFS_MAX_LIMIT = 200;
