@@ -3,6 +3,7 @@
  * follows the agent's SSE stream and, whenever the stream ends or fails, reconnects from the last
  * id it printed (after_seq + Last-Event-ID) with a short backoff, until interrupted.
  */
+import { EventStreamParser } from '../core/event-stream.js';
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
@@ -86,41 +87,14 @@ export interface SseFrame {
   data: string;
 }
 
-/** Incremental SSE parser: feed it text chunks, it calls `onFrame` per dispatched frame. */
+/** Incremental SSE parser (src/core/event-stream.ts): feed it text chunks, it calls `onFrame` per dispatched frame. */
 export class SseParser {
-  private buf = '';
-  private frame: { id?: string; event?: string; data: string[] } = { data: [] };
+  private readonly parser = new EventStreamParser();
 
   constructor(private readonly onFrame: (f: SseFrame) => void) {}
 
   push(chunk: string): void {
-    this.buf += chunk;
-    for (;;) {
-      const m = /\r\n|\r|\n/.exec(this.buf);
-      if (!m) return;
-      // A lone trailing \r could be the first half of \r\n: wait for more.
-      if (m[0] === '\r' && m.index === this.buf.length - 1) return;
-      const raw = this.buf.slice(0, m.index);
-      this.buf = this.buf.slice(m.index + m[0].length);
-      this.line(raw);
-    }
-  }
-
-  private line(raw: string): void {
-    if (raw === '') {
-      const f = this.frame;
-      this.frame = { data: [] };
-      if (f.data.length > 0 || f.id !== undefined) this.onFrame({ id: f.id, event: f.event, data: f.data.join('\n') });
-      return;
-    }
-    if (raw.startsWith(':')) return; // comment / keep-alive
-    const colon = raw.indexOf(':');
-    const field = colon === -1 ? raw : raw.slice(0, colon);
-    let value = colon === -1 ? '' : raw.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.frame.data.push(value);
-    else if (field === 'id') this.frame.id = value;
-    else if (field === 'event') this.frame.event = value;
+    for (const f of this.parser.push(chunk)) this.onFrame({ id: f.id, event: f.event, data: f.data ?? '' });
   }
 }
 
