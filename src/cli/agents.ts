@@ -1,6 +1,6 @@
 /** `svc agents …`: list, create, show, status, state, tree, rename, repair, delete, delete-status. */
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, call, clientOptions, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, cell, print, record, table, type Row } from './output.js';
 
 const agentPath = (id: string, suffix = '') => `/api/control/agents/${encodeURIComponent(id)}${suffix}`;
@@ -125,7 +125,7 @@ async function waitForDeletion(target: Target, id: string, first: Job): Promise<
       shown = line;
     }
     if (job.status === 'completed' || job.status === 'failed') return job;
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     job = (await call<{ job: Job }>(target, 'GET', agentPath(id, '/delete-status'))).job;
   }
 }

@@ -8,6 +8,9 @@ import http from 'node:http';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
 
+/** Wait `ms` (polling loops and reconnect backoff). */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 export interface ClientFlags {
   url?: string;
   token?: string;

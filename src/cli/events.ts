@@ -6,7 +6,7 @@
 import { EventStreamParser } from '../core/event-stream.js';
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, cell, print, table, type Row } from './output.js';
 
 import type { EventEnvelope } from '../events/event-log.js';
@@ -124,7 +124,7 @@ export async function tail(target: Target, agent: string, after: number | undefi
       process.stderr.write(`svc: ${err.code}: ${err.message}; reconnecting in ${delay} ms\n`);
     }
     if (outcome.received) delay = BACKOFF_MIN_MS;
-    await new Promise((r) => setTimeout(r, delay));
+    await sleep(delay);
     if (!outcome.received) delay = Math.min(delay * 2, BACKOFF_MAX_MS);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type RequestOptions, type Target } from './client.js';
+import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type RequestOptions, type Target } from './client.js';
 import { SseParser } from './events.js';
 import { action, cell, print, record, table, type Row } from './output.js';
 
@@ -222,7 +222,7 @@ async function watch(target: Target, agent: string, after: string | undefined, o
     if (error && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429) throw error;
     if (error) process.stderr.write(`svc: ${error.code}: ${error.message}; reconnecting in ${delay} ms\n`);
     delay = received ? BACKOFF_MIN_MS : Math.min(delay * 2, BACKOFF_MAX_MS);
-    await new Promise((r) => setTimeout(r, delay));
+    await sleep(delay);
   }
 }
 

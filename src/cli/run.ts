@@ -4,7 +4,7 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { SseParser } from './events.js';
 import { action, oneLine, print, record, table, type Row } from './output.js';
 import { intArg, seg } from './tasks.js';
@@ -31,7 +31,7 @@ export async function waitForBrief(target: Target, agent: string, messageId: str
     const brief = res.briefs.find((b) => b.message_id === messageId && (b.kind === 'result' || b.kind === 'failure'));
     if (brief) return brief;
     if (Date.now() > deadline) throw new ApiError(0, 'timeout', `no brief for ${messageId} within ${timeoutMs} ms (the agent may be stopped or busy)`);
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, call, clientOptions, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { seg } from './tasks.js';
 
@@ -51,7 +51,7 @@ export async function followJob(target: Target, jobId: string, label: string): P
     }
     if (job.status === 'completed') return job;
     if (job.status === 'failed') throw new ApiError(1, 'job_failed', `${label} failed (job ${job.job_id}): ${job.error ?? 'unknown error'}`, { job });
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
   }
 }
 
