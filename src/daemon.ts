@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
@@ -89,12 +90,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   }
   const logger = createLogger(config.values.log_level, opts.logDestination);
   ensureWritableHome(config.home);
+  warnIfSecretReadable(config.configFile, config.values.control_token !== '', logger);
   if (config.socketPath.length > MAX_SOCKET_PATH) {
     throw new StartupError(`socket path ${config.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; choose a shorter --socket`);
   }
 
   // Before the database is touched: a start refused because another daemon owns this socket must
   // not migrate, bootstrap or resume jobs in that daemon's database.
+  checkSocketDirectory(config.socketPath);
   await prepareSocket(config.socketPath);
 
   let services: Services;
@@ -154,12 +157,40 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   return daemon;
 }
 
+/** svc writes its own files 0600; a config file the user wrote with a token in it is only warned about. */
+function warnIfSecretReadable(file: string | null, holdsToken: boolean, logger: Logger): void {
+  if (!file || !holdsToken) return;
+  const mode = fs.statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    logger.warn({ file, mode: mode.toString(8) }, 'the config file holds control_token and other users can read it: chmod 600 it, or use control_token_file');
+  }
+}
+
 function ensureWritableHome(home: string): void {
   try {
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
     fs.accessSync(home, fs.constants.W_OK);
   } catch (err) {
     throw new StartupError(`home directory ${home} is not writable: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/**
+ * The socket's file mode (0600) is the inbox API's only authentication, so its directory must be
+ * one no other user can write to: owned by the daemon's user and not group- or world-writable,
+ * or a sticky directory such as /tmp, where others cannot remove or replace our entry. A missing
+ * directory is created 0700.
+ */
+function checkSocketDirectory(socketPath: string): void {
+  const dir = path.dirname(socketPath);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = fs.statSync(dir);
+  const uid = process.getuid?.();
+  const sticky = (st.mode & 0o1000) !== 0;
+  const othersWrite = (st.mode & 0o022) !== 0;
+  if (sticky) return;
+  if ((uid !== undefined && st.uid !== uid) || othersWrite) {
+    throw new StartupError(`socket directory ${dir} must belong to this user and not be writable by others (mode ${(st.mode & 0o777).toString(8)}); choose another --socket`);
   }
 }
 

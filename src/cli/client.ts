@@ -44,7 +44,7 @@ export interface Target {
 export function clientOptions(cmd: Command): Command {
   return cmd
     .option('--url <url>', 'control-plane URL (env SVC_URL; default from the config listen address)')
-    .option('--token <token>', 'control token (env SVC_TOKEN)')
+    .option('--token <token>', 'control token (prefer env SVC_TOKEN: a value on the command line is briefly visible in ps)')
     .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
     .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
     .option('--json', 'machine-readable JSON output');

@@ -47,7 +47,7 @@ function registerTargets(inbox: Command): void {
   targets
     .command('create <agent>')
     .description('add a target; a webhook secret is printed this once')
-    .option('--token <token>', 'control token (env SVC_TOKEN)')
+    .option('--token <token>', 'control token (prefer env SVC_TOKEN: a value on the command line is briefly visible in ps)')
     .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
     .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
     .option('--json', 'machine-readable JSON output')

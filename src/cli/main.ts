@@ -15,8 +15,10 @@ import { registerTriggers } from './triggers.js';
 import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
+import { hideTokenFromProcessList } from './hide-token.js';
 
 export async function main(argv: string[]): Promise<void> {
+  hideTokenFromProcessList(argv);
   const program = new Command();
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.

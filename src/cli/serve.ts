@@ -25,7 +25,7 @@ export function registerServe(program: Command): void {
     .option('--listen <host:port>', 'control-plane address (default 127.0.0.1:8700; port 0 picks a free one)')
     .option('--socket <path>', 'inbox API Unix socket (default <home>/inbox.sock)')
     .option('--port <n>', 'also serve the inbox API on 127.0.0.1:<n>')
-    .option('--token <token>', 'control token: turns on bearer mode')
+    .option('--token <token>', 'control token: turns on bearer mode (visible to other users until start-up hides it; prefer --token-file or SVC_TOKEN)')
     .option('--token-file <file>', 'read the control token from a file')
     .option('--log-level <level>', 'log level: fatal, error, warn, info, debug, trace, silent')
     .action(async (opts: ServeOptions) => {

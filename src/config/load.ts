@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
+import { PROTOTYPE_KEYS } from '../core/json-guard.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -125,10 +126,20 @@ function resolveToken(values: Config, base: string): string {
   }
 }
 
+/**
+ * Object-path helpers for configuration documents. They never follow or create a prototype key
+ * (`__proto__`, `constructor`, `prototype`): a dotted key such as `__proto__.x` would otherwise
+ * reach Object.prototype through assignment.
+ */
+function assertDataKey(key: string): void {
+  if (PROTOTYPE_KEYS.has(key)) throw new ConfigError(`${JSON.stringify(key)} is not a configuration key`);
+}
+
 export function deepMerge(base: Doc, over: Doc): Doc {
   const out: Doc = { ...base };
   for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
+    assertDataKey(k);
+    const b = Object.hasOwn(out, k) ? out[k] : undefined;
     out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
   }
   return out;
@@ -136,9 +147,10 @@ export function deepMerge(base: Doc, over: Doc): Doc {
 
 export function setPath(doc: Doc, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
+  parts.forEach(assertDataKey);
   let cur = doc;
   for (const part of parts.slice(0, -1)) {
-    if (!isPlainObject(cur[part])) cur[part] = {};
+    if (!Object.hasOwn(cur, part) || !isPlainObject(cur[part])) cur[part] = {};
     cur = cur[part] as Doc;
   }
   cur[parts[parts.length - 1]!] = value;
@@ -147,7 +159,7 @@ export function setPath(doc: Doc, dotted: string, value: unknown): void {
 export function getPath(doc: Doc, dotted: string): unknown {
   let cur: unknown = doc;
   for (const part of dotted.split('.')) {
-    if (!isPlainObject(cur)) return undefined;
+    if (!isPlainObject(cur) || !Object.hasOwn(cur, part)) return undefined;
     cur = cur[part];
   }
   return cur;

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify as toToml } from 'smol-toml';
-import { ConfigSchema, STARTUP_ONLY_KEYS, type Config } from './schema.js';
+import { checkJson, PROTOTYPE_KEYS } from '../core/json-guard.js';
+import { ConfigSchema, isStartupOnly, STARTUP_ONLY_KEYS, type Config } from './schema.js';
 import { formatZodIssue, getPath, readTomlFile, setPath, type ResolvedConfig } from './load.js';
 
 export interface ConfigUpdate {
@@ -19,6 +20,8 @@ export interface UpdateResult {
   effect: 'accepted_requires_restart' | 'rejected';
   reason: string;
 }
+
+const STARTUP_ONLY_REASON = 'start-up only: set it in the config file, the environment or a flag, then restart';
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
@@ -47,12 +50,27 @@ export class RuntimeConfig {
         reject('not a configuration key (expected dotted names such as events.heartbeat_ms)');
         continue;
       }
-      if (STARTUP_ONLY_KEYS.has(key)) {
-        reject('start-up only: set it in the config file, the environment or a flag, then restart');
+      if (key.split('.').some((part) => PROTOTYPE_KEYS.has(part))) {
+        reject('not a configuration key: __proto__, constructor and prototype are never keys');
+        continue;
+      }
+      if (isStartupOnly(key)) {
+        reject(STARTUP_ONLY_REASON);
+        continue;
+      }
+      const hostile = checkJson(value, { strictKeys: true });
+      if (hostile) {
+        reject(`invalid value: ${hostile.kind === 'depth' ? 'nested too deeply' : `the key ${JSON.stringify(hostile.path)} is never a configuration key`}`);
         continue;
       }
       const candidate = structuredClone(doc);
       setPath(candidate, key, value);
+      // A table value is checked key by key: `{"key":"inbox","value":{"port":1}}` changes inbox.port.
+      const touched = [...STARTUP_ONLY_KEYS].find((k) => JSON.stringify(getPath(doc, k)) !== JSON.stringify(getPath(candidate, k)));
+      if (touched) {
+        reject(`${STARTUP_ONLY_REASON} (${touched} is start-up only)`);
+        continue;
+      }
       const check = ConfigSchema.safeParse(candidate);
       if (!check.success) {
         const issue = check.error.issues[0]!;

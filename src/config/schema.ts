@@ -49,6 +49,7 @@ export const ConfigSchema = z.strictObject({
       read_access: z.enum(['loopback', 'token']).default('loopback'),
       allowed_hosts: z.array(z.string()).default([]),
       allowed_origins: z.array(z.string()).default([]),
+      trust_loopback_peers: z.boolean().default(false),
     })
     .prefault({}),
   events: z
@@ -122,6 +123,12 @@ export const STARTUP_ONLY_KEYS = new Set([
   'inbox.socket',
   'inbox.port',
 ]);
+
+/** A key is start-up only when it, or a table that holds it, is listed in STARTUP_ONLY_KEYS. */
+export function isStartupOnly(key: string): boolean {
+  const parts = key.split('.');
+  return parts.some((_, i) => STARTUP_ONLY_KEYS.has(parts.slice(0, i + 1).join('.')));
+}
 
 export function splitHostPort(listen: string): { host: string; port: number } {
   const m = HOST_PORT.exec(listen);

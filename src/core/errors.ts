@@ -38,6 +38,8 @@ export const errors = {
     new AppError(415, 'unsupported_media_type', type ? `content type ${JSON.stringify(type)} is not supported by this route` : 'a request body needs a Content-Type this route reads (application/json)'),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `no route for ${method} ${url}`),
+  /** A parsed body over the nesting limit or with a prototype key (src/core/json-guard.ts). */
+  jsonRejected: (path: string, message: string) => new AppError(400, 'invalid_request', message, { issues: [{ path, message }] }),
   malformedUrl: () => new AppError(400, 'invalid_request', 'the request URL is malformed'),
   notHttp: () => new AppError(400, 'invalid_request', 'the request is not valid HTTP'),
   uriTooLong: () => new AppError(414, 'uri_too_long', 'a path segment of the request URL is too long'),
@@ -51,6 +53,8 @@ export const errors = {
     }),
   hostNotAllowed: (host: string) =>
     new AppError(403, 'host_not_allowed', `Host ${JSON.stringify(host)} is not allowed; add it to auth.allowed_hosts to accept it`),
+  peerUserRejected: (reason: string) =>
+    new AppError(403, 'peer_user_rejected', `only the user running svc may use this interface without a credential: ${reason}`),
   crossOriginRejected: (origin: string) =>
     new AppError(403, 'cross_origin_rejected', `Origin ${JSON.stringify(origin)} is not allowed; add it to auth.allowed_origins to accept it`),
 

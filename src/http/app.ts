@@ -6,13 +6,13 @@
 import { fastifySSE } from '@fastify/sse';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { errors } from '../core/errors.js';
+import { parseJsonBody } from '../core/json-guard.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Span, Tracer } from '../telemetry/tracing.js';
 import { installAuth, type AuthPolicy } from './auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './error-handler.js';
 import { OpenAPIRegistry } from './openapi.js';
-import { mountRoutes, type AnyRoute } from './route.js';
+import { mountRoutes, type AnyRoute, type SurfaceKind } from './route.js';
 
 export interface AppOptions {
   logger: Logger;
@@ -22,8 +22,8 @@ export interface AppOptions {
   routes: AnyRoute[];
   /** HTTP request spans (named by route pattern, never the raw URL: callback URLs carry tokens). */
   tracer?: Tracer;
-  /** `control` or `inbox`: the `svc.surface` span attribute. */
-  surface?: string;
+  /** `control` or `inbox`: the `svc.surface` span attribute and the OpenAPI security wording. */
+  surface: SurfaceKind;
 }
 
 const requestSpans = new WeakMap<FastifyRequest, Span>();
@@ -32,6 +32,13 @@ const requestSpans = new WeakMap<FastifyRequest, Span>();
 export function requestSpan(request: FastifyRequest): Span | undefined {
   return requestSpans.get(request);
 }
+
+const BEARER_DESCRIPTION: Record<SurfaceKind, string> = {
+  control:
+    'The control token (bearer mode: --token-file, SVC_TOKEN or control_token). Without one the daemon is in local mode: no header is needed, but a TCP client must be a process of the user running svc (else 403 peer_user_rejected).',
+  inbox:
+    'Requests over the Unix socket carry no credential: its file mode (0600) admits only the user running svc. On the loopback TCP port (--port) the control plane rules apply: the control token in bearer mode; otherwise the client must be a process of the user running svc (else 403 peer_user_rejected).',
+};
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -64,14 +71,14 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     const text = body as unknown as string;
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(text));
     } catch (err) {
-      done(errors.invalidJson((err as Error).message), undefined);
+      done(err as Error, undefined);
     }
   });
 
   // First among the hooks: requests refused by the guards get a span too.
-  if (opts.tracer) installRequestSpans(app, opts.tracer, opts.surface ?? 'control');
+  if (opts.tracer) installRequestSpans(app, opts.tracer, opts.surface);
   installErrorHandling(app);
   installAuth(app, opts.auth);
   app.addHook('onResponse', async (request, reply) => {
@@ -88,8 +95,8 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   });
 
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
-  mountRoutes(app, registry, opts.routes);
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION[opts.surface] });
+  mountRoutes(app, registry, opts.routes, opts.surface);
   // Load every plugin now, so that the served routes and the OpenAPI registry are complete.
   await app.ready();
   return { app, registry, served };

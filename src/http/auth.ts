@@ -1,13 +1,15 @@
 /**
  * Request guards shared by both surfaces (CONTRACT.md section 4), in one onRequest hook:
  * DNS-rebinding defence (Host), cross-origin defence (Origin) on TCP listeners, then the control
- * token for routes whose auth class asks for it. Requests over the Unix socket skip the browser
- * checks: no browser can reach a socket whose file mode is 0600.
+ * token for routes whose auth class asks for it, then the peer's uid for requests served without a
+ * credential. Requests over the Unix socket skip the browser and uid checks: no browser and no other
+ * user can reach a socket whose file mode is 0600.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
+import { ownUid, peerUid } from './peer-user.js';
 
 export interface AuthPolicy {
   /** '' = local mode. */
@@ -15,6 +17,8 @@ export interface AuthPolicy {
   readAccess: 'loopback' | 'token';
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** Serve loopback clients whose uid cannot be determined (auth.trust_loopback_peers). */
+  trustLoopbackPeers: boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -77,22 +81,43 @@ export function bearerToken(request: FastifyRequest): string | null {
   return m ? m[1]!.trim() : null;
 }
 
+/**
+ * The rule, in order (README "Security"):
+ * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
+ * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
+ * 2. `open` routes need nothing more.
+ * 3. A credential (the control token) authorises the request whoever sends it.
+ * 4. In bearer mode a route that needs the token, and has none, is 401.
+ * 5. Everything else is served on trust in the local process boundary, which means this user:
+ *    the peer's uid must be the daemon's (403 peer_user_rejected), and an unknown peer is
+ *    refused unless auth.trust_loopback_peers allows a loopback one.
+ */
 export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
   app.addHook('onRequest', async (request) => {
     const remote = request.socket.remoteAddress;
-    const viaTcp = remote !== undefined;
-    if (viaTcp) {
-      const host = request.headers.host;
-      if (!hostAllowed(host, policy.allowedHosts)) throw errors.hostNotAllowed(host ?? '');
-      const origin = request.headers.origin;
-      if (origin !== undefined && !originAllowed(origin, policy.allowedOrigins)) throw errors.crossOriginRejected(origin);
+    // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
+    if (remote === undefined) return;
+    const host = request.headers.host;
+    if (!hostAllowed(host, policy.allowedHosts)) throw errors.hostNotAllowed(host ?? '');
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, policy.allowedOrigins)) throw errors.crossOriginRejected(origin);
+    // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
+    const auth = request.routeOptions.config?.auth ?? 'read';
+    if (auth === 'open') return;
+    if (policy.token) {
+      const presented = bearerToken(request);
+      if (presented !== null && tokenMatches(presented, policy.token)) return;
+      const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
+      if (needed) throw errors.unauthorized();
     }
-    if (!policy.token) return;
-    const auth = request.routeOptions.config?.auth;
-    if (!auth || auth === 'open') return;
-    const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
-    if (!needed) return;
-    const presented = bearerToken(request);
-    if (presented === null || !tokenMatches(presented, policy.token)) throw errors.unauthorized();
+    await requireOwnUser(request, policy);
   });
+}
+
+async function requireOwnUser(request: FastifyRequest, policy: AuthPolicy): Promise<void> {
+  const uid = await peerUid(request.socket);
+  if (uid !== null && uid === ownUid) return;
+  if (uid !== null) throw errors.peerUserRejected(`the connection belongs to uid ${uid}`);
+  if (policy.trustLoopbackPeers && isLoopbackAddress(request.socket.remoteAddress)) return;
+  throw errors.peerUserRejected('the connecting user cannot be determined (set auth.trust_loopback_peers = true to trust every loopback client)');
 }

@@ -8,7 +8,29 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
+import { boundText } from '../core/json-guard.js';
 import { maskUrl } from '../telemetry/logger.js';
+
+/** Longest message, and longest string anywhere in the extra fields, an error body quotes. */
+const MAX_MESSAGE_CHARS = 1024;
+const MAX_FIELD_CHARS = 256;
+const MAX_ISSUES = 100;
+
+/**
+ * The envelope of an AppError, with every quoted input cut to a bounded prefix: a 300 KB field in
+ * a request must not come back as a 600 KB error (messages and `extra` both quote inputs).
+ */
+export function envelope(e: AppError): Record<string, unknown> {
+  return { ok: false, error: boundText(e.message, MAX_MESSAGE_CHARS), code: e.code, ...(bounded(e.extra, 0) as Record<string, unknown>) };
+}
+
+function bounded(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return boundText(value, MAX_FIELD_CHARS);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 4) return '[nested]';
+  if (Array.isArray(value)) return value.slice(0, MAX_ISSUES).map((v) => bounded(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [boundText(k, MAX_FIELD_CHARS), bounded(v, depth + 1)]));
+}
 
 export function toAppError(err: unknown, contentType?: string): AppError | null {
   if (err instanceof AppError) return err;
@@ -44,7 +66,7 @@ export function toAppError(err: unknown, contentType?: string): AppError | null 
 export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const appError = toAppError(err) ?? errors.malformedUrl();
   reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
-  reply.send({ ok: false, error: appError.message, code: appError.code, ...appError.extra });
+  reply.send(envelope(appError));
 }
 
 /**
@@ -57,7 +79,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   const e =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? errors.requestTimeout() : err.code === 'HPE_HEADER_OVERFLOW' ? errors.headersTooLarge() : errors.notHttp();
   const status = e.status;
-  const body = JSON.stringify({ ok: false, error: e.message, code: e.code });
+  const body = JSON.stringify(envelope(e));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -79,7 +101,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return;
     }
     reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
-    return reply.send({ ok: false, error: appError.message, code: appError.code, ...appError.extra });
+    return reply.send(envelope(appError));
   });
   app.setNotFoundHandler((request) => {
     // Masked: an unknown method on a callback path must not echo its capability token.

@@ -71,19 +71,34 @@ declare module 'fastify' {
   }
 }
 
-export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[]): void {
+/** Which surface a route is served on: the OpenAPI `security` of a route depends on it. */
+export type SurfaceKind = 'control' | 'inbox';
+
+/**
+ * What the auth hook enforces, said in OpenAPI terms (`{}` = no credential needed). Control plane:
+ * `control` routes need the token in bearer mode; `read` routes only for non-loopback clients (or
+ * always with auth.read_access = "token"). Inbox: nothing over the Unix socket, the token over the
+ * loopback port in bearer mode. Without a token the peer must be the daemon's own user.
+ */
+function securityOf(auth: AuthClass, surface: SurfaceKind): Array<Record<string, string[]>> {
+  if (auth === 'open') return [];
+  if (auth === 'control' && surface === 'control') return [{ bearerAuth: [] }];
+  return [{}, { bearerAuth: [] }];
+}
+
+export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[], surface: SurfaceKind): void {
   const raw = routes.filter((r) => r.rawBody);
-  for (const spec of routes.filter((r) => !r.rawBody)) mountRoute(app, registry, spec);
+  for (const spec of routes.filter((r) => !r.rawBody)) mountRoute(app, registry, spec, surface);
   if (raw.length === 0) return;
   // Raw-body routes live in their own scope, whose only parser hands over every body as bytes.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, (body as Buffer).length ? body : undefined));
-    for (const spec of raw) mountRoute(scope, registry, spec);
+    for (const spec of raw) mountRoute(scope, registry, spec, surface);
   });
 }
 
-function mountRoute(app: FastifyInstance, registry: OpenAPIRegistry, spec: AnyRoute): void {
+function mountRoute(app: FastifyInstance, registry: OpenAPIRegistry, spec: AnyRoute, surface: SurfaceKind): void {
   app.route({
     method: spec.method,
     url: spec.url,
@@ -99,7 +114,7 @@ function mountRoute(app: FastifyInstance, registry: OpenAPIRegistry, spec: AnyRo
       return spec.handler({ params, query, body, request, reply });
     },
   });
-  registerPath(registry, spec);
+  registerPath(registry, spec, surface);
 }
 
 function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): unknown {
@@ -117,7 +132,7 @@ function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): 
   throw errors.invalidRequest(issues, spec.hint?.(issues));
 }
 
-function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
+function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: SurfaceKind): void {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
     responses[status] = r.schema
@@ -139,7 +154,7 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.deprecated ? { deprecated: true } : {}),
     tags: spec.tags,
-    ...(spec.auth === 'open' ? { security: [] } : { security: [{ bearerAuth: [] }] }),
+    security: securityOf(spec.auth, surface),
     'x-svc-auth': spec.auth,
     request,
     responses,

@@ -105,15 +105,24 @@ export interface Surface {
 
 export function controlPolicy(s: Services): AuthPolicy {
   const { auth } = s.config.values;
-  return { token: s.config.controlToken, readAccess: auth.read_access, allowedHosts: auth.allowed_hosts, allowedOrigins: auth.allowed_origins };
+  return {
+    token: s.config.controlToken,
+    readAccess: auth.read_access,
+    allowedHosts: auth.allowed_hosts,
+    allowedOrigins: auth.allowed_origins,
+    trustLoopbackPeers: auth.trust_loopback_peers,
+  };
 }
 
 export function buildControlSurface(s: Services): Promise<Surface> {
   return buildSurface(s, controlPolicy(s), controlRoutes(s), '/api/openapi.json', CONTROL_INFO);
 }
 
-/** The inbox API has no caller authentication; only the browser guards apply (TCP listener). */
+/**
+ * The inbox API: over the Unix socket the file mode is the authentication; over the loopback TCP
+ * port (`--port`) the control plane's rules apply unchanged (the token in bearer mode, this user
+ * only otherwise), so the port is never a way around them.
+ */
 export function buildInboxSurface(s: Services): Promise<Surface> {
-  const policy = { ...controlPolicy(s), token: '' };
-  return buildSurface(s, policy, inboxRoutes(s), '/openapi.json', INBOX_INFO);
+  return buildSurface(s, controlPolicy(s), inboxRoutes(s), '/openapi.json', INBOX_INFO);
 }

@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
+import { parseJsonBody } from '../core/json-guard.js';
 import { deriveProvenance } from '../core/provenance.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 import type { MessageBody } from './queue.js';
@@ -220,11 +221,7 @@ export function decodeCallbackBody(contentType: string | undefined, body: Buffer
   if (!body || body.length === 0) return { kind: 'empty', content_type: media };
   const type = media ?? 'application/octet-stream';
   if (type === 'application/json' || type.endsWith('+json')) {
-    try {
-      return { kind: 'json', content_type: type, value: JSON.parse(body.toString('utf8')) };
-    } catch (err) {
-      throw errors.invalidJson((err as Error).message);
-    }
+    return { kind: 'json', content_type: type, value: parseJsonBody(body.toString('utf8')) };
   }
   if (type.startsWith('text/')) return { kind: 'text', content_type: type, text: decodeText(body, charsetOf(contentType!)) };
   return { kind: 'binary', content_type: type, body_base64: body.toString('base64') };

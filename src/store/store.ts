@@ -14,6 +14,7 @@
  * (kill -9: the WAL is in the OS page cache); only a power cut can lose it, and the next durable
  * commit (any acknowledged write) fsyncs the WAL and with it everything written before.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations/index.js';
 
@@ -64,6 +65,7 @@ export class Store {
 
   /** Open (creating if needed) and migrate the database at `file`. */
   static open(file: string): Store {
+    restrictFiles(file);
     const db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
@@ -223,4 +225,22 @@ export class Store {
 
 function runHooks(hooks: Hook[]): void {
   for (const hook of hooks) hook();
+}
+
+/**
+ * The database holds every message, event and task output preview: readable by its owner only,
+ * whatever the home directory's mode. SQLite creates the -wal and -shm files with the database
+ * file's mode, so creating the database 0600 (and tightening files an older svc left 0644) is
+ * enough; the three are checked again after open.
+ */
+function restrictFiles(file: string): void {
+  if (file === ':memory:') return;
+  fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    try {
+      if ((fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
 }

@@ -23,11 +23,44 @@ export const REDACT_PATHS = [
   '*.delivery_auth',
 ];
 
-const CALLBACK_PATH = /(\/api\/callbacks\/(?:enqueue|wake)\/)[^/?#]+/g;
+const MODES = new Set(['enqueue', 'wake']);
 
-/** Mask the capability token of a callback URL or path. */
+/**
+ * Mask the capability token of a callback URL or path, in whatever spelling the request used:
+ * `/api//callbacks/enqueue/T`, `/API/…`, `%2F`-encoded separators and `/./` segments all reach a
+ * log line or a 404 body, so the path is decoded and normalised before it is matched. Anything
+ * after the `callbacks` segment (and its mode, when it is one) is replaced, query included.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(CALLBACK_PATH, '$1***');
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+  if (origin) return origin + maskPath(url.slice(origin.length));
+  return maskPath(url);
+}
+
+function maskPath(url: string): string {
+  const cut = url.search(/[?#]/);
+  let decoded = cut === -1 ? url : url.slice(0, cut);
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  const at = decoded.toLowerCase().indexOf('callbacks');
+  if (at === -1) return url;
+  const segments: string[] = [];
+  for (const s of decoded.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') segments.pop();
+    else segments.push(s);
+  }
+  const i = segments.findIndex((s) => s.toLowerCase() === 'callbacks');
+  // "callbacks" inside a segment (`callbacks\enqueue\T`): keep only what precedes it.
+  if (i === -1) return `${decoded.slice(0, at)}callbacks***`;
+  const mode = segments[i + 1];
+  const kept = mode !== undefined && MODES.has(mode.toLowerCase()) ? i + 2 : i + 1;
+  return `/${segments.slice(0, kept).join('/')}${segments.length > kept || cut !== -1 ? '/***' : ''}`;
 }
 
 interface RequestLike {

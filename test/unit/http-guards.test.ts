@@ -56,7 +56,8 @@ describe('the error handler', () => {
     ({ app } = await buildApp({
       logger: createLogger('silent'),
       metrics: new Metrics(0, () => 0),
-      auth: { token: 't0k', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [] },
+      auth: { token: 't0k', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [], trustLoopbackPeers: true },
+    surface: 'control',
       heartbeatMs: 1000,
       routes,
     }));

@@ -331,7 +331,8 @@ describe('HTTP routes (in process)', () => {
     ({ app } = await buildApp({
       logger: createLogger('silent'),
       metrics: t.s.metrics,
-      auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [] },
+      auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [], trustLoopbackPeers: true },
+    surface: 'control',
       heartbeatMs: 1000,
       routes: timerRoutes(t.s),
     }));

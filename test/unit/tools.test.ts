@@ -21,7 +21,8 @@ beforeEach(async () => {
   ({ app } = await buildApp({
     logger: createLogger('silent'),
     metrics: t.s.metrics,
-    auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [] },
+    auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [], trustLoopbackPeers: true },
+    surface: 'control',
     heartbeatMs: 1000,
     routes: [...taskRoutes(t.s), ...workItemRoutes(t.s), ...timerRoutes(t.s)],
   }));

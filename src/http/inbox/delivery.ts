@@ -28,7 +28,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/targets',
-      auth: 'read',
+      auth: 'control',
       tags: ['targets'],
       summary: "The agent's activation targets (never their secrets)",
       params: InboxAgentParams,
@@ -116,7 +116,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/timers',
-      auth: 'read',
+      auth: 'control',
       tags: ['timers'],
       summary: 'Inbox timers, oldest first',
       query: InboxTimerListQuery,

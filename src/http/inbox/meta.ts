@@ -35,7 +35,7 @@ export function inboxMetaRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/status',
-      auth: 'open',
+      auth: 'control',
       tags,
       summary: 'Service status',
       responses: { 200: { description: 'Status', schema: InboxStatus } },

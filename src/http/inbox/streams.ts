@@ -37,7 +37,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/hosts',
-      auth: 'open',
+      auth: 'control',
       tags: ['hosts'],
       summary: 'Every host, oldest first',
       responses: { 200: { description: 'Hosts', schema: HostList } },
@@ -46,7 +46,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/hosts',
-      auth: 'open',
+      auth: 'control',
       tags: ['hosts'],
       summary: 'Register a host (idempotent by hostType + hostKey)',
       description:
@@ -62,7 +62,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/hosts/:hostId',
-      auth: 'open',
+      auth: 'control',
       tags: ['hosts'],
       summary: 'One host (404 host_not_found)',
       params: HostParams,
@@ -72,7 +72,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/hosts/:hostId/schema',
-      auth: 'open',
+      auth: 'control',
       tags: ['hosts'],
       summary: 'JSON Schemas of the host config and of source configs for its type',
       description: 'For remote_source hosts sourceConfigSchema describes {modulePath, moduleConfig, pollIntervalMs, pollTimeoutMs}; local_event configs are free-form objects.',
@@ -85,7 +85,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/sources',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Every source, oldest first (optionally of one host)',
       query: SourceListQuery,
@@ -95,7 +95,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
       description:
@@ -111,7 +111,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/sources/:sourceId',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'One source with its streamStats (404 source_not_found)',
       params: SourceParams,
@@ -121,7 +121,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/sources/:sourceId/schema',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'JSON Schemas of the source config for its type and of an appended event',
       params: SourceParams,
@@ -131,7 +131,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/sources/:sourceId',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Replace config and/or configRef',
       description:
@@ -144,7 +144,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/sources/:sourceId',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Delete a source, its stream and its subscriptions',
       params: SourceParams,
@@ -154,7 +154,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/pause',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Pause a managed remote source (stops polling; binding and stream kept)',
       description: 'Pause, resume and poll apply only to remote_source sources: others answer 409 source_not_managed. Pausing a paused source changes nothing.',
@@ -165,7 +165,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/resume',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Resume a managed remote source (normal ensure path: active, error cleared, polling scheduled)',
       params: SourceParams,
@@ -175,7 +175,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/poll',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Run one poll of a managed remote source now',
       description:
@@ -187,7 +187,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/events',
-      auth: 'open',
+      auth: 'control',
       tags: ['sources'],
       summary: 'Append one event or {events: [...]} to a local_event source',
       description:
@@ -203,7 +203,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/streams/:streamId',
-      auth: 'open',
+      auth: 'control',
       tags: ['streams'],
       summary: 'A stream (by its public id, the source id) with its streamStats',
       description:
@@ -215,7 +215,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-preview',
-      auth: 'open',
+      auth: 'control',
       tags: ['streams'],
       summary: 'Bounded read-only preview of a compaction',
       description:
@@ -228,7 +228,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-apply',
-      auth: 'open',
+      auth: 'control',
       tags: ['streams'],
       summary: 'Prune old payloads to identity stubs (irreversible without a backup)',
       description:

@@ -44,7 +44,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents',
-      auth: 'open',
+      auth: 'control',
       tags: ['agents'],
       summary: 'Inbox agents',
       responses: { 200: { description: 'Agents', schema: InboxAgentList } },
@@ -53,7 +53,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents',
-      auth: 'open',
+      auth: 'control',
       tags: ['agents'],
       summary: 'Create an inbox agent (generated agt_ id)',
       body: CreateInboxAgentBody,
@@ -67,7 +67,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId',
-      auth: 'open',
+      auth: 'control',
       tags: ['agents'],
       summary: 'One inbox agent (404 agent_not_found)',
       params: InboxAgentParams,
@@ -77,7 +77,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/agents/:agentId',
-      auth: 'open',
+      auth: 'control',
       tags: ['agents'],
       summary: 'Delete an inbox agent with its subscriptions, entries, targets and timers',
       description: 'Open watch streams of the agent are closed.',
@@ -93,7 +93,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/subscriptions',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Subscriptions, optionally of one agent and/or one source',
       query: SubscriptionListQuery,
@@ -103,7 +103,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Subscribe an agent to a source (or, with the host shortcut, to every source of a host)',
       description:
@@ -118,7 +118,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/subscriptions/:subscriptionId',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'One subscription (404 subscription_not_found)',
       params: SubscriptionParams,
@@ -128,7 +128,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/subscriptions/:subscriptionId',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Remove a subscription; its inbox entries stay',
       params: SubscriptionParams,
@@ -141,7 +141,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/subscriptions/:subscriptionId/lag',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Consumer offset against the stream bounds; lag = highWatermarkOffset - consumedOffset',
       params: SubscriptionParams,
@@ -151,7 +151,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions/:subscriptionId/poll',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Catch the subscription up to the high watermark now (matching is pushed; this is for after a reset)',
       params: SubscriptionParams,
@@ -163,7 +163,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions/:subscriptionId/reset',
-      auth: 'open',
+      auth: 'control',
       tags: ['subscriptions'],
       summary: 'Reposition to {offset} or a start policy and materialise from there',
       description:
@@ -178,7 +178,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/inbox',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: 'Inbox summary: unacknowledged count, latest entry, delivery pause',
       params: InboxAgentParams,
@@ -188,7 +188,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/inbox/items',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: 'A page of entries in entry order (unacknowledged only unless includeAcked)',
       description: 'nextCursor is the last entry id of a full page (pass it as after), null at the end.',
@@ -201,7 +201,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/items',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: 'Add a direct text item to the inbox',
       params: InboxAgentParams,
@@ -215,7 +215,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/inbox/watch',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: 'SSE of inbox entries: unacknowledged backlog after Last-Event-ID (all without it), then live',
       description: 'Frames: id = entry id, event = entry, data = InboxEntry. A client that falls too far behind is disconnected; reconnect with Last-Event-ID.',
@@ -231,7 +231,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/ack',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: 'Acknowledge entries: exactly one of {throughEntryId}, {entryIds}, {all: true}',
       description: 'acked counts entries newly acknowledged; durable before the answer. Unknown entry ids: 404 entry_not_found, nothing acknowledged.',
@@ -243,7 +243,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/compact',
-      auth: 'open',
+      auth: 'control',
       tags: ['inbox'],
       summary: "Delete the agent's acknowledged entries (unacknowledged ones are never removed)",
       params: InboxAgentParams,

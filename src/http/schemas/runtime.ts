@@ -65,7 +65,7 @@ export const ConfigSurface = z
   .openapi('RuntimeConfigSurface');
 
 export const ConfigPatchBody = z
-  .strictObject({ updates: z.array(z.strictObject({ key: z.string().min(1), value: z.unknown() })).min(1) })
+  .strictObject({ updates: z.array(z.strictObject({ key: z.string().min(1).max(256), value: z.unknown() })).min(1) })
   .openapi('RuntimeConfigPatch');
 
 export const ConfigPatchResponse = z

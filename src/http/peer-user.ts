@@ -1,0 +1,146 @@
+/**
+ * Who is on the other end of a TCP connection. "Local mode trusts the local process boundary"
+ * (spec/control-plane.md, Authentication) means the processes of the user running svc, not every
+ * account on the machine: a loopback connection without a credential is served only when the
+ * connecting socket belongs to the daemon's own uid.
+ *
+ * Linux lists every TCP socket of the network namespace in /proc/net/tcp and /proc/net/tcp6 with
+ * the uid that owns it. The client's socket is the row whose local address is the connection's
+ * remote end and whose remote address is the connection's local end. Only an ESTABLISHED (or
+ * CLOSE_WAIT) row with a live inode counts: a socket its owner already closed is listed with
+ * uid 0 and inode 0, which must never read as "root". Anything else, a socket from another host
+ * or another network namespace, a system without /proc, is "unknown", and the caller fails closed.
+ * The answer is looked up once per connection and cached on the socket.
+ */
+import fs from 'node:fs/promises';
+import { isIPv4 } from 'node:net';
+import os from 'node:os';
+import type { Socket } from 'node:net';
+
+export interface ProcNetRow {
+  localAddress: string;
+  localPort: number;
+  remoteAddress: string;
+  remotePort: number;
+  /** Kernel TCP state (0x01 ESTABLISHED, 0x08 CLOSE_WAIT, 0x0A LISTEN, …). */
+  state: number;
+  uid: number;
+  inode: number;
+}
+
+const ESTABLISHED = 0x01;
+const CLOSE_WAIT = 0x08;
+
+const littleEndian = os.endianness() === 'LE';
+
+/** One 32-bit word of /proc/net/tcp as its four address bytes, in network order. */
+function wordBytes(hex8: string): number[] {
+  const bytes = [0, 2, 4, 6].map((i) => parseInt(hex8.slice(i, i + 2), 16));
+  return littleEndian ? bytes.reverse() : bytes;
+}
+
+/** `0100007F` -> `127.0.0.1`; 32 hex digits -> an IPv6 address (IPv4-mapped ones as IPv4). */
+export function decodeProcAddress(hex: string): string {
+  if (hex.length === 8) return wordBytes(hex).join('.');
+  const bytes: number[] = [];
+  for (let i = 0; i < 32; i += 8) bytes.push(...wordBytes(hex.slice(i, i + 8)));
+  return normaliseAddress(ipv6FromBytes(bytes));
+}
+
+function ipv6FromBytes(bytes: number[]): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  const isMapped = groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff';
+  if (isMapped) return `::ffff:${bytes.slice(12).join('.')}`;
+  return groups.join(':');
+}
+
+/** One spelling per address: IPv4-mapped IPv6 as plain IPv4, IPv6 fully expanded without zero padding. */
+export function normaliseAddress(addr: string): string {
+  const a = addr.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(a) || !a.includes(':')) return a;
+  // Expand `::` so that `::1` and `0:0:0:0:0:0:0:1` compare equal.
+  const [head, tail] = a.split('::') as [string, string | undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill('0');
+  return [...h, ...fill, ...t].map((g) => parseInt(g, 16).toString(16)).join(':');
+}
+
+/** Rows of /proc/net/tcp or /proc/net/tcp6 (the header line is skipped, malformed lines too). */
+export function parseProcNetTcp(text: string): ProcNetRow[] {
+  const rows: ProcNetRow[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10) continue;
+    const local = /^([0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}):([0-9A-Fa-f]{4})$/.exec(f[1]!);
+    const remote = /^([0-9A-Fa-f]{8}|[0-9A-Fa-f]{32}):([0-9A-Fa-f]{4})$/.exec(f[2]!);
+    if (!local || !remote) continue;
+    rows.push({
+      localAddress: decodeProcAddress(local[1]!),
+      localPort: parseInt(local[2]!, 16),
+      remoteAddress: decodeProcAddress(remote[1]!),
+      remotePort: parseInt(remote[2]!, 16),
+      state: parseInt(f[3]!, 16),
+      uid: Number(f[7]),
+      inode: Number(f[9]),
+    });
+  }
+  return rows;
+}
+
+export interface ConnectionEnds {
+  localAddress: string;
+  localPort: number;
+  remoteAddress: string;
+  remotePort: number;
+}
+
+/** The uid owning the client end of a connection, from the rows of its namespace, or null. */
+export function findPeerUid(rows: ProcNetRow[], conn: ConnectionEnds): number | null {
+  const la = normaliseAddress(conn.localAddress);
+  const ra = normaliseAddress(conn.remoteAddress);
+  for (const r of rows) {
+    if (r.localPort !== conn.remotePort || r.remotePort !== conn.localPort) continue;
+    if (r.localAddress !== ra || r.remoteAddress !== la) continue;
+    if ((r.state !== ESTABLISHED && r.state !== CLOSE_WAIT) || r.inode === 0) return null;
+    return r.uid;
+  }
+  return null;
+}
+
+const PROC_FILES = ['/proc/net/tcp', '/proc/net/tcp6'];
+
+async function lookupPeerUid(socket: Socket): Promise<number | null> {
+  const { localAddress, localPort, remoteAddress, remotePort } = socket;
+  if (!localAddress || !localPort || !remoteAddress || !remotePort) return null;
+  const conn = { localAddress, localPort, remoteAddress, remotePort };
+  for (const file of PROC_FILES) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const uid = findPeerUid(parseProcNetTcp(text), conn);
+    if (uid !== null) return uid;
+  }
+  return null;
+}
+
+const cache = new WeakMap<Socket, Promise<number | null>>();
+
+/** The uid of the process that owns the other end of this TCP connection, or null when unknown. */
+export function peerUid(socket: Socket): Promise<number | null> {
+  let found = cache.get(socket);
+  if (!found) {
+    found = lookupPeerUid(socket);
+    cache.set(socket, found);
+  }
+  return found;
+}
+
+/** The daemon's own uid (null where the platform has none). */
+export const ownUid: number | null = typeof process.getuid === 'function' ? process.getuid() : null;

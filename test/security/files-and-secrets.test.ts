@@ -1,0 +1,54 @@
+/**
+ * Files and secrets (README "Security"): the database and its WAL/SHM are the owner's alone
+ * whatever the home's mode, the control token given as --token does not stay in the process list,
+ * and the inbox socket only lives in a directory no other user can write to.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { daemonPool, request, runSvc } from '../helpers/daemon.js';
+
+const pool = daemonPool();
+afterAll(() => pool.cleanup());
+
+const modeOf = (f: string) => fs.statSync(f).mode & 0o777;
+
+describe('file modes', () => {
+  it('svc.db, -wal and -shm are 0600 in a home that is 0755, and config writes are 0600', async () => {
+    const home = pool.home();
+    fs.chmodSync(home, 0o755);
+    // An older svc left the database readable by everyone.
+    fs.writeFileSync(path.join(home, 'svc.db'), '');
+    fs.chmodSync(path.join(home, 'svc.db'), 0o644);
+    const d = await pool.start({ home });
+    await request(d, 'POST', '/api/agents/main/enqueue', { body: { text: 'x' } });
+    for (const f of ['svc.db', 'svc.db-wal', 'svc.db-shm']) expect(modeOf(path.join(home, f)).toString(8), f).toBe('600');
+    const patched = await request(d, 'PATCH', '/api/control/runtime/config', { body: { updates: [{ key: 'events.heartbeat_ms', value: 5000 }] } });
+    expect(patched.status).toBe(200);
+    expect(modeOf(path.join(home, 'config.toml')).toString(8)).toBe('600');
+    expect(modeOf(d.socket).toString(8)).toBe('600');
+  });
+
+  it('refuses a socket in a directory other users can write to', async () => {
+    const home = pool.home();
+    const open = path.join(home, 'open');
+    fs.mkdirSync(open);
+    fs.chmodSync(open, 0o777);
+    const res = await runSvc(['serve', '--home', home, '--listen', '127.0.0.1:0', '--socket', path.join(open, 'inbox.sock')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/socket directory .* not be writable by others/);
+  });
+});
+
+describe('the control token', () => {
+  it('given as --token does not show in the process list', async () => {
+    const token = 'ps-visible-token-' + 'z'.repeat(20);
+    const d = await pool.start({ args: ['--token', token] });
+    const cmdline = fs.readFileSync(`/proc/${d.proc.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    expect(cmdline).toContain('serve');
+    expect(cmdline).not.toContain(token);
+    // The token still works.
+    const res = await request(d, 'GET', '/api/control/runtime/status', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+  });
+});

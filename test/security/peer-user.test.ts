@@ -1,0 +1,151 @@
+/**
+ * Local mode trusts this user, not every account on the machine (README "Security"): a TCP
+ * client without a credential must be a process of the daemon's uid, on the control plane and on
+ * the inbox's loopback port. The attacker here is a real second user (uid 65534) running curl-like
+ * requests from a child process; the tests run as root so that they can start it.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeProcAddress, findPeerUid, normaliseAddress, parseProcNetTcp } from '../../src/http/peer-user.js';
+import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+
+const OTHER_UID = 65534;
+const TOKEN = 'peer-test-token';
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+/** One HTTP request made by a process running as another user (Node's fetch in a child). */
+function requestAs(uid: number, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  if (process.getuid?.() !== 0) throw new Error('these tests start a client as another user and must run as root');
+  const script = `fetch(process.argv[1], JSON.parse(process.argv[2])).then(async (r) => console.log(JSON.stringify({ status: r.status, body: await r.text() })), (e) => { console.log(JSON.stringify({ status: 0, body: String(e) })); });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, url, JSON.stringify(init)], { uid, gid: uid, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out) as Reply);
+      } catch {
+        reject(new Error(`client as uid ${uid} printed no reply: ${out} ${err}`));
+      }
+    });
+  });
+}
+
+const codeOf = (r: Reply) => (JSON.parse(r.body) as { code?: string }).code;
+
+describe('the /proc/net/tcp reader', () => {
+  it('decodes IPv4 and IPv6 addresses in kernel order', () => {
+    expect(decodeProcAddress('0100007F')).toBe('127.0.0.1');
+    expect(decodeProcAddress('00000000000000000000000001000000')).toBe('0:0:0:0:0:0:0:1');
+    expect(decodeProcAddress('0000000000000000FFFF00000100007F')).toBe('127.0.0.1');
+    expect(normaliseAddress('::1')).toBe('0:0:0:0:0:0:0:1');
+    expect(normaliseAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
+  });
+
+  const table = [
+    '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+    '   0: 0100007F:21FC 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1001 1 0 100 0 0 10 0',
+    '   1: 0100007F:C350 0100007F:21FC 01 00000000:00000000 00:00000000 00000000 65534        0 1002 1 0 20 4 30 10 -1',
+    '   2: 0100007F:21FC 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 1003 1 0 20 4 30 10 -1',
+    '   3: 0100007F:C351 0100007F:21FC 07 00000000:00000000 00:00000000 00000000     0        0 0 1 0 20 4 30 10 -1',
+    'garbage line',
+  ].join('\n');
+
+  it('finds the uid of the client end of a connection', () => {
+    const rows = parseProcNetTcp(table);
+    expect(rows).toHaveLength(4);
+    // The server sees remote 127.0.0.1:50000 (0xC350) on its local port 8700 (0x21FC).
+    expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '::ffff:127.0.0.1', remotePort: 50000 })).toBe(65534);
+  });
+
+  it('never reads a closed (orphaned) socket as root, and knows nothing of other hosts', () => {
+    const rows = parseProcNetTcp(table);
+    expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '127.0.0.1', remotePort: 50001 })).toBeNull();
+    expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '10.0.0.9', remotePort: 50000 })).toBeNull();
+  });
+});
+
+describe('another local user', () => {
+  const pool = daemonPool();
+  afterAll(() => pool.cleanup());
+
+  describe('in local mode', () => {
+    let d: RunningDaemon;
+    beforeAll(async () => {
+      d = await pool.start();
+    });
+
+    it('cannot run a command, read an agent or reach unknown routes; discovery stays open', async () => {
+      const task = await requestAs(OTHER_UID, `${d.base}/api/control/agents/main/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ summary: 'pwn', cmd: 'touch /tmp/svc-peer-pwned' }),
+      });
+      expect(task.status).toBe(403);
+      expect(codeOf(task)).toBe('peer_user_rejected');
+      for (const url of ['/api/agents/list', '/api/agents/main/events', '/api/nope']) {
+        const r = await requestAs(OTHER_UID, `${d.base}${url}`);
+        expect({ url, status: r.status, code: codeOf(r) }).toEqual({ url, status: 403, code: 'peer_user_rejected' });
+      }
+      const hs = await requestAs(OTHER_UID, `${d.base}/api/handshake`);
+      expect(hs.status).toBe(200);
+      // Nothing was run for the other user.
+      const tasks = await request({ base: d.base }, 'GET', '/api/agents/main/tasks');
+      expect(tasks.json.tasks ?? tasks.json).toHaveLength(0);
+    });
+
+    it('is served to the daemon user itself', async () => {
+      const me = await requestAs(process.getuid!(), `${d.base}/api/agents/list`);
+      expect(me.status).toBe(200);
+    });
+  });
+
+  it('cannot use the inbox TCP port in local mode; the socket owner can', async () => {
+    const d = await pool.start({ args: ['--port', String(await freePort())] });
+    const port = d.logLines().find((l) => l.msg === 'listening')!.inbox_port as number;
+    const hostBody = JSON.stringify({ hostType: 'local_event', hostKey: 'x' });
+    const hostile = await requestAs(OTHER_UID, `http://127.0.0.1:${port}/hosts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: hostBody });
+    expect({ status: hostile.status, code: codeOf(hostile) }).toEqual({ status: 403, code: 'peer_user_rejected' });
+    const own = await request({ base: `http://127.0.0.1:${port}` }, 'POST', '/hosts', { body: JSON.parse(hostBody) });
+    expect(own.status).toBe(201);
+    const health = await requestAs(OTHER_UID, `http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+  });
+
+  it('in bearer mode: the inbox port needs the token; another user with the token is served', async () => {
+    const d = await pool.start({ args: ['--port', String(await freePort()), '--token', TOKEN] });
+    const port = d.logLines().find((l) => l.msg === 'listening')!.inbox_port as number;
+    const inbox = `http://127.0.0.1:${port}`;
+    const none = await request({ base: inbox }, 'GET', '/hosts');
+    expect({ status: none.status, code: none.json.code }).toEqual({ status: 401, code: 'unauthorized' });
+    const withToken = await request({ base: inbox }, 'GET', '/hosts', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(withToken.status).toBe(200);
+    // The socket stays file-permission based.
+    const socket = await request({ socketPath: d.socket }, 'GET', '/hosts');
+    expect(socket.status).toBe(200);
+    // Loopback reads without the token are for the daemon's user only.
+    const read = await requestAs(OTHER_UID, `${d.base}/api/agents/list`);
+    expect({ status: read.status, code: codeOf(read) }).toEqual({ status: 403, code: 'peer_user_rejected' });
+    const tokenRead = await requestAs(OTHER_UID, `${d.base}/api/agents/list`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(tokenRead.status).toBe(200);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
