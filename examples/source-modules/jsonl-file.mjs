@@ -1,10 +1,11 @@
 /**
  * An example remote-source module for svc: follows a JSON Lines file and turns each new line into
- * an event. Register it with
+ * an event. Copy it to <home>/source-modules/ (svc loads modules only from there and from the
+ * directories of inbox.module_dirs) and register it with
  *
  *   svc inbox hosts create --type remote_source --key files
  *   svc inbox sources create --host HOST_ID --kind jsonl --key app-log \
- *     --config '{"modulePath":"/abs/path/examples/source-modules/jsonl-file.mjs",
+ *     --config '{"modulePath":"jsonl-file.mjs",
  *                "moduleConfig":{"path":"/var/log/app/events.jsonl","type":"app.log"},
  *                "pollIntervalMs":5000}'
  *

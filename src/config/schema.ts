@@ -2,6 +2,7 @@
  * The configuration schema: every key, its type and its default, in one place
  * (CONTRACT.md section 2). config.example.toml documents the same keys; a test keeps them equal.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
 
@@ -83,6 +84,8 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       socket: z.string().default(''),
       port: z.number().int().min(0).max(65535).default(0),
+      // Remote-source modules run as the daemon's user: only from these and <home>/source-modules/.
+      module_dirs: z.array(z.string().refine((d) => path.isAbsolute(d), 'must be an absolute path')).default([]),
     })
     .prefault({}),
   delivery: z
@@ -122,6 +125,7 @@ export const STARTUP_ONLY_KEYS = new Set([
   'listen',
   'inbox.socket',
   'inbox.port',
+  'inbox.module_dirs',
 ]);
 
 /** A key is start-up only when it, or a table that holds it, is listed in STARTUP_ONLY_KEYS. */

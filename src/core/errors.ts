@@ -204,8 +204,16 @@ export const errors = {
   manualAppendUnsupported: (sourceId: string, sourceType: string) =>
     new AppError(409, 'manual_append_unsupported', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; only local_event sources accept events through this route`, { sourceId, sourceType }),
   invalidSourceConfig: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_source_config', `invalid source config: ${reason}`, extra),
+  /** `reason` never quotes the file: a load error of a non-module file would echo its lines. */
   invalidSourceModule: (modulePath: string, reason: string) =>
     new AppError(400, 'invalid_source_module', `source module ${JSON.stringify(modulePath)} cannot be loaded: ${reason}`, { modulePath }),
+  sourceModuleNotAllowed: (modulePath: string, reason: string, allowedDirs: string[]) =>
+    new AppError(
+      400,
+      'source_module_not_allowed',
+      `source module ${JSON.stringify(modulePath)} is not allowed: ${reason}; modules load only from ${allowedDirs.map((d) => JSON.stringify(d)).join(', ')} (relative paths resolve in the first; inbox.module_dirs adds directories)`,
+      { modulePath, allowedDirs },
+    ),
   /** spec/inbox.md Errors: the fields survive into the CLI's error output. */
   historyUnavailable: (f: { streamId: string; requested: unknown; retainedFromOffset: number; highWatermarkOffset: number }) =>
     new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (payloads compacted)`, { ...f }),

@@ -81,7 +81,8 @@ export function createInbox(deps: InboxDeps): Inbox {
   // streams
   const streams = new StreamService({ store, clock, ids: deps.ids, backend: new SqliteStreamBackend(store) });
   const hosts = new HostService({ store, clock, ids: deps.ids });
-  const modules = new RemoteModules({ home: deps.config.home });
+  const modules = new RemoteModules({ home: deps.config.home, moduleDirs: deps.config.values.inbox.module_dirs });
+  modules.locations.ensureDefaultDir();
   const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules });
   const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions

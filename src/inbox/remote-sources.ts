@@ -8,13 +8,14 @@
  *   appended exactly like a manual append (idempotent by `id`), `cursor` (any JSON) is persisted in
  *   the same transaction and handed to the next poll (null on the first).
  * A module that cannot be imported, or whose default export has no `poll`, is refused at creation
- * with 400 invalid_source_module.
+ * with 400 invalid_source_module; one outside the module directories with 400
+ * source_module_not_allowed (module-path.ts), checked again before every load.
  */
-import path from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import { errors } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
 import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import { ModuleLocations } from './module-path.js';
 import { runModuleJob, type ModuleOutcome } from './source-worker.js';
 import { EventInputSchema, MAX_APPEND_EVENTS, type EventInput } from './streams.js';
 
@@ -24,9 +25,16 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 export const MODULE_TIME_LIMIT_MS = 30_000;
 /** A managed remote source whose last subscription went away is paused this long after. */
 export const IDLE_AUTO_PAUSE_MS = 5 * 60_000;
+/** A module's failure message is its own text: kept this short wherever it is stored or answered. */
+export const MODULE_ERROR_MAX_CHARS = 500;
 
 export const RemoteSourceConfigSchema = z.strictObject({
-  modulePath: z.string().min(1).describe('absolute, or relative to <home>/source-modules/'),
+  modulePath: z
+    .string()
+    .min(1)
+    .max(1024)
+    .refine((p) => !p.includes('\0'), 'must not contain NUL')
+    .describe('relative to <home>/source-modules/, or absolute inside it or a directory of inbox.module_dirs'),
   moduleConfig: z.unknown().optional().describe('any JSON, handed to the module as is'),
   pollIntervalMs: z.number().int().min(MIN_POLL_INTERVAL_MS).max(24 * 3600_000).optional().describe(`default ${DEFAULT_POLL_INTERVAL_MS}`),
   pollTimeoutMs: z.number().int().min(100).max(300_000).optional().describe(`time limit of one module call; default ${MODULE_TIME_LIMIT_MS}`),
@@ -58,29 +66,33 @@ export interface PollOutput {
 export class RemoteModules {
   /** Aborted at shutdown: every running module call ends at once. */
   private readonly shutdown = new AbortController();
+  readonly locations: ModuleLocations;
 
-  constructor(private readonly opts: { home: string; timeLimitMs?: number }) {}
+  /** `moduleDirs`: `inbox.module_dirs`, read once (start-up only). */
+  constructor(private readonly opts: { home: string; moduleDirs?: readonly string[]; timeLimitMs?: number }) {
+    this.locations = new ModuleLocations(opts.home, opts.moduleDirs);
+  }
 
   /** End every running module call now (daemon shutdown); later calls answer `aborted`. */
   stop(): void {
     this.shutdown.abort();
   }
 
-  resolve(modulePath: string): string {
-    return path.isAbsolute(modulePath) ? modulePath : path.resolve(this.opts.home, 'source-modules', modulePath);
-  }
-
   private limit(config: RemoteSourceConfig): number {
     return config.pollTimeoutMs ?? this.opts.timeLimitMs ?? MODULE_TIME_LIMIT_MS;
   }
 
-  /** Load the module and run its validate: 400 invalid_source_module / invalid_source_config. */
+  /**
+   * Check where the module is, load it and run its validate: 400 source_module_not_allowed /
+   * invalid_source_module / invalid_source_config.
+   */
   async check(config: RemoteSourceConfig): Promise<void> {
-    const outcome = await runModuleJob({ op: 'check', modulePath: this.resolve(config.modulePath), moduleConfig: config.moduleConfig ?? null }, this.limit(config), this.shutdown.signal);
+    const modulePath = await this.locations.resolve(config.modulePath);
+    const outcome = await runModuleJob({ op: 'check', modulePath, moduleConfig: config.moduleConfig ?? null }, this.limit(config), this.shutdown.signal);
     if (outcome.ok) return;
     if (outcome.stage === 'aborted') throw errors.shuttingDown();
-    if (outcome.stage === 'validate') throw errors.invalidSourceConfig(`the module refused moduleConfig: ${outcome.error}`);
-    throw errors.invalidSourceModule(config.modulePath, outcome.error);
+    if (outcome.stage === 'validate') throw errors.invalidSourceConfig(`the module refused moduleConfig: ${bounded(outcome.error)}`);
+    throw errors.invalidSourceModule(config.modulePath, bounded(outcome.error));
   }
 
   /** One poll; a failure comes back as a message for the source's `error` field. */
@@ -89,19 +101,31 @@ export class RemoteModules {
     cursor: unknown,
     configRef: string | null,
   ): Promise<{ ok: true; output: PollOutput } | { ok: false; error: string; aborted?: true }> {
+    let modulePath: string;
+    try {
+      // Checked at every load: the file or a directory may have changed since the source was created.
+      modulePath = await this.locations.resolve(config.modulePath);
+    } catch (err) {
+      if (err instanceof AppError) return { ok: false, error: bounded(`${err.code}: ${err.message}`) };
+      throw err;
+    }
     const outcome: ModuleOutcome = await runModuleJob(
-      { op: 'poll', modulePath: this.resolve(config.modulePath), moduleConfig: config.moduleConfig ?? null, cursor: cursor ?? null, configRef },
+      { op: 'poll', modulePath, moduleConfig: config.moduleConfig ?? null, cursor: cursor ?? null, configRef },
       this.limit(config),
       this.shutdown.signal,
     );
-    if (!outcome.ok) return { ok: false, error: `${outcome.stage}: ${outcome.error}`, ...(outcome.stage === 'aborted' ? { aborted: true as const } : {}) };
+    if (!outcome.ok) return { ok: false, error: bounded(`${outcome.stage}: ${outcome.error}`), ...(outcome.stage === 'aborted' ? { aborted: true as const } : {}) };
     const parsed = PollResultSchema.safeParse(outcome.result);
     if (!parsed.success) {
       const first = parsed.error.issues[0]!;
-      return { ok: false, error: `poll returned an invalid result at ${first.path.join('.') || '(root)'}: ${first.message}` };
+      return { ok: false, error: bounded(`poll returned an invalid result at ${first.path.join('.') || '(root)'}: ${first.message}`) };
     }
     return { ok: true, output: { events: parsed.data.events, cursor: parsed.data.cursor ?? null } };
   }
+}
+
+export function bounded(text: string): string {
+  return text.length <= MODULE_ERROR_MAX_CHARS ? text : `${text.slice(0, MODULE_ERROR_MAX_CHARS - 1)}…`;
 }
 
 /**

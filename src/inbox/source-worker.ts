@@ -10,6 +10,12 @@
  * `validate(moduleConfig)` (op `check`) or `poll({moduleConfig, cursor, configRef, signal})`
  * (op `poll`) and posts one outcome. The poll result crosses as JSON text, so what reaches the
  * daemon is plain data.
+ *
+ * A load failure is described by the error's class, its ERR_ code and a line:col in the file,
+ * never by its message: importing a file that is not a module (a password file, a token) fails
+ * with a message or stack that quotes the file's text ("Unexpected identifier 'hunter2'",
+ * "hunter2 is not defined", the offending source line). Messages of the module's own validate and
+ * poll are its own and pass through, cut to MESSAGE_MAX characters.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -18,14 +24,39 @@ const { parentPort, workerData: job } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
 const controller = new AbortController();
 parentPort.on('message', (m) => { if (m === 'abort') controller.abort(new Error('time limit reached')); });
-const describe = (e) => (e && e.stack ? String(e.stack).split('\n').slice(0, 3).join(' | ') : String(e));
+const MESSAGE_MAX = 500;
+const cut = (t) => (t.length <= MESSAGE_MAX ? t : t.slice(0, MESSAGE_MAX - 1) + '…');
+const describe = (e) => cut(e && e.stack ? String(e.stack).split('\n').slice(0, 3).join(' | ') : String(e));
+const url = pathToFileURL(job.modulePath).href;
+// The first position in the module file named by the stack: ESM frames use its URL, a CommonJS
+// syntax error's header and frames its plain path.
+const locate = (stack) => {
+  for (const prefix of [url + ':', job.modulePath + ':']) {
+    const at = stack.indexOf(prefix);
+    if (at < 0) continue;
+    const m = /^(\d+)(?::(\d+))?/.exec(stack.slice(at + prefix.length));
+    if (m) return m[2] ? m[1] + ':' + m[2] : m[1];
+  }
+  return null;
+};
+const loadFailure = (e) => {
+  const name = e && typeof e.name === 'string' && /^[A-Za-z]{1,40}$/.test(e.name) ? e.name : 'Error';
+  const code = e && typeof e.code === 'string' && /^ERR_[A-Z0-9_]{1,60}$/.test(e.code) ? ' ' + e.code : '';
+  const where = e && typeof e.stack === 'string' ? locate(e.stack) : null;
+  const what = name === 'SyntaxError' ? 'not a valid ES module' : 'importing it failed';
+  return what + ' (' + name + code + (where ? ' at line ' + where : '') + '; the message is not shown: it may quote the file)';
+};
 const send = (m) => parentPort.postMessage(m);
 (async () => {
   let mod;
   try {
-    mod = await import(pathToFileURL(job.modulePath).href);
+    // The daemon checked this real path; a symlink swapped in since then is not followed.
+    if (require('node:fs').realpathSync(job.modulePath) !== job.modulePath) {
+      return send({ ok: false, stage: 'load', error: 'the module file changed while it was being loaded' });
+    }
+    mod = await import(url);
   } catch (e) {
-    return send({ ok: false, stage: 'load', error: describe(e) });
+    return send({ ok: false, stage: 'load', error: loadFailure(e) });
   }
   const impl = mod && mod.default;
   if (!impl || typeof impl.poll !== 'function') return send({ ok: false, stage: 'load', error: 'the default export must be an object with a poll function' });
@@ -34,7 +65,7 @@ const send = (m) => parentPort.postMessage(m);
     try {
       if (impl.validate) await impl.validate(job.moduleConfig);
     } catch (e) {
-      return send({ ok: false, stage: 'validate', error: e && e.message ? String(e.message) : String(e) });
+      return send({ ok: false, stage: 'validate', error: cut(e && e.message ? String(e.message) : String(e)) });
     }
     return send({ ok: true, result: 'null' });
   }
@@ -51,7 +82,7 @@ const send = (m) => parentPort.postMessage(m);
 
 export interface ModuleJob {
   op: 'check' | 'poll';
-  /** Absolute path of the ES module. */
+  /** Real path of the ES module, checked by ModuleLocations.resolve. */
   modulePath: string;
   moduleConfig: unknown;
   cursor?: unknown;

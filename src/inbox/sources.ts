@@ -22,6 +22,7 @@ import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
 import { sourceConfigJsonSchema, type HostService, type HostType } from './hosts.js';
 import {
+  bounded,
   IDLE_AUTO_PAUSE_MS,
   parseRemoteConfig,
   pollIntervalOf,
@@ -354,12 +355,14 @@ export class SourceService {
     return { sourceId, appended: appended.appended, deduped: appended.deduped, state: this.row(sourceId).state };
   }
 
-  private markError(sourceId: string, error: string): { error: string } {
+  /** The message is stored, logged and answered (502) at most MODULE_ERROR_MAX_CHARS long. */
+  private markError(sourceId: string, message: string): { error: string } {
+    const error = bounded(message);
     this.deps.store.tx(() => {
       const row = this.stmts.byId.get(sourceId);
       if (!row) return;
       // A paused source stays paused; the failure is still recorded.
-      this.write(row, { state: row.state === 'paused' ? 'paused' : 'error', error: error.slice(0, 2000) });
+      this.write(row, { state: row.state === 'paused' ? 'paused' : 'error', error });
     });
     this.deps.logger.warn({ sourceId, err: error }, 'remote source poll failed');
     return { error };

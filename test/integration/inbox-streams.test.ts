@@ -150,7 +150,7 @@ describe('append', () => {
     expect((await sock('GET', `/sources/${id}`)).json.streamStats).toBeNull();
     await expectError('POST', '/sources/src_nope/events', { type: 't' }, 404, 'source_not_found');
     const remoteHost = await host('remote_source');
-    const modulePath = path.join(d.home, 'ok.mjs');
+    const modulePath = path.join(d.home, 'source-modules', 'ok.mjs');
     fs.writeFileSync(modulePath, 'export default { poll: async () => ({ events: [], cursor: null }) };');
     const remote = await sock('POST', '/sources', { hostId: remoteHost, streamKind: 'k', streamKey: 'r', config: { modulePath } });
     expect(remote.status, remote.text).toBe(201);
@@ -189,7 +189,8 @@ describe('remote sources', () => {
   it('polls every pollIntervalMs while active (the example JSON Lines module), not while paused', async () => {
     const file = path.join(d.home, 'feed.jsonl');
     fs.writeFileSync(file, '{"type":"a"}\n');
-    const modulePath = path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs');
+    const modulePath = path.join(d.home, 'source-modules', 'jsonl-file.mjs');
+    fs.copyFileSync(path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs'), modulePath);
     const created = await sock('POST', '/sources', { hostId: await host('remote_source'), streamKind: 'jsonl', streamKey: 'feed', config: { modulePath, moduleConfig: { path: file }, pollIntervalMs: 1000 } });
     expect(created.status, created.text).toBe(201);
     const id = created.json.sourceId;
@@ -210,7 +211,8 @@ describe('remote sources', () => {
     const syntax = write('syntax.mjs', 'export default { poll( };');
     const bad = await expectError('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'syntax', config: { modulePath: syntax } }, 400, 'invalid_source_module');
     expect(bad.modulePath).toBe(syntax);
-    await expectError('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'none', config: { modulePath: '/nonexistent/m.mjs' } }, 400, 'invalid_source_module');
+    await expectError('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'none', config: { modulePath: 'none.mjs' } }, 400, 'invalid_source_module');
+    await expectError('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'outside', config: { modulePath: '/nonexistent/m.mjs' } }, 400, 'source_module_not_allowed');
     await expectError('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'nopath', config: {} }, 400, 'invalid_source_config');
     const cases: Array<[string, string, RegExp]> = [
       ['throws', "export default { async poll() { throw new Error('remote said no'); } };", /remote said no/],

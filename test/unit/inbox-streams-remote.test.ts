@@ -210,7 +210,12 @@ describe('lifecycle (spec/inbox.md States and transitions)', () => {
 });
 
 describe('the example module (examples/source-modules/jsonl-file.mjs)', () => {
-  const EXAMPLE = path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs');
+  // Modules load only from the module directories: the example is copied where a user would put it.
+  let EXAMPLE: string;
+  beforeEach(() => {
+    EXAMPLE = path.join(dir, 'jsonl-file.mjs');
+    fs.copyFileSync(path.join(ROOT, 'examples', 'source-modules', 'jsonl-file.mjs'), EXAMPLE);
+  });
 
   it('refuses a config without an absolute path', async () => {
     await expect(remoteSource({ modulePath: EXAMPLE, moduleConfig: { path: 'relative.jsonl' } })).rejects.toMatchObject({ code: 'invalid_source_config' });

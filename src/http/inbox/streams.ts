@@ -99,7 +99,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
       description:
-        "A source record is {sourceId, hostId, sourceType, streamKind, streamKey, config, configRef, state: active|paused|error, error, idleState, cursor (remote_source), createdAt, updatedAt}; sourceType is the host's hostType and sourceId is also the public stream id. 201 for a new source, 200 with the existing record (unchanged) for the same identity. remote_source: config.modulePath (absolute or relative to <home>/source-modules/) is loaded in a worker thread and its validate(moduleConfig) run first: 400 invalid_source_config / invalid_source_module. Unknown host: 404 host_not_found.",
+        "A source record is {sourceId, hostId, sourceType, streamKind, streamKey, config, configRef, state: active|paused|error, error, idleState, cursor (remote_source), createdAt, updatedAt}; sourceType is the host's hostType and sourceId is also the public stream id. 201 for a new source, 200 with the existing record (unchanged) for the same identity. remote_source: config.modulePath must be a regular file inside <home>/source-modules/ (relative paths resolve there) or a directory of inbox.module_dirs, after resolving symlinks, owned by the daemon's user and not writable by others, else 400 source_module_not_allowed (checked again before every load); it is loaded in a worker thread and its validate(moduleConfig) run first: 400 invalid_source_config / invalid_source_module (a load error names the error class and line, never the file's text). Unknown host: 404 host_not_found.",
       body: CreateSourceBody,
       responses: { 200: { description: 'Existing source', schema: Source }, 201: { description: 'Created', schema: Source } },
       handler: async ({ body, reply }) => {
@@ -135,7 +135,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       tags: ['sources'],
       summary: 'Replace config and/or configRef',
       description:
-        'An active or error source is re-ensured (a remote module is loaded and validated again; 400 invalid_source_config / invalid_source_module change nothing) and becomes active; a paused source stays paused until resumed.',
+        'An active or error source is re-ensured (a remote module is checked, loaded and validated again, as at creation; 400 source_module_not_allowed / invalid_source_config / invalid_source_module change nothing) and becomes active; a paused source stays paused until resumed.',
       params: SourceParams,
       body: PatchSourceBody,
       responses: { 200: { description: 'Updated source', schema: Source } },
