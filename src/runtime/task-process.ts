@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readProc, type ProcEntry } from './process-tree.js';
 
 export interface SpawnSpec {
   shell: string;
@@ -94,16 +95,9 @@ export function groupMembers(pgid: number): number[] | null {
   return out;
 }
 
-/** State, parent and process group of a process from /proc/<pid>/stat; null when gone or unknown. */
-export function procStat(pid: number): { state: string; ppid: number; pgrp: number; starttime: string } | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may itself contain spaces.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: rest[0]!, ppid: Number(rest[1]), pgrp: Number(rest[2]), starttime: rest[19]! };
-  } catch {
-    return null;
-  }
+/** State, parent, process group, session and start time of a process from /proc; null when gone or unknown. */
+export function procStat(pid: number): ProcEntry | null {
+  return readProc(pid);
 }
 
 /** Start time of a process from /proc (Linux); null when unknown. */

@@ -36,6 +36,8 @@ export interface TaskRow {
   pid: number | null;
   pgid: number | null;
   proc_start: string | null;
+  /** Boot id of the leader's start (null: unknown); see store/migrations/016-task-boot.ts. */
+  proc_boot: string | null;
   stop_requests: number;
   created_at: string;
   updated_at: string;

@@ -14,6 +14,12 @@
  * At most `tasks.max_concurrent_per_agent` tasks of an agent run at once; the rest wait `queued`
  * and start, oldest first, as slots free. When a task's leader exits, whatever it left running in
  * its group is killed: a task owns its group for exactly its lifetime.
+ *
+ * A task also owns every process it started outside its group and session (`setsid`, double
+ * forks): runtime/task-reaper.ts finds them by a marker in their environment and by the recorded
+ * session. They get the signals the group gets (stop, force stop, shutdown), and when the leader
+ * exits, at shutdown and at the recovery after a crash, whatever is left of them gets SIGTERM,
+ * then SIGKILL after a grace: nothing a task started outlives the task, nor the daemon.
  */
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
@@ -26,6 +32,7 @@ import type { FailureArtifact } from '../core/failure.js';
 import { deriveProvenance } from '../core/provenance.js';
 import type { Span, SpanStatus } from '../telemetry/tracing.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
+import { TaskReaper, type TaskTarget } from './task-reaper.js';
 import {
   killLeftoverGroup,
   readTail,
@@ -61,6 +68,8 @@ interface Live {
   agentId: string;
   child: ChildProcess;
   pgid: number;
+  /** What the reaper needs to find the task's processes outside its group. */
+  target: TaskTarget;
   /** Resolves once the exit has been recorded. */
   exited: Promise<void>;
   /** Set before the daemon or a deletion ends the task: the status it ends with. */
@@ -78,6 +87,7 @@ interface Transition {
   pid?: number | null;
   pgid?: number | null;
   proc_start?: string | null;
+  proc_boot?: string | null;
   started_at?: string | null;
   stop_requests?: number;
   /** Extra fields for the task_status_changed event. */
@@ -90,8 +100,10 @@ export class TaskService implements ResourceService {
   private readonly liveByAgent = new Map<string, Set<string>>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private stopping = false;
+  private readonly reaper: TaskReaper;
 
   constructor(private readonly deps: TaskDeps) {
+    this.reaper = new TaskReaper(TaskReaper.ownerOf(deps.config.home), { graceMs: KILL_GRACE_MS, logger: deps.logger });
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
@@ -101,7 +113,7 @@ export class TaskService implements ResourceService {
       get: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
       update: db.prepare(
         `UPDATE tasks SET status = @status, exit_status = @exit_status, term_signal = @term_signal, result_summary = @result_summary,
-           failure = @failure, pid = @pid, pgid = @pgid, proc_start = @proc_start, stop_requests = @stop_requests,
+           failure = @failure, pid = @pid, pgid = @pgid, proc_start = @proc_start, proc_boot = @proc_boot, stop_requests = @stop_requests,
            started_at = @started_at, finished_at = @finished_at, updated_at = @updated_at
          WHERE task_id = @task_id`,
       ),
@@ -112,6 +124,7 @@ export class TaskService implements ResourceService {
         "SELECT * FROM tasks WHERE agent_id = ? AND status NOT IN ('queued', 'running', 'cancelling') ORDER BY seq DESC LIMIT ?",
       ),
       purge: db.prepare('DELETE FROM tasks WHERE agent_id = ?'),
+      everStarted: db.prepare('SELECT 1 FROM tasks WHERE pid IS NOT NULL LIMIT 1'),
     };
   }
 
@@ -345,6 +358,7 @@ export class TaskService implements ResourceService {
       );
       signalGroup(live.pgid, 'SIGTERM');
       signalGroup(live.pgid, 'SIGCONT');
+      void this.reaper.signal([live.target], 'SIGTERM');
       return result(next, false, 'SIGTERM', `sent SIGTERM to the process group of task ${taskId}`);
     }
     // cancelling: a repeated stop forces.
@@ -362,6 +376,7 @@ export class TaskService implements ResourceService {
       return { ...row, stop_requests: row.stop_requests + 1, updated_at: now };
     });
     signalGroup(live.pgid, 'SIGKILL');
+    void this.reaper.signal([live.target], 'SIGKILL');
     return result(next, true, 'SIGKILL', `sent SIGKILL to the process group of task ${taskId}`);
   }
 
@@ -369,14 +384,17 @@ export class TaskService implements ResourceService {
 
   /**
    * Recovery at start: tasks recorded as active belong to a daemon that died. Their leftover
-   * process groups are killed (when still theirs) and they become `interrupted`.
+   * process groups are killed (when still theirs) and they become `interrupted`. Then, in the
+   * background, their processes outside the group, and any other process still carrying this
+   * home's task marker (a task that ended while its escapees were being swept), are ended. A
+   * home where no task ever started has nothing to look for.
    */
   start(): void {
     const rows = this.stmt.activeAll.all() as TaskRow[];
+    const started = rows.filter((row) => row.pgid !== null && row.status !== 'queued');
+    for (const row of started) killLeftoverGroup(row.pgid!, row.proc_start);
+    if (this.stmt.everStarted.get()) void this.reaper.endAll(started.map(targetOf));
     if (rows.length === 0) return;
-    for (const row of rows) {
-      if (row.pgid !== null && row.status !== 'queued') killLeftoverGroup(row.pgid, row.proc_start);
-    }
     this.deps.store.tx(() => {
       for (const row of rows) {
         const before = row.status === 'queued';
@@ -397,13 +415,18 @@ export class TaskService implements ResourceService {
     this.releaseWaiters();
     await this.endLive([...this.live.values()], 'interrupted', 'interrupted: the daemon shut down');
     const leftovers = this.stmt.activeAll.all() as TaskRow[];
-    if (leftovers.length === 0) return;
-    this.deps.store.tx(() => {
-      for (const row of leftovers) {
-        const text = row.status === 'queued' ? 'interrupted: the daemon shut down before the task started' : 'interrupted: the daemon shut down';
-        this.transition(row, 'interrupted', { result_summary: text, failure: failure(row, 'runtime', 'daemon_shutdown', text, null), event: { reason: 'daemon_shutdown' } });
-      }
-    });
+    if (leftovers.length > 0) {
+      this.deps.store.tx(() => {
+        for (const row of leftovers) {
+          const text = row.status === 'queued' ? 'interrupted: the daemon shut down before the task started' : 'interrupted: the daemon shut down';
+          this.transition(row, 'interrupted', { result_summary: text, failure: failure(row, 'runtime', 'daemon_shutdown', text, null), event: { reason: 'daemon_shutdown' } });
+        }
+      });
+    }
+    // The exits above started sweeps of what the tasks left outside their groups; one more for
+    // anything else carrying this home's marker; the daemon exits only when they are done.
+    if (this.stmt.everStarted.get()) await this.reaper.endAll(leftovers.filter((row) => row.pgid !== null).map(targetOf));
+    await this.reaper.idle();
   }
 
   /** The agent is being deleted: end its processes, then forget its tasks. */
@@ -429,9 +452,12 @@ export class TaskService implements ResourceService {
       signalGroup(l.pgid, 'SIGTERM');
       signalGroup(l.pgid, 'SIGCONT');
     }
+    void this.reaper.signal(lives.map((l) => l.target), 'SIGTERM');
     const all = Promise.all(lives.map((l) => l.exited));
     if (await within(all, KILL_GRACE_MS)) return;
-    for (const l of lives) if (this.live.has(l.taskId)) signalGroup(l.pgid, 'SIGKILL');
+    const stuck = lives.filter((l) => this.live.has(l.taskId));
+    for (const l of stuck) signalGroup(l.pgid, 'SIGKILL');
+    void this.reaper.signal(stuck.map((l) => l.target), 'SIGKILL');
     if (await within(all, KILL_GRACE_MS)) return;
     // Still not reaped (uninterruptible sleep): record the end anyway; the exit, if it ever comes, is ignored.
     this.deps.store.tx(() => {
@@ -468,7 +494,7 @@ export class TaskService implements ResourceService {
         workdir: row.workdir,
         outputPath: row.output_path,
         acceptsInput: row.accepts_input === 1,
-        env: taskEnv(row),
+        env: taskEnv(row, this.reaper.env(row.task_id)),
       });
     } catch (err) {
       const text = `could not start the command: ${(err as Error).message}`;
@@ -479,9 +505,11 @@ export class TaskService implements ResourceService {
       return;
     }
     const { child, pid, pgid, procStart } = spawned;
+    const procBoot = procStart === null ? null : this.reaper.currentBoot;
     let markExited!: () => void;
     const span = this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null);
-    const live: Live = { taskId: row.task_id, agentId: row.agent_id, child, pgid, exited: new Promise<void>((r) => (markExited = r)), span };
+    const target: TaskTarget = { taskId: row.task_id, pgid, procStart, bootId: procBoot };
+    const live: Live = { taskId: row.task_id, agentId: row.agent_id, child, pgid, target, exited: new Promise<void>((r) => (markExited = r)), span };
     this.live.set(row.task_id, live);
     let set = this.liveByAgent.get(row.agent_id);
     if (!set) this.liveByAgent.set(row.agent_id, (set = new Set()));
@@ -499,7 +527,7 @@ export class TaskService implements ResourceService {
     });
     // Same tick as the spawn: the exit cannot be recorded before this.
     this.deps.store.tx(() =>
-      this.transition(row, 'running', { pid, pgid, proc_start: procStart, started_at: this.now(), event: { pid, pgid } }),
+      this.transition(row, 'running', { pid, pgid, proc_start: procStart, proc_boot: procBoot, started_at: this.now(), event: { pid, pgid } }),
     );
   }
 
@@ -509,8 +537,10 @@ export class TaskService implements ResourceService {
     set?.delete(live.taskId);
     if (set && set.size === 0) this.liveByAgent.delete(live.agentId);
     live.child.stdin?.destroy();
-    // The leader is gone: whatever it left in its group goes with it.
+    // The leader is gone: whatever it left in its group goes with it, and what it started
+    // outside the group is ended (SIGTERM, then SIGKILL after the grace).
     signalGroup(live.pgid, 'SIGKILL');
+    void this.reaper.end([live.target]);
     const row = this.stmt.get.get(live.taskId) as TaskRow | undefined;
     if (!row || isTerminal(row.status)) {
       live.span?.end(row ? taskSpanStatus(row.status) : 'cancelled');
@@ -563,6 +593,7 @@ export class TaskService implements ResourceService {
       pid: t.pid !== undefined ? t.pid : row.pid,
       pgid: t.pgid !== undefined ? t.pgid : row.pgid,
       proc_start: t.proc_start !== undefined ? t.proc_start : row.proc_start,
+      proc_boot: t.proc_boot !== undefined ? t.proc_boot : row.proc_boot,
       started_at: t.started_at !== undefined ? t.started_at : row.started_at,
       stop_requests: t.stop_requests ?? row.stop_requests,
       finished_at: terminal ? now : row.finished_at,
@@ -627,11 +658,18 @@ export class TaskService implements ResourceService {
   }
 }
 
-/** The daemon's environment minus its control token, plus the task's identity. */
-function taskEnv(row: TaskRow): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_TASK_ID: row.task_id, SVC_AGENT_ID: row.agent_id };
+/**
+ * The daemon's environment minus its control token, plus the task's identity and the marker
+ * (SVC_TASK_ID, SVC_TASK_OWNER) by which its processes are found wherever they go.
+ */
+function taskEnv(row: TaskRow, marker: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_AGENT_ID: row.agent_id, ...marker };
   delete env.SVC_TOKEN;
   return env;
+}
+
+function targetOf(row: TaskRow): TaskTarget {
+  return { taskId: row.task_id, pgid: row.pgid, procStart: row.proc_start, bootId: row.proc_boot };
 }
 
 function isDirectory(p: string): boolean {
