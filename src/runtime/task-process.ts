@@ -36,7 +36,7 @@ export interface Spawned {
  */
 export function spawnCommand(spec: SpawnSpec): Spawned {
   fs.mkdirSync(path.dirname(spec.outputPath), { recursive: true });
-  const fd = fs.openSync(spec.outputPath, 'a');
+  const fd = fs.openSync(spec.outputPath, 'a', 0o600);
   let child: ChildProcess;
   try {
     child = spawn(spec.shell, [spec.login ? '-lc' : '-c', spec.cmd], {

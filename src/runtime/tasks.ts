@@ -184,7 +184,7 @@ export class TaskService implements ResourceService {
     const taskId = this.deps.ids.make('task');
     const outputPath = path.join(this.deps.agents.homeOf(agentId), 'tasks', `${taskId}.log`);
     fs.mkdirSync(path.dirname(outputPath), { recursive: true });
-    fs.writeFileSync(outputPath, '', { flag: 'a' });
+    fs.writeFileSync(outputPath, '', { flag: 'a', mode: 0o600 });
     const summary = input.summary?.trim() || oneLine(input.cmd);
     const login = input.login === true;
     const acceptsInput = input.accepts_input === true;
