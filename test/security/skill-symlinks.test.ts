@@ -95,7 +95,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await d?.stop();
+  // SIGKILL when a blocked daemon cannot handle SIGTERM.
+  if (d) await Promise.race([d.stop(), new Promise((r) => setTimeout(r, 5_000)).then(() => d.stop('SIGKILL'))]);
   if (d) fs.rmSync(d.home, { recursive: true, force: true });
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -145,6 +146,20 @@ describe('install from a local directory', () => {
     expect(job.status).toBe('failed');
     expect(job.error).toContain('"secret" is a symlink');
     expect(fs.existsSync(path.join(d.home, 'skills', 'l-linkmode'))).toBe(false);
+  });
+
+  it('a fifo SKILL.md is a 400 at once (the daemon never blocks opening it)', async () => {
+    const dir = path.join(tmp, 'l-fifo-manifest');
+    fs.mkdirSync(dir);
+    execFileSync('mkfifo', [path.join(dir, 'SKILL.md')]);
+    // Bounded: a daemon that opens the fifo blocks for good and never answers.
+    const res = await Promise.race([
+      post('/api/skills/catalog/add', { source: dir }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the daemon did not answer within 5 s')), 5_000)),
+    ]);
+    expectError(res, 400, 'skill_source_unsafe');
+    expect(res.json).toMatchObject({ file: 'SKILL.md', reason: 'special_file' });
+    expect((await get('/api/handshake')).status).toBe(200);
   });
 
   it('a fifo in the source fails the job (no hang)', async () => {
