@@ -167,6 +167,14 @@ export const errors = {
   skillNotFound: notFound('skill_not_found', 'skill'),
   invalidSkillSource: (source: string, reason: string) =>
     new AppError(400, 'invalid_skill_source', reason, { source }),
+  /** A file the daemon will not take from a skill source: `file` is relative to the source. */
+  skillSourceUnsafe: (
+    file: string,
+    reason: 'outside_source' | 'symlinked_manifest' | 'symlink_outside' | 'symlink_loop' | 'broken_symlink' | 'special_file' | 'changed',
+    detail: string,
+  ) => new AppError(400, 'skill_source_unsafe', `skill source refused: ${JSON.stringify(file)} ${detail}`, { file, reason }),
+  skillTooLarge: (file: string, limit: 'max_bytes' | 'max_files', detail: string) =>
+    new AppError(400, 'skill_too_large', `skill source refused: ${JSON.stringify(file)} ${detail}`, { file, limit }),
 
   // --- traces --------------------------------------------------------------------------------
   traceNotFound: (traceId: string) =>

@@ -1,14 +1,16 @@
 /**
  * The pieces of skills that touch the outside world: SKILL.md frontmatter, where a skill comes
  * from (a local directory, a git URL, the `owner/repo/path@ref` shorthand), git through execFile
- * (never a shell), content hashes, and the lock file `<home>/.skill-lock.json`.
+ * (never a shell), locating the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
+ * Reading a skill's files (the walk, the content hash, the copy) is skill-files.ts.
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errors } from '../core/errors.js';
+import { MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
 
-export const SKILL_FILE = 'SKILL.md';
+export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';
 /** A skill name doubles as a directory name: the agent-id alphabet. */
 export const SKILL_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -71,14 +73,41 @@ export interface SkillManifest {
   body: string;
 }
 
-/** Read `<dir>/SKILL.md`; throws an Error with a sentence a user can act on. */
-export function readManifest(dir: string): SkillManifest {
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/**
+ * Read `<dir>/SKILL.md`; throws an Error with a sentence a user can act on. SKILL.md must be a
+ * regular file: a symlink (wherever it points), a fifo or a device is refused with
+ * skill_source_unsafe, naming the file relative to `relativeTo` when given.
+ */
+export function readManifest(dir: string, relativeTo?: string): SkillManifest {
   const file = path.join(dir, SKILL_FILE);
+  const label = relativeTo === undefined ? file : path.relative(relativeTo, file).split(path.sep).join('/');
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) throw new Error(`${dir} holds no ${SKILL_FILE}`);
+  if (st.isSymbolicLink()) throw errors.skillSourceUnsafe(label, 'symlinked_manifest', `is a symlink; ${SKILL_FILE} must be a regular file`);
+  if (!st.isFile()) throw errors.skillSourceUnsafe(label, 'special_file', `is not a regular file; ${SKILL_FILE} must be one`);
+  if (st.size > MANIFEST_MAX_BYTES) throw errors.skillTooLarge(label, 'max_bytes', `is larger than ${MANIFEST_MAX_BYTES} bytes, the limit for ${SKILL_FILE}`);
   let text: string;
+  // O_NOFOLLOW and a check of the opened file: a SKILL.md swapped for a link or a fifo after the
+  // lstat above is refused rather than followed (or waited on).
+  let fd: number;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new Error(`${dir} holds no ${SKILL_FILE}`);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENOENT') throw errors.skillSourceUnsafe(label, 'changed', 'changed while being read (it is gone or became a symlink)');
+    throw new Error(`${file} cannot be read: ${code ?? (err as Error).message}`);
+  }
+  try {
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile() || opened.ino !== st.ino || opened.dev !== st.dev) {
+      throw errors.skillSourceUnsafe(label, 'changed', 'changed while being read (it is no longer the file that was checked)');
+    }
+    text = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
   }
   const { fields, body } = parseFrontmatter(text);
   const missing = ['name', 'description'].filter((k) => !fields[k]);
@@ -192,7 +221,7 @@ export async function cloneAt(url: string, ref: string | null, dest: string, sig
   } catch (err) {
     // --branch takes branches and tags only; a commit needs a full clone and a checkout.
     if (!ref || !isCommitish(ref)) throw err;
-    fs.rmSync(dest, { recursive: true, force: true });
+    await fs.promises.rm(dest, { recursive: true, force: true });
     await git(['clone', '--quiet', '--no-checkout', '--', url, dest], { signal });
     await git(['checkout', '--quiet', ref], { cwd: dest, signal });
   }
@@ -219,40 +248,7 @@ export async function remoteHead(url: string, ref: string | null, signal?: Abort
   throw new Error(`${url} has no ref ${JSON.stringify(ref)}`);
 }
 
-// --- content ---------------------------------------------------------------------------------------
-
-/** sha256 over the relative paths and contents of every file below `dir` (`.git` excluded). */
-export function contentHash(dir: string): string {
-  const h = createHash('sha256');
-  const walk = (rel: string) => {
-    const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const e of entries) {
-      if (e.name === '.git') continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      const full = path.join(dir, r);
-      const st = fs.statSync(full);
-      if (st.isDirectory()) walk(r);
-      else if (st.isFile()) {
-        h.update(`${r}\0`);
-        h.update(fs.readFileSync(full));
-        h.update('\0');
-      }
-    }
-  };
-  walk('');
-  return `sha256:${h.digest('hex')}`;
-}
-
-/** Copy a skill directory (without `.git`), following symlinks inside it. */
-export async function copySkillDir(from: string, to: string): Promise<void> {
-  await fs.promises.cp(from, to, {
-    recursive: true,
-    dereference: true,
-    errorOnExist: true,
-    force: false,
-    filter: (src) => path.basename(src) !== '.git',
-  });
-}
+// --- locating -------------------------------------------------------------------------------------
 
 /**
  * The skill directory inside a fetched tree: `subdir` when given; else the root when it holds a
@@ -265,13 +261,15 @@ export function locateSkill(root: string, subdir: string | null): string {
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new Error(`the source has no directory ${subdir}`);
     return dir;
   }
-  if (fs.existsSync(path.join(root, SKILL_FILE))) return root;
+  // lstat, not exists: a SKILL.md that is a broken or outside link is found here and refused by
+  // the walk, instead of sending the search into subdirectories.
+  if (fs.lstatSync(path.join(root, SKILL_FILE), { throwIfNoEntry: false })) return root;
   const found: string[] = [];
   for (const base of ['skills', '.svc/skills', '']) {
     const dir = path.join(root, base);
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory() && e.name !== '.git' && fs.existsSync(path.join(dir, e.name, SKILL_FILE))) found.push(base ? `${base}/${e.name}` : e.name);
+      if (e.isDirectory() && e.name !== '.git' && fs.lstatSync(path.join(dir, e.name, SKILL_FILE), { throwIfNoEntry: false })) found.push(base ? `${base}/${e.name}` : e.name);
     }
     if (found.length) break;
   }

@@ -6,20 +6,21 @@
  * updating from remote sources run as background jobs (`skill_install`, `skill_update`) on the
  * JobStore, one at a time; `<home>/.skill-lock.json` records where each library skill came from.
  * Per agent, enablement is durable (table `agent_skills`): scope `agent` (a private copy in the
- * agent home), `workspace` or `user`.
+ * agent home), `workspace` or `user`. Every copy or link (install, update, enable with copy) first
+ * walks the skill with skill-files.ts, so nothing outside its source is ever taken.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
-import { errors } from '../core/errors.js';
+import { AppError, errors } from '../core/errors.js';
+import { KeyedSerial } from '../core/serial.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
 import type { Job, JobStore } from './jobs.js';
+import { copySkill, hashSkill, placeAtomically, removePath, walkSkill, type SkillTree } from './skill-files.js';
 import {
   cloneAt,
-  contentHash,
-  copySkillDir,
   locateSkill,
   normaliseSource,
   readLock,
@@ -94,6 +95,7 @@ export class SkillService implements ResourceService {
   private chain: Promise<void> = Promise.resolve();
   private readonly running = new Set<Promise<void>>();
   private readonly abort = new AbortController();
+  private readonly perAgent = new KeyedSerial();
 
   constructor(private readonly deps: SkillDeps) {
     const db: Database.Database = deps.store.db;
@@ -131,6 +133,7 @@ export class SkillService implements ResourceService {
   async stop(): Promise<void> {
     this.abort.abort();
     await Promise.allSettled([...this.running]);
+    await this.perAgent.idle();
   }
 
   stopAgent(agentId: string): void {
@@ -257,6 +260,11 @@ export class SkillService implements ResourceService {
     return { job };
   }
 
+  /**
+   * The cheap checks of a local source, done before any job: a directory holding a valid SKILL.md
+   * that is a regular file (a symlinked one is a 400 skill_source_unsafe). The walk of every file
+   * (links out, special files, caps) is the job's, off the request.
+   */
   private inspectLocal(input: string, dir: string): SkillManifest {
     let st: fs.Stats;
     try {
@@ -266,17 +274,18 @@ export class SkillService implements ResourceService {
     }
     if (!st.isDirectory()) throw errors.invalidSkillSource(input, `source ${dir} is not a directory`);
     try {
-      return readManifest(locateSkill(dir, null));
+      return readManifest(locateSkill(dir, null), dir);
     } catch (err) {
+      if (err instanceof AppError) throw err;
       throw errors.invalidSkillSource(input, (err as Error).message);
     }
   }
 
-  remove(name: string) {
+  async remove(name: string) {
     const entry = this.libraryEntry(name);
     const lock = readLock(this.home);
     if (!entry && !lock.skills[name]) throw errors.skillNotFound(name);
-    if (entry) removeDir(entry.path);
+    if (entry) await removePath(entry.path);
     if (lock.skills[name]) {
       delete lock.skills[name];
       writeLock(this.home, lock);
@@ -322,7 +331,7 @@ export class SkillService implements ResourceService {
     const base = { name, source: e.source, mode: e.mode, etag: e.etag };
     if (e.mode === 'link') return { ...base, latest: e.etag, status: 'linked' as const, error: null };
     try {
-      const latest = e.source_type === 'git' ? await remoteHead(e.url!, e.ref, this.abort.signal) : localEtag(e);
+      const latest = e.source_type === 'git' ? await remoteHead(e.url!, e.ref, this.abort.signal) : await localEtag(e, this.abort.signal);
       return { ...base, latest, status: latest === e.etag ? ('up_to_date' as const) : ('outdated' as const), error: null };
     } catch (err) {
       return { ...base, latest: null, status: 'error' as const, error: (err as Error).message };
@@ -373,12 +382,12 @@ export class SkillService implements ResourceService {
       this.progress(job, 'fetching', 1, steps, src.type === 'git' ? `cloning ${src.url}${src.ref ? ` at ${src.ref}` : ''}` : `reading ${src.path}`);
       const fetched = await this.fetch(src, tmp);
       this.progress(job, 'validating', 2, steps, `reading ${path.join(fetched.dir, 'SKILL.md')}`);
-      const manifest = readManifest(fetched.dir);
+      const manifest = readManifest(fetched.dir, fetched.root);
       const existing = this.libraryEntry(manifest.name);
       let installed = false;
       if (!existing) {
         this.progress(job, 'installing', 3, steps, `${p.mode === 'link' ? 'linking' : 'copying'} into ${path.join(this.libraryDir, manifest.name)}`);
-        await this.place(fetched.dir, manifest.name, p.mode, job.job_id, false);
+        await this.place(fetched.tree, manifest.name, p.mode, job.job_id, false);
         this.progress(job, 'recording', 4, steps, 'writing .skill-lock.json');
         const lock = readLock(this.home);
         const now = isoAt(this.deps.clock.now());
@@ -397,48 +406,43 @@ export class SkillService implements ResourceService {
         installed = true;
       }
       let enabled: unknown = null;
-      if (p.enable_agent) enabled = this.enable(p.enable_agent, manifest.name, p.enable_copy ?? false).skill;
+      if (p.enable_agent) enabled = (await this.enable(p.enable_agent, manifest.name, p.enable_copy ?? false)).skill;
       const skill = this.libraryEntry(manifest.name);
       return { installed, already_installed: !installed, name: manifest.name, etag: fetched.etag, skill, ...(p.enable_agent ? { enabled } : {}) };
     } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
+      await fs.promises.rm(tmp, { recursive: true, force: true });
     }
   }
 
-  /** The skill directory of a source (a clone inside `tmp` for git) with its subdir and etag. */
-  private async fetch(src: SkillSource, tmp: string): Promise<{ dir: string; subdir: string | null; etag: string }> {
+  /**
+   * The skill directory of a source (a clone inside `tmp` for git), walked and validated (see
+   * skill-files.ts), with its subdir and etag. The source root is the local directory or the clone.
+   */
+  private async fetch(src: SkillSource, tmp: string): Promise<{ root: string; dir: string; subdir: string | null; etag: string; tree: SkillTree }> {
+    const signal = this.abort.signal;
     if (src.type === 'local') {
-      if (!fs.existsSync(src.path) || !fs.statSync(src.path).isDirectory()) throw new Error(`source directory ${src.path} does not exist`);
+      const st = await fs.promises.stat(src.path).catch(() => null);
+      if (!st?.isDirectory()) throw new Error(`source directory ${src.path} does not exist`);
       const dir = locateSkill(src.path, null);
-      return { dir, subdir: null, etag: contentHash(dir) };
+      const tree = await walkSkill(dir, { root: src.path, signal });
+      return { root: src.path, dir, subdir: null, etag: await hashSkill(tree, signal), tree };
     }
     const repo = path.join(tmp, 'repo');
-    const commit = await cloneAt(src.url, src.ref, repo, this.abort.signal);
+    const commit = await cloneAt(src.url, src.ref, repo, signal);
     const dir = locateSkill(repo, src.subdir);
+    const tree = await walkSkill(dir, { root: repo, signal });
     const subdir = path.relative(repo, dir).split(path.sep).join('/') || null;
-    return { dir, subdir, etag: commit };
+    return { root: repo, dir, subdir, etag: commit, tree };
   }
 
-  /** Copy (or link) `from` to `<library>/<name>` through a temp sibling and a rename. */
-  private async place(from: string, name: string, mode: InstallMode, tag: string, replace: boolean): Promise<void> {
-    fs.mkdirSync(this.libraryDir, { recursive: true, mode: 0o700 });
-    const dest = path.join(this.libraryDir, name);
-    const staging = path.join(this.libraryDir, `.staging-${tag}`);
-    removeDir(staging);
-    if (mode === 'link') fs.symlinkSync(fs.realpathSync(from), staging, 'dir');
-    else await copySkillDir(from, staging);
-    if (replace && (fs.existsSync(dest) || isSymlink(dest))) {
-      const old = path.join(this.libraryDir, `.old-${tag}`);
-      fs.renameSync(dest, old);
-      fs.renameSync(staging, dest);
-      removeDir(old);
-    } else {
-      if (fs.existsSync(dest) || isSymlink(dest)) {
-        removeDir(staging);
-        throw new Error(`${dest} already exists`);
-      }
-      fs.renameSync(staging, dest);
-    }
+  /**
+   * Copy (or link) a walked skill to `<library>/<name>`: built in a staging sibling inside the
+   * library, then renamed into place, so a refused or failed copy leaves nothing in the library.
+   * A link points at the real skill directory; linked skills pass the same walk as copies.
+   */
+  private async place(tree: SkillTree, name: string, mode: InstallMode, tag: string, replace: boolean): Promise<void> {
+    const fill = (staging: string) => (mode === 'link' ? fs.promises.symlink(tree.dir, staging, 'dir') : copySkill(tree, staging, this.abort.signal));
+    await placeAtomically(path.join(this.libraryDir, name), fill, { replace, tag });
   }
 
   private async runUpdate(job: Job): Promise<Record<string, unknown>> {
@@ -459,7 +463,7 @@ export class SkillService implements ResourceService {
       }
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-skill-'));
       try {
-        const latest = e.source_type === 'git' ? await remoteHead(e.url!, e.ref, this.abort.signal) : localEtag(e);
+        const latest = e.source_type === 'git' ? await remoteHead(e.url!, e.ref, this.abort.signal) : await localEtag(e, this.abort.signal);
         if (latest === e.etag && fs.existsSync(path.join(this.libraryDir, name))) {
           upToDate.push(name);
           continue;
@@ -468,9 +472,9 @@ export class SkillService implements ResourceService {
         const src: SkillSource =
           e.source_type === 'git' ? { type: 'git', url: e.url!, ref: e.ref, subdir: e.subdir } : { type: 'local', path: e.source };
         const fetched = await this.fetch(src, tmp);
-        const manifest = readManifest(fetched.dir);
+        const manifest = readManifest(fetched.dir, fetched.root);
         if (manifest.name !== name) throw new Error(`the source now names its skill ${JSON.stringify(manifest.name)}, not ${JSON.stringify(name)}`);
-        await this.place(fetched.dir, name, 'copy', `${job.job_id}-${i}`, true);
+        await this.place(fetched.tree, name, 'copy', `${job.job_id}-${i}`, true);
         const fresh = readLock(this.home);
         fresh.skills[name] = { ...e, etag: fetched.etag, updated_at: isoAt(this.deps.clock.now()) };
         writeLock(this.home, fresh);
@@ -479,7 +483,7 @@ export class SkillService implements ResourceService {
         if (this.abort.signal.aborted) throw err;
         failed.push({ name, error: (err as Error).message });
       } finally {
-        fs.rmSync(tmp, { recursive: true, force: true });
+        await fs.promises.rm(tmp, { recursive: true, force: true });
       }
     }
     return { checked: names.length, updated, up_to_date: upToDate, skipped, failed };
@@ -502,45 +506,58 @@ export class SkillService implements ResourceService {
 
   /**
    * Enable `name` for the agent: the workspace skill of that name (its active workspace), else the
-   * library's. `copy` makes a private copy under the agent home (scope `agent`).
+   * library's. `copy` makes a private copy under the agent home (scope `agent`), walked and copied
+   * like an install (the skill directory is the source root): a link out of it, a special file or a
+   * skill past the caps is a 400 (skill_source_unsafe, skill_too_large) and nothing is copied.
+   * Changes for one agent and name are serialised (a copy is written asynchronously).
    */
-  enable(agentId: string, name: string, copy = false): { changed: boolean; skill: AgentSkill } {
+  enable(agentId: string, name: string, copy = false): Promise<{ changed: boolean; skill: AgentSkill }> {
     this.deps.agents.get(agentId);
-    const current = this.stmt.get.get(agentId, name) as AgentSkillRow | undefined;
-    const found = this.workspaceSkills(agentId).skills.find((s) => s.name === name) ?? this.libraryEntry(name);
-    let row: AgentSkillRow;
-    const now = isoAt(this.deps.clock.now());
-    if (copy) {
-      if (current?.scope === 'agent' && !found) return { changed: false, skill: this.listOne(agentId, name)! };
-      if (!found) throw errors.skillNotFound(name, { agent_id: agentId });
-      const dest = path.join(this.deps.agents.homeOf(agentId), AGENT_COPIES, name);
-      removeDir(dest);
-      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
-      fs.cpSync(found.path, dest, { recursive: true, dereference: true, filter: (s) => path.basename(s) !== '.git' });
-      row = { agent_id: agentId, name, scope: 'agent', source: found.source, path: dest, enabled_at: now };
-    } else {
-      if (!found) {
-        if (current) return { changed: false, skill: this.listOne(agentId, name)! };
-        throw errors.skillNotFound(name, { agent_id: agentId });
+    return this.perAgent.run(`${agentId}\0${name}`, async () => {
+      this.deps.agents.get(agentId);
+      const current = this.stmt.get.get(agentId, name) as AgentSkillRow | undefined;
+      const found = this.workspaceSkills(agentId).skills.find((s) => s.name === name) ?? this.libraryEntry(name);
+      const unchanged = () => ({ changed: false, skill: this.listOne(agentId, name)! });
+      let row: AgentSkillRow;
+      if (copy) {
+        if (current?.scope === 'agent' && !found) return unchanged();
+        if (!found) throw errors.skillNotFound(name, { agent_id: agentId });
+        const dest = path.join(this.deps.agents.homeOf(agentId), AGENT_COPIES, name);
+        const tree = await walkSkill(found.path, { signal: this.abort.signal });
+        await placeAtomically(dest, (staging) => copySkill(tree, staging, this.abort.signal), { replace: true });
+        try {
+          this.deps.agents.get(agentId); // deleted while its copy was written: take the copy back
+        } catch (err) {
+          await removePath(dest);
+          throw err;
+        }
+        row = { agent_id: agentId, name, scope: 'agent', source: found.source, path: dest, enabled_at: isoAt(this.deps.clock.now()) };
+      } else {
+        if (!found) {
+          if (current) return unchanged();
+          throw errors.skillNotFound(name, { agent_id: agentId });
+        }
+        if (current && current.scope === found.scope && current.path === found.path) return unchanged();
+        if (current?.scope === 'agent') await removePath(current.path);
+        row = { agent_id: agentId, name, scope: found.scope, source: found.source, path: found.path, enabled_at: isoAt(this.deps.clock.now()) };
       }
-      if (current && current.scope === found.scope && current.path === found.path) return { changed: false, skill: this.listOne(agentId, name)! };
-      if (current?.scope === 'agent') removeDir(current.path);
-      row = { agent_id: agentId, name, scope: found.scope, source: found.source, path: found.path, enabled_at: now };
-    }
-    this.deps.store.tx(() => this.stmt.upsert.run(row));
-    return { changed: true, skill: this.listOne(agentId, name)! };
+      this.deps.store.tx(() => this.stmt.upsert.run(row));
+      return { changed: true, skill: this.listOne(agentId, name)! };
+    });
   }
 
-  disable(agentId: string, name: string): { changed: boolean } {
+  disable(agentId: string, name: string): Promise<{ changed: boolean }> {
     this.deps.agents.get(agentId);
-    const current = this.stmt.get.get(agentId, name) as AgentSkillRow | undefined;
-    if (!current) {
-      if (!this.find(name, agentId)) throw errors.skillNotFound(name, { agent_id: agentId });
-      return { changed: false };
-    }
-    this.deps.store.tx(() => this.stmt.remove.run(agentId, name));
-    if (current.scope === 'agent') removeDir(current.path);
-    return { changed: true };
+    return this.perAgent.run(`${agentId}\0${name}`, async () => {
+      const current = this.stmt.get.get(agentId, name) as AgentSkillRow | undefined;
+      if (!current) {
+        if (!this.find(name, agentId)) throw errors.skillNotFound(name, { agent_id: agentId });
+        return { changed: false };
+      }
+      this.deps.store.tx(() => this.stmt.remove.run(agentId, name));
+      if (current.scope === 'agent') await removePath(current.path);
+      return { changed: true };
+    });
   }
 
   private listOne(agentId: string, name: string): AgentSkill | null {
@@ -582,9 +599,11 @@ export function scanRoot(root: string): { skills: Array<{ dir: string; manifest:
   return { skills, invalid };
 }
 
-function localEtag(e: LockEntry): string {
-  if (!fs.existsSync(e.source)) throw new Error(`source directory ${e.source} no longer exists`);
-  return contentHash(locateSkill(e.source, null));
+/** The content hash of a locked local source, walked with the same rules as an install. */
+async function localEtag(e: LockEntry, signal?: AbortSignal): Promise<string> {
+  const st = await fs.promises.stat(e.source).catch(() => null);
+  if (!st?.isDirectory()) throw new Error(`source directory ${e.source} no longer exists`);
+  return hashSkill(await walkSkill(locateSkill(e.source, null), { root: e.source, signal }), signal);
 }
 
 function isSymlink(p: string): boolean {
@@ -593,12 +612,6 @@ function isSymlink(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Remove a directory, or only the link when `p` is a symlink (never what it points at). */
-function removeDir(p: string): void {
-  if (isSymlink(p)) fs.unlinkSync(p);
-  else fs.rmSync(p, { recursive: true, force: true });
 }
 
 function listFiles(dir: string, limit = 200): string[] {

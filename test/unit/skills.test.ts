@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
+import { hashSkill, walkSkill } from '../../src/runtime/skill-files.js';
 import {
-  contentHash,
   LOCK_FILE,
   locateSkill,
   normaliseSource,
@@ -144,14 +144,15 @@ describe('locateSkill and contentHash', () => {
     expect(() => locateSkill(path.join(tmp, 'empty'), null)).toThrow(/no SKILL\.md/);
   });
 
-  it('changes when a file changes, ignoring .git', () => {
+  it('changes when a file changes, ignoring .git', async () => {
+    const contentHash = async (dir: string) => hashSkill(await walkSkill(dir));
     const dir = skill(path.join(tmp, 'h'), 'v1');
-    const h1 = contentHash(dir);
+    const h1 = await contentHash(dir);
     fs.mkdirSync(path.join(dir, '.git'));
     fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'x');
-    expect(contentHash(dir)).toBe(h1);
+    expect(await contentHash(dir)).toBe(h1);
     fs.writeFileSync(path.join(dir, 'SKILL.md'), 'v2');
-    expect(contentHash(dir)).not.toBe(h1);
+    expect(await contentHash(dir)).not.toBe(h1);
   });
 });
 
@@ -187,7 +188,7 @@ describe('SkillService', () => {
   it('enablement is removed when the agent is deleted', async () => {
     skill(path.join(t.home, 'skills', 'k'), '---\nname: k\ndescription: kay\n---\n');
     t.s.agents.create('a2', {}, () => null);
-    expect(t.s.skills.enable('a2', 'k').skill.scope).toBe('user');
+    expect((await t.s.skills.enable('a2', 'k')).skill.scope).toBe('user');
     expect(t.s.skills.stateFor('a2')).toEqual([{ name: 'k', scope: 'user' }]);
     t.s.deletion.request('a2', { cascadePrivateChildren: false });
     await t.s.deletion.idle();

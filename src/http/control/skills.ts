@@ -4,6 +4,7 @@
  * lists the per-agent routes without the /api prefix; they are served under both spellings.
  */
 import { errors } from '../../core/errors.js';
+import { SKILL_LIMITS } from '../../runtime/skill-files.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
@@ -33,6 +34,7 @@ import {
 } from '../schemas/skills.js';
 
 const tags = ['skills'];
+const LIMITS = `${SKILL_LIMITS.maxFiles} files and directories or ${SKILL_LIMITS.maxBytes / (1024 * 1024)} MiB`;
 
 export function skillRoutes(s: Services): AnyRoute[] {
   const agentSkillRoutes = (prefix: '/api' | '') => {
@@ -55,11 +57,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
         tags,
         summary: `Enable a skill for the agent${alias}`,
         description:
-          "Resolves the name in the agent's active workspace (.svc/skills, then skills) and then the user library; 404 skill_not_found otherwise. copy:true makes a private copy under the agent home (scope agent). Enabling again is a no-op (changed:false).",
+          `Resolves the name in the agent's active workspace (.svc/skills, then skills) and then the user library; 404 skill_not_found otherwise. copy:true makes a private copy under the agent home (scope agent) with the rules of an install: 400 skill_source_unsafe (a symlink out of the skill directory, a symlinked SKILL.md, a special file) or skill_too_large (past ${LIMITS}), naming the file, and nothing copied. Enabling again is a no-op (changed:false).`,
         params: AgentIdParams,
         body: EnableBody,
         responses: { 200: { description: 'Enabled', schema: EnableResponse } },
-        handler: ({ params, body }) => ({ ok: true, agent_id: params.id, ...s.skills.enable(params.id, body.name, body.copy ?? false) }),
+        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, ...(await s.skills.enable(params.id, body.name, body.copy ?? false)) }),
       }),
       defineRoute({
         method: 'POST',
@@ -71,7 +73,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         params: AgentIdParams,
         body: DisableBody,
         responses: { 200: { description: 'Disabled', schema: DisableResponse } },
-        handler: ({ params, body }) => ({ ok: true, agent_id: params.id, name: body.name, ...s.skills.disable(params.id, body.name) }),
+        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, name: body.name, ...(await s.skills.disable(params.id, body.name)) }),
       }),
     ];
   };
@@ -106,7 +108,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Add a skill to the user library (a background skill_install job)',
       description:
-        '202 {ok, job_id}: follow the job at GET /api/jobs/:job_id. 200 {ok, created:false, skill} when the skill is already in the library (no job). 400 invalid_skill_source for a source that cannot be used (not absolute, not a git URL or owner/repo shorthand; a local directory without a valid SKILL.md; mode link with a git source). A git source that turns out to hold no valid skill fails its job.',
+        `202 {ok, job_id}: follow the job at GET /api/jobs/:job_id. 200 {ok, created:false, skill} when the skill is already in the library (no job). 400 invalid_skill_source for a source that cannot be used (not absolute, not a git URL or owner/repo shorthand; a local directory without a valid SKILL.md; mode link with a git source); 400 skill_source_unsafe when the SKILL.md of a local directory is a symlink or not a regular file. The job walks every file of the skill before anything is copied or linked, and fails (status failed, error naming the file relative to the source and the reason) on a symlink whose real target is outside the source, a broken or looping symlink, a symlinked SKILL.md, a fifo, socket or device, or a skill past ${LIMITS}; nothing is left in the library then. Symlinks inside the source are copied as the files they point to. A git source that turns out to hold no valid skill fails its job too.`,
       body: AddSkillBody,
       responses: {
         200: { description: 'Already in the library', schema: AddSkillExisting },
@@ -195,7 +197,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         200: { description: 'Enabled', schema: InstallResponse },
         202: { description: 'Install job scheduled (enables on completion)', schema: InstallResponse },
       },
-      handler: ({ params, body, reply }) => {
+      handler: async ({ params, body, reply }) => {
         reply.header('deprecation', 'true');
         const copy = body.copy ?? false;
         if (body.source !== undefined) {
@@ -204,10 +206,10 @@ export function skillRoutes(s: Services): AnyRoute[] {
             reply.code(202);
             return { ok: true, deprecated: true, agent_id: params.id, job_id: r.job.job_id };
           }
-          return { ok: true, deprecated: true, agent_id: params.id, skill: s.skills.enable(params.id, r.existing.name, copy).skill };
+          return { ok: true, deprecated: true, agent_id: params.id, skill: (await s.skills.enable(params.id, r.existing.name, copy)).skill };
         }
         if (body.name === undefined) throw errors.invalidRequest([{ path: 'body', message: 'send source (add and enable) or name (enable)' }]);
-        return { ok: true, deprecated: true, agent_id: params.id, skill: s.skills.enable(params.id, body.name, copy).skill };
+        return { ok: true, deprecated: true, agent_id: params.id, skill: (await s.skills.enable(params.id, body.name, copy)).skill };
       },
     }),
     defineRoute({
@@ -220,9 +222,9 @@ export function skillRoutes(s: Services): AnyRoute[] {
       params: AgentIdParams,
       body: DisableBody,
       responses: { 200: { description: 'Disabled', schema: DisableResponse } },
-      handler: ({ params, body, reply }) => {
+      handler: async ({ params, body, reply }) => {
         reply.header('deprecation', 'true');
-        return { ok: true, agent_id: params.id, name: body.name, ...s.skills.disable(params.id, body.name) };
+        return { ok: true, agent_id: params.id, name: body.name, ...(await s.skills.disable(params.id, body.name)) };
       },
     }),
   ];
