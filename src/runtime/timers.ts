@@ -71,7 +71,7 @@ export const LIST_DEFAULT = 100;
 export const LIST_MAX = 1000;
 /** Firings committed together in one transaction (one fsync), each in its own savepoint. */
 const FIRE_BATCH = 500;
-/** A firing that could not be delivered (queue full, I/O error) is retried this much later. */
+/** A firing that could not be delivered (an I/O error; the queue cap never refuses a tick) is retried this much later. */
 export const RETRY_MS = 1000;
 
 export class TimerService implements ResourceService {

@@ -169,19 +169,18 @@ describe('firing', () => {
     await vi.waitFor(() => expect(t.s.timers.get('main', timer.timer_id).status).toBe('completed'), { timeout: 2000, interval: 10 });
   });
 
-  it('retries a firing refused by a full queue later, without losing or completing the timer', async () => {
-    const small = testServices({ configToml: '[queue]\nmax_pending = 1\n' });
+  it('a firing is never refused because external senders or the operator filled the queue', async () => {
+    const small = testServices({ configToml: '[queue]\nmax_pending = 1\nmax_pending_operator = 1\n' });
     try {
-      await small.s.ingress.controlPrompt('main', 'fill the queue');
+      await small.s.ingress.publicEnqueue('main', { text: 'fill the public budget' });
+      await small.s.ingress.controlPrompt('main', 'fill the operator budget');
+      await expect(small.s.ingress.publicEnqueue('main', { text: 'one more' })).rejects.toMatchObject({ code: 'overloaded' });
       const timer = await small.s.timers.create('main', { duration_ms: 10 });
       small.clock.advance(10);
-      expect(small.s.timers.runDue()).toBe(0);
-      expect(small.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'active', fire_count: 0 });
-      expect(eventsOfType(small.s, 'timer_fired')).toHaveLength(0);
-      small.s.store.tx(() => small.s.queue.claimNext('main'));
-      small.clock.advance(1000);
       expect(small.s.timers.runDue()).toBe(1);
       expect(small.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'completed', fire_count: 1 });
+      expect(eventsOfType(small.s, 'timer_fired')).toHaveLength(1);
+      expect(small.s.queue.pending('main')).toBe(3);
     } finally {
       await small.close();
     }
