@@ -9,6 +9,11 @@
  * (the daemon was down, or the event loop was held up) fires once for all of them and moves
  * `next_fire_at` to the first grid point in the future: the cadence never drifts.
  *
+ * Floors (resource bounds): an interval is 0 (a one-shot) or at least `MIN_INTERVAL_MS`, like the
+ * inbox timers' `every`; an agent has at most `timers.max_active_per_agent` active timers (409
+ * timer_limit_reached past it). Both are checked here, where every creator (the HTTP route, the
+ * model's create_timer tool) passes.
+ *
  * Records are rows in SQLite; the schedule is an in-memory min-heap rebuilt from the active rows
  * at start (timer-scheduler.ts), with one real setTimeout for the earliest due timer. All
  * time comes from `deps.clock`; tests with a ManualClock advance it and call `runDue()`.
@@ -64,6 +69,9 @@ interface TimerRow {
   fire_count: number;
 }
 
+/** Shortest period of an interval timer (the inbox timers' `every` floor too). */
+export const MIN_INTERVAL_MS = 1000;
+
 /** Timers on the agent state page. */
 export const STATE_LIMIT = 50;
 /** Default and largest page of GET /api/agents/:id/timers. */
@@ -99,6 +107,7 @@ export class TimerService implements ResourceService {
       ),
       cancel: db.prepare("UPDATE timers SET status = 'cancelled', next_fire_ms = NULL, updated_ms = ? WHERE timer_id = ?"),
       activeOfAgent: db.prepare("SELECT timer_id FROM timers WHERE agent_id = ? AND status = 'active'").pluck(),
+      countActive: db.prepare("SELECT count(*) FROM timers WHERE agent_id = ? AND incarnation = ? AND status = 'active'").pluck(),
       cancelAllOfAgent: db.prepare(
         "UPDATE timers SET status = 'cancelled', next_fire_ms = NULL, updated_ms = ? WHERE agent_id = ? AND status = 'active'",
       ),
@@ -154,10 +163,21 @@ export class TimerService implements ResourceService {
 
   // --- mutations -------------------------------------------------------------------------------
 
-  /** Create a timer; answered after its commit. */
+  /**
+   * Create a timer; answered after its commit. An interval under MIN_INTERVAL_MS answers 400
+   * invalid_request, an agent at its active-timer cap 409 timer_limit_reached.
+   */
   create(agentId: string, input: CreateTimerInput): Promise<TimerRecord> {
+    const interval = input.interval_ms ?? 0;
+    if (interval !== 0 && interval < MIN_INTERVAL_MS) {
+      return Promise.reject(
+        errors.invalidRequest([{ path: 'interval_ms', message: `must be 0 or null (a one-shot timer) or at least ${MIN_INTERVAL_MS} ms` }]),
+      );
+    }
     return this.deps.store.write(() => {
       const agent = this.deps.agents.getWritable(agentId);
+      const cap = this.deps.config.values.timers.max_active_per_agent;
+      if ((this.stmt.countActive.get(agent.agent_id, agent.incarnation) as number) >= cap) throw errors.timerLimitReached(agent.agent_id, cap);
       const now = this.deps.clock.now();
       const row: TimerRow = {
         timer_id: this.deps.ids.make('timer'),
@@ -269,7 +289,8 @@ export class TimerService implements ResourceService {
     const scheduledFor = row.next_fire_ms;
     span?.setAttributes({ 'svc.agent_id': row.agent_id, 'svc.timer.lateness_ms': at - scheduledFor });
     const fireCount = row.fire_count + 1;
-    const interval = row.interval_ms ?? 0;
+    // A period under the floor can only be a row stored before the floor existed: it keeps the floor.
+    const interval = row.interval_ms ? Math.max(row.interval_ms, MIN_INTERVAL_MS) : 0;
     // Missed grid points are coalesced into this one firing; the next stays on the grid.
     const missed = interval > 0 ? Math.floor((at - scheduledFor) / interval) : 0;
     const next = interval > 0 ? scheduledFor + (missed + 1) * interval : null;
