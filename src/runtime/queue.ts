@@ -124,6 +124,8 @@ export class MessageQueue {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM messages WHERE message_id = ?'),
+      status: db.prepare('SELECT status FROM messages WHERE message_id = ?').pluck(),
+      allQueuedFrom: db.prepare("SELECT * FROM messages WHERE status = 'queued' AND delivery_surface = ? ORDER BY seq"),
       next: db.prepare(
         "SELECT * FROM messages WHERE agent_id = ? AND status = 'queued' ORDER BY priority_rank, seq LIMIT 1",
       ),
@@ -244,6 +246,16 @@ export class MessageQueue {
   /** Whether a message admitted by `surface` is still queued for the agent (wake coalescing). */
   hasQueuedFrom(agentId: string, surface: string): boolean {
     return this.stmt.queuedFrom.get(agentId, surface) !== undefined;
+  }
+
+  /** Whether the message is still waiting in the queue (not claimed, not purged). */
+  isQueued(messageId: string): boolean {
+    return this.stmt.status.get(messageId) === 'queued';
+  }
+
+  /** Every queued message admitted by `surface`, all agents, oldest first (start-up). */
+  queuedFrom(surface: DeliverySurface): Message[] {
+    return (this.stmt.allQueuedFrom.all(surface) as MessageRow[]).map(fromRow);
   }
 
   /** Agents with at least one queued message (scheduler start). */

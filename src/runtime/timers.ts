@@ -12,7 +12,10 @@
  * Floors (resource bounds): an interval is 0 (a one-shot) or at least `MIN_INTERVAL_MS`, like the
  * inbox timers' `every`; an agent has at most `timers.max_active_per_agent` active timers (409
  * timer_limit_reached past it). Both are checked here, where every creator (the HTTP route, the
- * model's create_timer tool) passes.
+ * model's create_timer tool) passes. The queue never refuses a tick (a runtime-owned message), so
+ * a timer keeps at most one tick waiting in it: while its previous tick is still queued (the agent
+ * is stopped or busy), a due firing is held and re-checked every `RETRY_MS`, then fires once for
+ * every period it missed. An agent's queue thus holds at most one tick per active timer.
  *
  * Records are rows in SQLite; the schedule is an in-memory min-heap rebuilt from the active rows
  * at start (timer-scheduler.ts), with one real setTimeout for the earliest due timer. All
@@ -82,9 +85,13 @@ const FIRE_BATCH = 500;
 /** A firing that could not be delivered (an I/O error; the queue cap never refuses a tick) is retried this much later. */
 export const RETRY_MS = 1000;
 
+type FireOutcome = { fired: true; next: number | null } | { fired: false; next: number } | undefined;
+
 export class TimerService implements ResourceService {
   private readonly stmt;
   private readonly schedule: TimerSchedule;
+  /** The last tick each timer enqueued (a stale id, e.g. of a rolled-back firing, reads as not queued). */
+  private readonly lastTick = new Map<string, string>();
 
   constructor(private readonly deps: RuntimeDeps) {
     const db: Database.Database = deps.store.db;
@@ -122,6 +129,10 @@ export class TimerService implements ResourceService {
     for (const row of this.stmt.active.iterate() as Iterable<{ timer_id: string; next_fire_ms: number }>) {
       this.schedule.set(row.timer_id, row.next_fire_ms);
     }
+    for (const m of this.deps.queue.queuedFrom('timer')) {
+      const timerId = m.metadata.timer_id;
+      if (typeof timerId === 'string') this.lastTick.set(timerId, m.message_id);
+    }
     const fired = this.runDue();
     if (fired > 0) this.deps.logger.info({ fired, active: this.schedule.size }, 'overdue timers fired at start');
   }
@@ -135,7 +146,10 @@ export class TimerService implements ResourceService {
     const ids = this.stmt.activeOfAgent.all(agentId) as string[];
     if (ids.length === 0) return;
     this.deps.store.tx(() => this.stmt.cancelAllOfAgent.run(this.deps.clock.now(), agentId));
-    for (const id of ids) this.schedule.remove(id);
+    for (const id of ids) {
+      this.schedule.remove(id);
+      this.lastTick.delete(id);
+    }
   }
 
   /** Recent timers of the agent for GET /api/agents/:id/state: active first, at most 50. */
@@ -210,7 +224,10 @@ export class TimerService implements ResourceService {
       this.stmt.cancel.run(this.deps.clock.now(), timerId);
       const record = toRecord({ ...row, status: 'cancelled', next_fire_ms: null });
       this.deps.events.append(agentId, 'timer_cancelled', { timer_id: timerId, timer: record });
-      this.deps.store.afterCommit(() => this.schedule.remove(timerId));
+      this.deps.store.afterCommit(() => {
+        this.schedule.remove(timerId);
+        this.lastTick.delete(timerId);
+      });
       return record;
     });
   }
@@ -244,14 +261,16 @@ export class TimerService implements ResourceService {
         for (const e of entries) {
           const span = this.deps.tracer?.startSpan('timer.fire', { 'svc.timer_id': e.timerId }, null);
           try {
-            const next = store.tx(() => this.fireOne(e.timerId, span));
-            if (next === undefined) {
+            const outcome = store.tx(() => this.fireOne(e.timerId, span));
+            if (!outcome?.fired) {
               span?.discard();
+              if (outcome) reschedule.push([e.timerId, outcome.next]);
               continue;
             }
             span?.end('ok');
             fired++;
-            if (next !== null) reschedule.push([e.timerId, next]);
+            if (outcome.next !== null) reschedule.push([e.timerId, outcome.next]);
+            else this.lastTick.delete(e.timerId);
           } catch (err) {
             span?.end('error', err);
             if (err instanceof AppError && (err.code === 'agent_not_found' || err.code === 'agent_deleting')) {
@@ -276,16 +295,19 @@ export class TimerService implements ResourceService {
   }
 
   /**
-   * Fire one timer inside the caller's transaction. Returns the next due time (interval), null
-   * (the timer completed), or undefined when it was not due or no longer active.
+   * Fire one timer inside the caller's transaction. Returns whether it fired and when it is due
+   * next (null: the timer completed), or undefined when it is no longer active. A timer not due
+   * yet, or held behind its own still-queued tick, did not fire and is due again at `next`.
    */
-  private fireOne(timerId: string, span?: Span): number | null | undefined {
+  private fireOne(timerId: string, span?: Span): FireOutcome {
     const row = this.stmt.get.get(timerId) as TimerRow | undefined;
     if (!row || row.status !== 'active' || row.next_fire_ms === null) return undefined;
     const at = this.deps.clock.now();
-    if (row.next_fire_ms > at) return row.next_fire_ms;
+    if (row.next_fire_ms > at) return { fired: false, next: row.next_fire_ms };
     const agent = this.deps.agents.find(row.agent_id);
     if (!agent || agent.incarnation !== row.incarnation) throw errors.agentNotFound(row.agent_id);
+    const previous = this.lastTick.get(timerId);
+    if (previous !== undefined && this.deps.queue.isQueued(previous)) return { fired: false, next: at + RETRY_MS };
     const scheduledFor = row.next_fire_ms;
     span?.setAttributes({ 'svc.agent_id': row.agent_id, 'svc.timer.lateness_ms': at - scheduledFor });
     const fireCount = row.fire_count + 1;
@@ -305,6 +327,7 @@ export class TimerService implements ResourceService {
       },
       { metadata: { timer_id: timerId } },
     );
+    this.lastTick.set(timerId, message.message_id);
     this.stmt.fire.run(status, next, at, fireCount, at, timerId);
     this.deps.events.append(row.agent_id, 'timer_fired', {
       timer_id: timerId,
@@ -317,7 +340,7 @@ export class TimerService implements ResourceService {
       status,
       next_fire_at: next === null ? null : isoAt(next),
     });
-    return next;
+    return { fired: true, next };
   }
 
   // --- helpers ---------------------------------------------------------------------------------

@@ -2,10 +2,19 @@
  * Timer floors (issue: "a control-plane timer with interval_ms: 1 fired 6,166 times in 10 s,
  * 43,162 events, 64 % of a core"). An interval is 0 (a one-shot) or at least 1000 ms, and an agent
  * has at most `timers.max_active_per_agent` active timers; both rules live in TimerService, so
- * the HTTP route and the model's create_timer tool meet the same answer.
+ * the HTTP route and the model's create_timer tool meet the same answer. And since the queue never
+ * refuses a tick, a timer keeps at most one waiting in it: a stopped agent's queue does not grow
+ * by one tick per timer per second.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { MIN_INTERVAL_MS } from '../../src/runtime/timers.js';
+import { createServices, startServices, stopServices } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
 import type { ToolOutcome } from '../../src/runtime/tools/index.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { testServices, type TestServices } from '../helpers/services.js';
@@ -69,9 +78,76 @@ describe('timer floor and cap in the timer service (ManualClock)', () => {
     let fired = 0;
     for (let ms = 0; ms < 3000; ms += 10) {
       fired += t.s.timers.runDue();
+      t.s.store.tx(() => t.s.queue.claimNext('main')); // the agent keeps up
       t.clock.advance(10);
     }
     expect(fired).toBe(3);
+  });
+
+  it('a timer keeps at most one tick waiting in the queue; a held firing then fires once for the periods it missed', async () => {
+    t = testServices();
+    const created = t.clock.now();
+    const timer = await t.s.timers.create('main', { duration_ms: MIN_INTERVAL_MS, interval_ms: MIN_INTERVAL_MS });
+    const other = await t.s.timers.create('main', { duration_ms: MIN_INTERVAL_MS, interval_ms: MIN_INTERVAL_MS });
+    // Nobody takes the ticks (a stopped agent) for a minute.
+    let fired = 0;
+    for (let i = 0; i < 60; i++) {
+      t.clock.advance(MIN_INTERVAL_MS);
+      fired += t.s.timers.runDue();
+    }
+    expect(fired).toBe(2);
+    expect(t.s.queue.pending('main')).toBe(2);
+    expect(t.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'active', fire_count: 1, next_fire_at: new Date(created + 2000).toISOString() });
+    // The agent takes its tick: the held firing fires once for all it missed, on the original grid.
+    const first = t.s.store.tx(() => t.s.queue.claimNext('main'))!;
+    const released = first.metadata.timer_id === timer.timer_id ? timer : other;
+    t.clock.advance(MIN_INTERVAL_MS);
+    expect(t.s.timers.runDue()).toBe(1);
+    const last = t.s.events
+      .page('main', { limit: 1, order: 'desc', max_level: 'debug' })
+      .events.find((e) => e.type === 'timer_fired')!;
+    expect(last.payload).toMatchObject({
+      timer_id: released.timer_id,
+      fire_count: 2,
+      scheduled_for: new Date(created + 2000).toISOString(),
+      missed_periods: 59,
+      next_fire_at: new Date(created + 62_000).toISOString(),
+    });
+    expect(t.s.queue.pending('main')).toBe(2);
+  });
+});
+
+describe('a held timer across a restart', () => {
+  it('a tick still queued at start keeps holding its timer', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-timer-floor-'));
+    const clock = new ManualClock();
+    const open = () => {
+      const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+      s.runLoop.scheduler.disable();
+      startServices(s);
+      return s;
+    };
+    try {
+      let s = open();
+      const timer = await s.timers.create('main', { duration_ms: MIN_INTERVAL_MS, interval_ms: MIN_INTERVAL_MS });
+      clock.advance(MIN_INTERVAL_MS);
+      expect(s.timers.runDue()).toBe(1);
+      await stopServices(s);
+      clock.advance(10 * MIN_INTERVAL_MS);
+      s = open(); // the overdue firing is held at start: its tick is still queued
+      try {
+        expect(s.timers.get('main', timer.timer_id).fire_count).toBe(1);
+        expect(s.queue.pending('main')).toBe(1);
+        s.store.tx(() => s.queue.claimNext('main'));
+        clock.advance(MIN_INTERVAL_MS);
+        expect(s.timers.runDue()).toBe(1);
+        expect(s.timers.get('main', timer.timer_id).fire_count).toBe(2);
+      } finally {
+        await stopServices(s);
+      }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 
