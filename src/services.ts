@@ -112,7 +112,15 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     maxClients: ev.sse_max_clients,
     onLagging: () => metrics.sseDisconnectedLagging.inc(),
   });
-  const queue = new MessageQueue({ store, clock, ids, events, maxPending: config.values.queue.max_pending, onEnqueued: () => metrics.messagesEnqueued.inc() });
+  const queue = new MessageQueue({
+    store,
+    clock,
+    ids,
+    events,
+    maxPending: config.values.queue.max_pending,
+    maxPendingOperator: config.values.queue.max_pending_operator,
+    onEnqueued: () => metrics.messagesEnqueued.inc(),
+  });
   const agents = new AgentService({
     store,
     clock,

@@ -11,7 +11,7 @@ export function registerTimers(program: Command): void {
 
   clientOptions(timers.command('create <agent>').description('create a timer that first fires after --duration-ms'))
     .requiredOption('--duration-ms <n>', 'delay before the first firing, in milliseconds', intArg)
-    .option('--interval-ms <n>', 'then fire every N ms (absent or 0: one-shot)', intArg)
+    .option('--interval-ms <n>', 'then fire every N ms, N >= 1000 (absent or 0: one-shot)', intArg)
     .option('--summary <text>', 'what the timer is for')
     .action(
       action(async (agent: string, flags: ClientFlags & { durationMs: number; intervalMs?: number; summary?: string }) => {

@@ -96,7 +96,8 @@ export const ConfigSchema = z.strictObject({
       max_failures: int(1, 12),
     })
     .prefault({}),
-  queue: z.strictObject({ max_pending: int(1, 10000) }).prefault({}),
+  timers: z.strictObject({ max_active_per_agent: int(1, 256) }).prefault({}),
+  queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
 })
   .superRefine((c, ctx) => {

@@ -122,6 +122,11 @@ export const errors = {
   timerNotFound: notFound('timer_not_found', 'timer'),
   timerCompleted: (id: string) =>
     new AppError(400, 'timer_completed', `timer ${JSON.stringify(id)} has already completed (a one-shot timer fires once) and cannot be cancelled`, { timer_id: id }),
+  timerLimitReached: (agentId: string, limit: number) =>
+    new AppError(409, 'timer_limit_reached', `agent ${JSON.stringify(agentId)} already has ${limit} active timers (timers.max_active_per_agent); cancel one first`, {
+      agent_id: agentId,
+      limit,
+    }),
 
   // --- tasks ---------------------------------------------------------------------------------
   taskNotFound: notFound('task_not_found', 'task'),

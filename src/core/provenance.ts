@@ -1,8 +1,9 @@
 /**
  * Provenance: origin -> trust -> authority -> allowed kinds, and which delivery surface may admit
- * which origins and priorities. These two tables are the only place these rules live
- * (CONTRACT.md section 5; spec "Message shapes"). Provenance is always derived by the server from
- * the route that admitted a message, never taken from caller fields.
+ * which origins and priorities, and whose queue budget a message admitted there counts against.
+ * These two tables are the only place these rules live (CONTRACT.md section 5; spec "Message
+ * shapes"). Provenance is always derived by the server from the route that admitted a message,
+ * never taken from caller fields.
  */
 import { errors } from './errors.js';
 
@@ -83,27 +84,46 @@ export const DELIVERY_SURFACES = [
 ] as const;
 export type DeliverySurface = (typeof DELIVERY_SURFACES)[number];
 
+/**
+ * Whose per-agent queue budget a message counts against, by who can make it arrive:
+ * - `public`: external senders (public enqueue, webhooks, callbacks, inbox notifications; trust
+ *   untrusted_external or trusted_integration), capped by `queue.max_pending`;
+ * - `operator`: control-plane callers (prompts, operator ingress, debug prompts), capped only by
+ *   the much larger `queue.max_pending_operator`, so a full public budget never locks them out;
+ * - `runtime`: what the daemon produces itself (task results, timer ticks, work-item rechecks,
+ *   the coalesced wake tick): never refused, so none of it is lost to a full queue.
+ */
+export const QUEUE_BUDGETS = ['public', 'operator', 'runtime'] as const;
+export type QueueBudget = (typeof QUEUE_BUDGETS)[number];
+
 interface SurfaceRule {
   origins: readonly OriginKind[];
   priorities: readonly Priority[];
   defaultPriority: Priority;
+  budget: QueueBudget;
 }
 
-/** Which surface may admit which origins and priorities. */
+/** Which surface may admit which origins and priorities, and the budget its messages count against. */
 export const SURFACE_RULES: Readonly<Record<DeliverySurface, SurfaceRule>> = {
-  public_enqueue: { origins: ['channel', 'webhook'], priorities: ['next', 'normal', 'background'], defaultPriority: 'normal' },
-  generic_webhook: { origins: ['generic_webhook'], priorities: ['normal'], defaultPriority: 'normal' },
-  control_prompt: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject' },
-  debug_prompt: { origins: ['system'], priorities: ['interject'], defaultPriority: 'interject' },
-  operator_ingress: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject' },
-  callback_enqueue: { origins: ['callback'], priorities: ['normal'], defaultPriority: 'normal' },
-  callback_wake: { origins: ['callback'], priorities: ['next'], defaultPriority: 'next' },
-  control_wake: { origins: ['system'], priorities: ['next'], defaultPriority: 'next' },
-  timer: { origins: ['timer'], priorities: ['next'], defaultPriority: 'next' },
-  task: { origins: ['task'], priorities: ['next', 'normal'], defaultPriority: 'normal' },
-  runtime: { origins: ['system'], priorities: PRIORITIES, defaultPriority: 'normal' },
-  inbox: { origins: ['webhook'], priorities: ['normal'], defaultPriority: 'normal' },
+  public_enqueue: { origins: ['channel', 'webhook'], priorities: ['next', 'normal', 'background'], defaultPriority: 'normal', budget: 'public' },
+  generic_webhook: { origins: ['generic_webhook'], priorities: ['normal'], defaultPriority: 'normal', budget: 'public' },
+  control_prompt: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject', budget: 'operator' },
+  debug_prompt: { origins: ['system'], priorities: ['interject'], defaultPriority: 'interject', budget: 'operator' },
+  operator_ingress: { origins: ['operator'], priorities: ['interject'], defaultPriority: 'interject', budget: 'operator' },
+  callback_enqueue: { origins: ['callback'], priorities: ['normal'], defaultPriority: 'normal', budget: 'public' },
+  callback_wake: { origins: ['callback'], priorities: ['next'], defaultPriority: 'next', budget: 'public' },
+  // Coalesced: at most one wake tick is ever queued per agent.
+  control_wake: { origins: ['system'], priorities: ['next'], defaultPriority: 'next', budget: 'runtime' },
+  timer: { origins: ['timer'], priorities: ['next'], defaultPriority: 'next', budget: 'runtime' },
+  task: { origins: ['task'], priorities: ['next', 'normal'], defaultPriority: 'normal', budget: 'runtime' },
+  runtime: { origins: ['system'], priorities: PRIORITIES, defaultPriority: 'normal', budget: 'runtime' },
+  inbox: { origins: ['webhook'], priorities: ['normal'], defaultPriority: 'normal', budget: 'public' },
 };
+
+/** The surfaces whose messages count against `budget`. */
+export function surfacesOfBudget(budget: QueueBudget): DeliverySurface[] {
+  return DELIVERY_SURFACES.filter((surface) => SURFACE_RULES[surface].budget === budget);
+}
 
 export interface Provenance {
   origin: Origin;

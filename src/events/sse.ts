@@ -7,12 +7,21 @@
  * same synchronous step, so no event can fall between backlog and live. Live frames go straight
  * to the socket; when the socket pushes back they queue, and a client whose queue passes the
  * byte budget is disconnected (never silently skipped): it reconnects with Last-Event-ID.
+ *
+ * Closing a stream is two steps. The connection stops taking frames at once (`closed`), but it
+ * counts against `events.sse_max_clients` until its socket has really closed: a lagging client's
+ * socket is destroyed on the spot (what it has not read is lost anyway), and a stream ended for
+ * another reason gets `END_GRACE_MS` to read its last frames before its socket is destroyed too.
+ * Otherwise a client that stops reading would keep a descriptor open for ever after the hub had
+ * forgotten it, and the client cap would bound nothing.
  */
 import type { ServerResponse } from 'node:http';
 import { frameOf, type Broadcaster, type Subscriber } from './broadcaster.js';
 import type { EventLog } from './event-log.js';
 
 const BACKLOG_CHUNK = 512;
+/** How long a gracefully ended stream may take to flush before its socket is destroyed. */
+export const END_GRACE_MS = 2000;
 
 export class SseConnection implements Subscriber {
   private queue: string[] = [];
@@ -20,7 +29,12 @@ export class SseConnection implements Subscriber {
   private blocked = false;
   private waiters: Array<() => void> = [];
   private closeHooks: Array<() => void> = [];
+  private socketHooks: Array<() => void> = [];
+  private endTimer: NodeJS.Timeout | null = null;
+  /** No more frames are taken (the socket may still be open: see `socketClosed`). */
   closed = false;
+  /** The response's socket has closed; only then does the connection stop counting. */
+  socketClosed = false;
   closeReason: string | null = null;
   /** The agent whose log this connection follows (null for the global stream). */
   agentId: string | null = null;
@@ -28,9 +42,18 @@ export class SseConnection implements Subscriber {
   constructor(
     private readonly raw: ServerResponse,
     private readonly maxBufferedBytes: number,
+    private readonly endGraceMs = END_GRACE_MS,
   ) {
-    raw.on('close', () => this.finish('client_closed'));
+    raw.on('close', () => {
+      this.finish('client_closed');
+      this.socketGone();
+    });
     raw.on('error', () => this.finish('error'));
+    // A client that left before the stream was attached has already had its 'close'.
+    if (raw.destroyed || raw.socket?.destroyed) {
+      this.finish('client_closed');
+      this.socketGone();
+    }
   }
 
   /** Write one frame, queueing behind backpressure; disconnects a client that lags too far. */
@@ -56,10 +79,28 @@ export class SseConnection implements Subscriber {
     else this.closeHooks.push(hook);
   }
 
+  /** Runs once the socket has closed (at once if it already has). */
+  onSocketClosed(hook: () => void): void {
+    if (this.socketClosed) hook();
+    else this.socketHooks.push(hook);
+  }
+
+  /**
+   * Stop the stream. A lagging client's socket is destroyed now; otherwise the response ends and
+   * the socket is destroyed if it has not closed within the grace period (a client that does not
+   * read never lets the end flush).
+   */
   close(reason = 'server_closed'): void {
     if (this.closed) return;
     this.finish(reason);
+    if (reason === 'lagging') {
+      this.raw.destroy();
+      return;
+    }
     this.raw.end();
+    if (this.socketClosed) return;
+    this.endTimer = setTimeout(() => this.raw.destroy(), this.endGraceMs);
+    this.endTimer.unref();
   }
 
   private block(): void {
@@ -83,6 +124,16 @@ export class SseConnection implements Subscriber {
     for (const w of waiters) w();
   }
 
+  private socketGone(): void {
+    if (this.socketClosed) return;
+    this.socketClosed = true;
+    if (this.endTimer) clearTimeout(this.endTimer);
+    this.endTimer = null;
+    const hooks = this.socketHooks;
+    this.socketHooks = [];
+    for (const h of hooks) h();
+  }
+
   private finish(reason: string): void {
     if (this.closed) return;
     this.closed = true;
@@ -100,9 +151,15 @@ export interface SseHubOptions {
   maxBufferedBytes: number;
   maxClients: number;
   onLagging?: () => void;
+  /** Grace before an ended stream's socket is destroyed (default END_GRACE_MS). */
+  endGraceMs?: number;
 }
 
-/** Owns every open SSE connection: counts them, streams the log into them, ends them at shutdown. */
+/**
+ * Owns every SSE connection whose socket is open: counts them (a connection leaves the count when
+ * its socket closes, not when it stops taking frames), streams the log into them, ends them at
+ * shutdown.
+ */
 export class SseHub {
   private readonly connections = new Set<SseConnection>();
 
@@ -121,12 +178,12 @@ export class SseHub {
   }
 
   attach(raw: ServerResponse): SseConnection {
-    const conn = new SseConnection(raw, this.opts.maxBufferedBytes);
+    const conn = new SseConnection(raw, this.opts.maxBufferedBytes, this.opts.endGraceMs);
     this.connections.add(conn);
     conn.onClose(() => {
-      this.connections.delete(conn);
       if (conn.closeReason === 'lagging') this.opts.onLagging?.();
     });
+    conn.onSocketClosed(() => this.connections.delete(conn));
     return conn;
   }
 

@@ -1,8 +1,13 @@
 /**
  * The durable per-agent message queue (CONTRACT.md section 5). Messages wait in SQLite with their
  * provenance. Dequeue order: interject > next > normal > background, FIFO inside a priority
- * (the autoincrement `seq` is the arrival order). Depth per agent is capped: past
- * `queue.max_pending`, enqueue answers 429 overloaded.
+ * (the autoincrement `seq` is the arrival order).
+ *
+ * Depth per agent is capped per budget (core/provenance.ts QUEUE_BUDGETS, from the admitting
+ * surface): messages from external senders past `queue.max_pending`, and operator messages past
+ * `queue.max_pending_operator`, answer 429 overloaded; each budget counts only its own messages,
+ * so external senders cannot lock the operator out. Runtime-owned messages (task results, timer
+ * ticks, rechecks, wake ticks) are never refused: nothing the daemon produces is lost to a full queue.
  *
  * Every method that writes must run inside a store transaction; the enqueue event is appended by
  * the caller's transaction too, so the message and its `message_enqueued` commit together.
@@ -11,7 +16,16 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
-import { PRIORITIES, PRIORITY_RANK, type Priority, type Provenance } from '../core/provenance.js';
+import {
+  PRIORITIES,
+  PRIORITY_RANK,
+  SURFACE_RULES,
+  surfacesOfBudget,
+  type DeliverySurface,
+  type Priority,
+  type Provenance,
+  type QueueBudget,
+} from '../core/provenance.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
 import { TxCache } from '../store/tx-cache.js';
@@ -71,7 +85,10 @@ export interface QueueDeps {
   clock: Clock;
   ids: IdGenerator;
   events: EventLog;
+  /** Queued messages from external senders per agent (`queue.max_pending`). */
   maxPending: number;
+  /** Queued operator messages per agent (`queue.max_pending_operator`). */
+  maxPendingOperator: number;
   /** Called once per message after its transaction commits (metrics). */
   onEnqueued?: () => void;
 }
@@ -80,11 +97,26 @@ export class MessageQueue {
   private readonly stmt;
   /** Queued-message count per agent, loaded lazily and kept in step with every change. */
   private readonly pendingCache: TxCache<number>;
+  /** The same per capped budget, keyed `budget:agent`. */
+  private readonly budgetCache: TxCache<number>;
+  private readonly budgetLimits: Readonly<Record<Exclude<QueueBudget, 'runtime'>, { max: number; key: string }>>;
   private readonly queuedListeners: Array<(agentId: string, priority: Priority) => void> = [];
 
   constructor(private readonly deps: QueueDeps) {
     const db: Database.Database = deps.store.db;
     this.pendingCache = new TxCache(deps.store);
+    this.budgetCache = new TxCache(deps.store);
+    this.budgetLimits = {
+      public: { max: deps.maxPending, key: 'queue.max_pending' },
+      operator: { max: deps.maxPendingOperator, key: 'queue.max_pending_operator' },
+    };
+    const queuedIn = (budget: QueueBudget) => {
+      const surfaces = surfacesOfBudget(budget);
+      const stmt = db
+        .prepare(`SELECT count(*) FROM messages WHERE agent_id = ? AND status = 'queued' AND delivery_surface IN (${surfaces.map(() => '?').join(', ')})`)
+        .pluck();
+      return (agentId: string) => stmt.get(agentId, ...surfaces) as number;
+    };
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata,
@@ -92,6 +124,8 @@ export class MessageQueue {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM messages WHERE message_id = ?'),
+      status: db.prepare('SELECT status FROM messages WHERE message_id = ?').pluck(),
+      allQueuedFrom: db.prepare("SELECT * FROM messages WHERE status = 'queued' AND delivery_surface = ? ORDER BY seq"),
       next: db.prepare(
         "SELECT * FROM messages WHERE agent_id = ? AND status = 'queued' ORDER BY priority_rank, seq LIMIT 1",
       ),
@@ -104,6 +138,7 @@ export class MessageQueue {
       agentsWithQueued: db.prepare("SELECT DISTINCT agent_id FROM messages WHERE status = 'queued'").pluck(),
       setStatus: db.prepare('UPDATE messages SET status = ?, attempts = attempts + ?, error = ?, updated_at = ? WHERE message_id = ?'),
       countQueued: db.prepare("SELECT count(*) AS n FROM messages WHERE agent_id = ? AND status = 'queued'"),
+      countQueuedIn: { public: queuedIn('public'), operator: queuedIn('operator') },
       countByPriority: db.prepare(
         "SELECT priority, count(*) AS n FROM messages WHERE agent_id = ? AND status = 'queued' GROUP BY priority",
       ),
@@ -116,9 +151,13 @@ export class MessageQueue {
   /** Insert a queued message and its `message_enqueued` event. Inside a transaction. */
   enqueue(input: EnqueueInput): Message {
     const { agentId, provenance } = input;
-    const pending = this.pending(agentId);
-    if (pending >= this.deps.maxPending) {
-      throw errors.overloaded(`agent ${JSON.stringify(agentId)} has ${pending} queued messages (queue.max_pending); retry later`);
+    const budget = SURFACE_RULES[provenance.delivery_surface].budget;
+    if (budget !== 'runtime') {
+      const pending = this.pendingIn(agentId, budget);
+      const limit = this.budgetLimits[budget];
+      if (pending >= limit.max) {
+        throw errors.overloaded(`agent ${JSON.stringify(agentId)} has ${pending} queued ${budget} messages (${limit.key}); retry later`);
+      }
     }
     const now = isoAt(this.deps.clock.now());
     const message: Message = {
@@ -152,7 +191,7 @@ export class MessageQueue {
       now,
       now,
     );
-    this.adjust(agentId, +1);
+    this.adjust(agentId, provenance.delivery_surface, +1);
     if (this.deps.onEnqueued) this.deps.store.afterCommit(this.deps.onEnqueued);
     this.notifyQueued(agentId, provenance.priority);
     this.deps.events.append(agentId, 'message_enqueued', {
@@ -178,7 +217,7 @@ export class MessageQueue {
     ) as MessageRow | undefined;
     if (!row) return null;
     this.stmt.setStatus.run('processing', 1, null, isoAt(this.deps.clock.now()), row.message_id);
-    this.adjust(agentId, -1);
+    this.adjust(agentId, row.delivery_surface as DeliverySurface, -1);
     return { ...fromRow(row), status: 'processing', attempts: row.attempts + 1 };
   }
 
@@ -189,8 +228,10 @@ export class MessageQueue {
 
   /** Put a claimed message back in the queue (crash recovery retries it once). */
   requeue(messageId: string, agentId: string, priority: Priority): void {
+    const row = this.stmt.get.get(messageId) as MessageRow | undefined;
+    if (!row) return;
     this.stmt.setStatus.run('queued', 0, null, isoAt(this.deps.clock.now()), messageId);
-    this.adjust(agentId, +1);
+    this.adjust(agentId, row.delivery_surface as DeliverySurface, +1);
     this.notifyQueued(agentId, priority);
   }
 
@@ -205,6 +246,16 @@ export class MessageQueue {
   /** Whether a message admitted by `surface` is still queued for the agent (wake coalescing). */
   hasQueuedFrom(agentId: string, surface: string): boolean {
     return this.stmt.queuedFrom.get(agentId, surface) !== undefined;
+  }
+
+  /** Whether the message is still waiting in the queue (not claimed, not purged). */
+  isQueued(messageId: string): boolean {
+    return this.stmt.status.get(messageId) === 'queued';
+  }
+
+  /** Every queued message admitted by `surface`, all agents, oldest first (start-up). */
+  queuedFrom(surface: DeliverySurface): Message[] {
+    return (this.stmt.allQueuedFrom.all(surface) as MessageRow[]).map(fromRow);
   }
 
   /** Agents with at least one queued message (scheduler start). */
@@ -233,6 +284,11 @@ export class MessageQueue {
     return this.pendingCache.get(agentId, () => (this.stmt.countQueued.get(agentId) as { n: number }).n);
   }
 
+  /** Queued messages of the agent that count against a capped budget. */
+  pendingIn(agentId: string, budget: Exclude<QueueBudget, 'runtime'>): number {
+    return this.budgetCache.get(`${budget}:${agentId}`, () => this.stmt.countQueuedIn[budget](agentId));
+  }
+
   pendingByPriority(agentId: string): Record<Priority, number> {
     const out = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;
     for (const row of this.stmt.countByPriority.all(agentId) as Array<{ priority: Priority; n: number }>) out[row.priority] = row.n;
@@ -247,6 +303,7 @@ export class MessageQueue {
   purge(agentId: string): number {
     const n = this.stmt.purge.run(agentId).changes;
     this.pendingCache.delete(agentId);
+    for (const budget of Object.keys(this.budgetLimits)) this.budgetCache.delete(`${budget}:${agentId}`);
     return n;
   }
 
@@ -254,9 +311,14 @@ export class MessageQueue {
    * Keep a loaded count in step with a change just written. An agent whose count is not loaded
    * yet needs nothing: its first read counts the rows, this change included.
    */
-  private adjust(agentId: string, delta: number): void {
+  private adjust(agentId: string, surface: DeliverySurface, delta: number): void {
     const n = this.pendingCache.peek(agentId);
     if (n !== undefined) this.pendingCache.set(agentId, n + delta);
+    const budget = SURFACE_RULES[surface].budget;
+    if (budget === 'runtime') return;
+    const key = `${budget}:${agentId}`;
+    const m = this.budgetCache.peek(key);
+    if (m !== undefined) this.budgetCache.set(key, m + delta);
   }
 }
 export function provenanceOf(m: Pick<Message, keyof Provenance | 'message_id'>) {

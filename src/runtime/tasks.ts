@@ -616,13 +616,16 @@ export class TaskService implements ResourceService {
     return next;
   }
 
-  /** Enqueue the task_result message; null when the agent cannot take it (deleting, queue full). */
+  /**
+   * Enqueue the task_result message; null when the agent cannot take it (it is being deleted).
+   * The queue cap never refuses it (a runtime-owned message), so a result is not lost to a full queue.
+   */
   private enqueueResult(row: TaskRow, preview: { text: string; truncated: boolean }): string | null {
     const agent = this.deps.agents.find(row.agent_id);
     if (!agent || agent.status === 'deleting') return null;
     const provenance = deriveProvenance('task', { kind: 'task', task_id: row.task_id }, { kind: 'task_result' });
     try {
-      // A savepoint: a refusal (agent deleting, queue full) undoes only the message.
+      // A savepoint: a refusal (agent deleting) undoes only the message.
       return this.deps.store.tx(
         () =>
           this.deps.ingress.enqueueNow(

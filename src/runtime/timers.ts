@@ -9,6 +9,14 @@
  * (the daemon was down, or the event loop was held up) fires once for all of them and moves
  * `next_fire_at` to the first grid point in the future: the cadence never drifts.
  *
+ * Floors (resource bounds): an interval is 0 (a one-shot) or at least `MIN_INTERVAL_MS`, like the
+ * inbox timers' `every`; an agent has at most `timers.max_active_per_agent` active timers (409
+ * timer_limit_reached past it). Both are checked here, where every creator (the HTTP route, the
+ * model's create_timer tool) passes. The queue never refuses a tick (a runtime-owned message), so
+ * a timer keeps at most one tick waiting in it: while its previous tick is still queued (the agent
+ * is stopped or busy), a due firing is held and re-checked every `RETRY_MS`, then fires once for
+ * every period it missed. An agent's queue thus holds at most one tick per active timer.
+ *
  * Records are rows in SQLite; the schedule is an in-memory min-heap rebuilt from the active rows
  * at start (timer-scheduler.ts), with one real setTimeout for the earliest due timer. All
  * time comes from `deps.clock`; tests with a ManualClock advance it and call `runDue()`.
@@ -64,6 +72,9 @@ interface TimerRow {
   fire_count: number;
 }
 
+/** Shortest period of an interval timer (the inbox timers' `every` floor too). */
+export const MIN_INTERVAL_MS = 1000;
+
 /** Timers on the agent state page. */
 export const STATE_LIMIT = 50;
 /** Default and largest page of GET /api/agents/:id/timers. */
@@ -71,12 +82,16 @@ export const LIST_DEFAULT = 100;
 export const LIST_MAX = 1000;
 /** Firings committed together in one transaction (one fsync), each in its own savepoint. */
 const FIRE_BATCH = 500;
-/** A firing that could not be delivered (queue full, I/O error) is retried this much later. */
+/** A firing that could not be delivered (an I/O error; the queue cap never refuses a tick) is retried this much later. */
 export const RETRY_MS = 1000;
+
+type FireOutcome = { fired: true; next: number | null } | { fired: false; next: number } | undefined;
 
 export class TimerService implements ResourceService {
   private readonly stmt;
   private readonly schedule: TimerSchedule;
+  /** The last tick each timer enqueued (a stale id, e.g. of a rolled-back firing, reads as not queued). */
+  private readonly lastTick = new Map<string, string>();
 
   constructor(private readonly deps: RuntimeDeps) {
     const db: Database.Database = deps.store.db;
@@ -99,6 +114,7 @@ export class TimerService implements ResourceService {
       ),
       cancel: db.prepare("UPDATE timers SET status = 'cancelled', next_fire_ms = NULL, updated_ms = ? WHERE timer_id = ?"),
       activeOfAgent: db.prepare("SELECT timer_id FROM timers WHERE agent_id = ? AND status = 'active'").pluck(),
+      countActive: db.prepare("SELECT count(*) FROM timers WHERE agent_id = ? AND incarnation = ? AND status = 'active'").pluck(),
       cancelAllOfAgent: db.prepare(
         "UPDATE timers SET status = 'cancelled', next_fire_ms = NULL, updated_ms = ? WHERE agent_id = ? AND status = 'active'",
       ),
@@ -113,6 +129,10 @@ export class TimerService implements ResourceService {
     for (const row of this.stmt.active.iterate() as Iterable<{ timer_id: string; next_fire_ms: number }>) {
       this.schedule.set(row.timer_id, row.next_fire_ms);
     }
+    for (const m of this.deps.queue.queuedFrom('timer')) {
+      const timerId = m.metadata.timer_id;
+      if (typeof timerId === 'string') this.lastTick.set(timerId, m.message_id);
+    }
     const fired = this.runDue();
     if (fired > 0) this.deps.logger.info({ fired, active: this.schedule.size }, 'overdue timers fired at start');
   }
@@ -126,7 +146,10 @@ export class TimerService implements ResourceService {
     const ids = this.stmt.activeOfAgent.all(agentId) as string[];
     if (ids.length === 0) return;
     this.deps.store.tx(() => this.stmt.cancelAllOfAgent.run(this.deps.clock.now(), agentId));
-    for (const id of ids) this.schedule.remove(id);
+    for (const id of ids) {
+      this.schedule.remove(id);
+      this.lastTick.delete(id);
+    }
   }
 
   /** Recent timers of the agent for GET /api/agents/:id/state: active first, at most 50. */
@@ -154,10 +177,21 @@ export class TimerService implements ResourceService {
 
   // --- mutations -------------------------------------------------------------------------------
 
-  /** Create a timer; answered after its commit. */
+  /**
+   * Create a timer; answered after its commit. An interval under MIN_INTERVAL_MS answers 400
+   * invalid_request, an agent at its active-timer cap 409 timer_limit_reached.
+   */
   create(agentId: string, input: CreateTimerInput): Promise<TimerRecord> {
+    const interval = input.interval_ms ?? 0;
+    if (interval !== 0 && interval < MIN_INTERVAL_MS) {
+      return Promise.reject(
+        errors.invalidRequest([{ path: 'interval_ms', message: `must be 0 or null (a one-shot timer) or at least ${MIN_INTERVAL_MS} ms` }]),
+      );
+    }
     return this.deps.store.write(() => {
       const agent = this.deps.agents.getWritable(agentId);
+      const cap = this.deps.config.values.timers.max_active_per_agent;
+      if ((this.stmt.countActive.get(agent.agent_id, agent.incarnation) as number) >= cap) throw errors.timerLimitReached(agent.agent_id, cap);
       const now = this.deps.clock.now();
       const row: TimerRow = {
         timer_id: this.deps.ids.make('timer'),
@@ -190,7 +224,10 @@ export class TimerService implements ResourceService {
       this.stmt.cancel.run(this.deps.clock.now(), timerId);
       const record = toRecord({ ...row, status: 'cancelled', next_fire_ms: null });
       this.deps.events.append(agentId, 'timer_cancelled', { timer_id: timerId, timer: record });
-      this.deps.store.afterCommit(() => this.schedule.remove(timerId));
+      this.deps.store.afterCommit(() => {
+        this.schedule.remove(timerId);
+        this.lastTick.delete(timerId);
+      });
       return record;
     });
   }
@@ -224,14 +261,16 @@ export class TimerService implements ResourceService {
         for (const e of entries) {
           const span = this.deps.tracer?.startSpan('timer.fire', { 'svc.timer_id': e.timerId }, null);
           try {
-            const next = store.tx(() => this.fireOne(e.timerId, span));
-            if (next === undefined) {
+            const outcome = store.tx(() => this.fireOne(e.timerId, span));
+            if (!outcome?.fired) {
               span?.discard();
+              if (outcome) reschedule.push([e.timerId, outcome.next]);
               continue;
             }
             span?.end('ok');
             fired++;
-            if (next !== null) reschedule.push([e.timerId, next]);
+            if (outcome.next !== null) reschedule.push([e.timerId, outcome.next]);
+            else this.lastTick.delete(e.timerId);
           } catch (err) {
             span?.end('error', err);
             if (err instanceof AppError && (err.code === 'agent_not_found' || err.code === 'agent_deleting')) {
@@ -256,20 +295,24 @@ export class TimerService implements ResourceService {
   }
 
   /**
-   * Fire one timer inside the caller's transaction. Returns the next due time (interval), null
-   * (the timer completed), or undefined when it was not due or no longer active.
+   * Fire one timer inside the caller's transaction. Returns whether it fired and when it is due
+   * next (null: the timer completed), or undefined when it is no longer active. A timer not due
+   * yet, or held behind its own still-queued tick, did not fire and is due again at `next`.
    */
-  private fireOne(timerId: string, span?: Span): number | null | undefined {
+  private fireOne(timerId: string, span?: Span): FireOutcome {
     const row = this.stmt.get.get(timerId) as TimerRow | undefined;
     if (!row || row.status !== 'active' || row.next_fire_ms === null) return undefined;
     const at = this.deps.clock.now();
-    if (row.next_fire_ms > at) return row.next_fire_ms;
+    if (row.next_fire_ms > at) return { fired: false, next: row.next_fire_ms };
     const agent = this.deps.agents.find(row.agent_id);
     if (!agent || agent.incarnation !== row.incarnation) throw errors.agentNotFound(row.agent_id);
+    const previous = this.lastTick.get(timerId);
+    if (previous !== undefined && this.deps.queue.isQueued(previous)) return { fired: false, next: at + RETRY_MS };
     const scheduledFor = row.next_fire_ms;
     span?.setAttributes({ 'svc.agent_id': row.agent_id, 'svc.timer.lateness_ms': at - scheduledFor });
     const fireCount = row.fire_count + 1;
-    const interval = row.interval_ms ?? 0;
+    // A period under the floor can only be a row stored before the floor existed: it keeps the floor.
+    const interval = row.interval_ms ? Math.max(row.interval_ms, MIN_INTERVAL_MS) : 0;
     // Missed grid points are coalesced into this one firing; the next stays on the grid.
     const missed = interval > 0 ? Math.floor((at - scheduledFor) / interval) : 0;
     const next = interval > 0 ? scheduledFor + (missed + 1) * interval : null;
@@ -284,6 +327,7 @@ export class TimerService implements ResourceService {
       },
       { metadata: { timer_id: timerId } },
     );
+    this.lastTick.set(timerId, message.message_id);
     this.stmt.fire.run(status, next, at, fireCount, at, timerId);
     this.deps.events.append(row.agent_id, 'timer_fired', {
       timer_id: timerId,
@@ -296,7 +340,7 @@ export class TimerService implements ResourceService {
       status,
       next_fire_at: next === null ? null : isoAt(next),
     });
-    return next;
+    return { fired: true, next };
   }
 
   // --- helpers ---------------------------------------------------------------------------------

@@ -147,7 +147,7 @@ interface Row {
 export const STATE_PAGE_LIMIT = 50;
 /** Due rechecks handled per transaction. */
 const RECHECK_BATCH = 100;
-/** Wait before retrying rechecks that could not be enqueued (queue full). */
+/** Wait before retrying rechecks that could not be enqueued (an I/O error: runtime messages are never refused by the queue cap). */
 const RECHECK_RETRY_MS = 1000;
 /** setTimeout's largest delay; a later recheck simply re-arms when this one passes. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

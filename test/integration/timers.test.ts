@@ -147,7 +147,7 @@ describe('timers survive SIGKILL', () => {
   it('a timer created before SIGKILL fires after a restart on the same home', async () => {
     const d = await pool.start();
     const once = (await createTimer(d, { duration_ms: 1000, summary: 'after restart' })).json;
-    const every = (await createTimer(d, { duration_ms: 800, interval_ms: 400, summary: 'cadence' })).json;
+    const every = (await createTimer(d, { duration_ms: 800, interval_ms: 1000, summary: 'cadence' })).json;
     await sigkill(d);
     expect(d.proc.signalCode).toBe('SIGKILL');
     const before = Date.now();
@@ -164,8 +164,8 @@ describe('timers survive SIGKILL', () => {
     const rec = await request(again, 'GET', `/api/agents/main/timers/${once.timer_id}`);
     expect(rec.json).toMatchObject({ status: 'completed', fire_count: 1 });
 
-    // The interval timer keeps its original grid: every next_fire_at is created + 800 + k * 400.
-    const grid = (iso: string) => (Date.parse(iso) - Date.parse(every.created_at) - 800) % 400;
+    // The interval timer keeps its original grid: every next_fire_at is created + 800 + k * 1000.
+    const grid = (iso: string) => (Date.parse(iso) - Date.parse(every.created_at) - 800) % 1000;
     const ticks = await waitFor(
       () => events(again),
       (evs) => evs.filter((e) => e.type === 'timer_fired' && e.payload.timer_id === every.timer_id).length >= 2,

@@ -13,6 +13,12 @@ function put(text: string, priority: Priority, agent = 'main') {
   return t.s.store.tx(() => t.s.queue.enqueue({ agentId: agent, provenance, body: { type: 'text', text } }));
 }
 
+/** A message from an external sender: it counts against queue.max_pending. */
+function putPublic(text: string, agent = 'main') {
+  const provenance = deriveProvenance('public_enqueue', { kind: 'channel', channel: 'test' });
+  return t.s.store.tx(() => t.s.queue.enqueue({ agentId: agent, provenance, body: { type: 'text', text } }));
+}
+
 describe('message queue', () => {
   it('dequeues by priority (interject > next > normal > background), FIFO inside a priority', () => {
     put('bg', 'background');
@@ -29,20 +35,22 @@ describe('message queue', () => {
     expect(order).toEqual(['i', 'x', 'n1', 'n2', 'bg']);
   });
 
-  it('caps queued messages per agent with 429 overloaded, counting claims and rollbacks', () => {
-    for (let i = 0; i < 5; i++) put(`m${i}`, 'normal');
-    expect(() => put('too many', 'normal')).toThrowError(expect.objectContaining({ status: 429, code: 'overloaded' }));
+  it('caps queued public messages per agent with 429 overloaded, counting claims and rollbacks', () => {
+    for (let i = 0; i < 5; i++) putPublic(`m${i}`);
+    expect(() => putPublic('too many')).toThrowError(expect.objectContaining({ status: 429, code: 'overloaded' }));
     t.s.store.tx(() => t.s.queue.claimNext('main'));
     expect(t.s.queue.pending('main')).toBe(4);
+    expect(t.s.queue.pendingIn('main', 'public')).toBe(4);
     // A rolled-back enqueue does not count.
     expect(() =>
       t.s.store.tx(() => {
-        put('rolled back', 'normal');
+        putPublic('rolled back');
         throw new Error('abort');
       }),
     ).toThrow('abort');
     expect(t.s.queue.pending('main')).toBe(4);
-    put('fits again', 'normal');
+    expect(t.s.queue.pendingIn('main', 'public')).toBe(4);
+    putPublic('fits again');
     expect(t.s.queue.pending('main')).toBe(5);
   });
 

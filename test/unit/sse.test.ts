@@ -1,15 +1,22 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SseHub } from '../../src/events/sse.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { END_GRACE_MS, SseHub } from '../../src/events/sse.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
-/** A response whose socket accepts `capacity` bytes before pushing back, and drains on demand. */
+/**
+ * A response whose socket accepts `capacity` bytes before pushing back, and drains on demand.
+ * `flushesOnEnd: false` is a client that has stopped reading: an ended response never closes.
+ */
 class FakeResponse extends EventEmitter {
   frames: string[] = [];
   buffered = 0;
   ended = false;
-  constructor(private readonly capacity: number) {
+  destroyed = false;
+  constructor(
+    private readonly capacity: number,
+    private readonly flushesOnEnd = true,
+  ) {
     super();
   }
   write(chunk: string): boolean {
@@ -23,6 +30,11 @@ class FakeResponse extends EventEmitter {
   }
   end(): void {
     this.ended = true;
+    if (this.flushesOnEnd) this.emit('close');
+  }
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
     this.emit('close');
   }
   seqs(): number[] {
@@ -72,12 +84,59 @@ describe('SSE delivery', () => {
     append(500);
     expect(conn.closed).toBe(true);
     expect(conn.closeReason).toBe('lagging');
-    expect(res.ended).toBe(true);
+    // Its socket is destroyed, not ended: an end would wait for a flush that never comes.
+    expect(res.destroyed).toBe(true);
     expect(lagging).toHaveLength(1);
     // What it did get is a gap-free prefix.
     const seqs = res.seqs();
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 2));
     expect(hub.size).toBe(0);
+  });
+
+  it('counts a connection until its socket has closed, not until it stops taking frames', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      append(10);
+      const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 1_000_000, maxClients: 2 });
+      const reader = new FakeResponse(1_000_000);
+      const stalled = new FakeResponse(1_000_000, false); // has stopped reading: its end never flushes
+      const a = hub.attach(reader as unknown as ServerResponse);
+      const b = hub.attach(stalled as unknown as ServerResponse);
+      await hub.streamAgent(a, 'main', 3, 2);
+      await hub.streamAgent(b, 'main', 3, 2);
+      expect([a.closeReason, b.closeReason]).toEqual(['limit_reached', 'limit_reached']);
+      // The reader's socket closed with the end; the stalled one is still open and still counted.
+      expect(reader.destroyed).toBe(false);
+      expect(stalled.ended).toBe(true);
+      expect(hub.size).toBe(1);
+      vi.advanceTimersByTime(END_GRACE_MS - 1);
+      expect(stalled.destroyed).toBe(false);
+      expect(hub.full).toBe(false);
+      hub.attach(new FakeResponse(1_000_000) as unknown as ServerResponse);
+      expect(hub.full).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(stalled.destroyed).toBe(true);
+      expect(hub.size).toBe(1);
+      expect(hub.full).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('destroys every socket at shutdown that has not closed after the grace period', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const hub = new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 1_000_000, maxClients: 10 });
+      const stalled = Array.from({ length: 3 }, () => new FakeResponse(1_000_000, false));
+      for (const res of stalled) hub.streamAll(hub.attach(res as unknown as ServerResponse));
+      hub.closeAll();
+      expect(hub.size).toBe(3);
+      vi.advanceTimersByTime(END_GRACE_MS);
+      expect(stalled.map((r) => r.destroyed)).toEqual([true, true, true]);
+      expect(hub.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('closes after `limit` backlog events', async () => {

@@ -33,6 +33,12 @@ function typesOf(s: Services, agent = 'main') {
 function eventsOfType(s: Services, type: string, agent = 'main') {
   return eventsOf(s, agent).filter((e) => e.type === type);
 }
+/** The agent takes every queued message (a timer holds its next firing while its last tick waits). */
+function takeAll(s: Services, agent = 'main') {
+  s.store.tx(() => {
+    while (s.queue.claimNext(agent));
+  });
+}
 
 describe('timer creation', () => {
   it('creates an active record with a tmr_ id, next_fire_at = created_at + duration_ms, and a timer_created event', async () => {
@@ -127,10 +133,12 @@ describe('firing', () => {
     t.clock.advance(1000);
     expect(t.s.timers.runDue()).toBe(1);
     expect(t.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'active', fire_count: 1, next_fire_at: iso(created + 2000) });
+    takeAll(t.s);
     // Late by 30 ms: still fires once, and the next stays on the grid (no drift).
     t.clock.advance(1030);
     expect(t.s.timers.runDue()).toBe(1);
     expect(t.s.timers.get('main', timer.timer_id)).toMatchObject({ fire_count: 2, next_fire_at: iso(created + 3000) });
+    takeAll(t.s);
     // Three grid points passed (3000, 4000, 5000; now 5500): one firing.
     t.clock.advance(3470);
     expect(t.s.timers.runDue()).toBe(1);
@@ -169,19 +177,18 @@ describe('firing', () => {
     await vi.waitFor(() => expect(t.s.timers.get('main', timer.timer_id).status).toBe('completed'), { timeout: 2000, interval: 10 });
   });
 
-  it('retries a firing refused by a full queue later, without losing or completing the timer', async () => {
-    const small = testServices({ configToml: '[queue]\nmax_pending = 1\n' });
+  it('a firing is never refused because external senders or the operator filled the queue', async () => {
+    const small = testServices({ configToml: '[queue]\nmax_pending = 1\nmax_pending_operator = 1\n' });
     try {
-      await small.s.ingress.controlPrompt('main', 'fill the queue');
+      await small.s.ingress.publicEnqueue('main', { text: 'fill the public budget' });
+      await small.s.ingress.controlPrompt('main', 'fill the operator budget');
+      await expect(small.s.ingress.publicEnqueue('main', { text: 'one more' })).rejects.toMatchObject({ code: 'overloaded' });
       const timer = await small.s.timers.create('main', { duration_ms: 10 });
       small.clock.advance(10);
-      expect(small.s.timers.runDue()).toBe(0);
-      expect(small.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'active', fire_count: 0 });
-      expect(eventsOfType(small.s, 'timer_fired')).toHaveLength(0);
-      small.s.store.tx(() => small.s.queue.claimNext('main'));
-      small.clock.advance(1000);
       expect(small.s.timers.runDue()).toBe(1);
       expect(small.s.timers.get('main', timer.timer_id)).toMatchObject({ status: 'completed', fire_count: 1 });
+      expect(eventsOfType(small.s, 'timer_fired')).toHaveLength(1);
+      expect(small.s.queue.pending('main')).toBe(3);
     } finally {
       await small.close();
     }
@@ -292,6 +299,7 @@ describe('durable scheduling across restarts', () => {
     const later = await s.timers.create('main', { duration_ms: 60_000, summary: 'later' });
     clock.advance(1000);
     expect(s.timers.runDue()).toBe(1); // `every` fired at created + 1000
+    takeAll(s);
     await close(s);
 
     // Down for 9.5 s: `once` (due at 3000) and `every` (due at 2000 ... 10000) are overdue.
@@ -309,6 +317,7 @@ describe('durable scheduling across restarts', () => {
     expect(s.timers.get('main', later.timer_id)).toMatchObject({ status: 'active', fire_count: 0 });
     // Nothing more at the same instant; then the original cadence.
     expect(s.timers.runDue()).toBe(0);
+    takeAll(s);
     clock.advance(499);
     expect(s.timers.runDue()).toBe(0);
     clock.advance(1);

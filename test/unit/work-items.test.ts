@@ -401,16 +401,13 @@ describe('rechecks', () => {
     expect(drainTicks('main').map((m) => m.metadata.work_item_id)).toEqual([a.id]);
   });
 
-  it('a recheck that cannot be enqueued (queue full) stays pending and fires later', async () => {
+  it('a recheck fires even when external senders have filled the queue', async () => {
     await t.close();
     t = testServices({ configToml: '[queue]\nmax_pending = 1\n' });
     const a = create('a');
     svc().update('main', a.id, { blocked_by: 'x', recheck_after: 10 });
-    await t.s.ingress.controlPrompt('main', 'fill the queue');
+    await t.s.ingress.publicEnqueue('main', { text: 'fill the public budget' });
     t.clock.advance(10);
-    expect(svc().runDueRechecks()).toBe(0);
-    expect(svc().get('main', a.id).recheck_consumed_at).toBeNull();
-    t.s.store.tx(() => t.s.queue.claimNext('main'));
     expect(svc().runDueRechecks()).toBe(1);
     expect(svc().get('main', a.id).recheck_consumed_at).not.toBeNull();
   });

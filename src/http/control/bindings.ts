@@ -61,7 +61,7 @@ export function bindingRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Operator ingress through a binding: operator_prompt, trusted_operator, operator_instruction, priority interject',
       description:
-        'Missing binding: 404 binding_not_found. A binding of another agent, an inactive binding, actor_id other than the binding\'s operator_actor_id, or a provider other than the binding\'s: 403 binding_mismatch. The message metadata carries the transport, binding_id, reply_route_id (default: the binding\'s default_route_id) and provider.',
+        'Missing binding: 404 binding_not_found. A binding of another agent, an inactive binding, actor_id other than the binding\'s operator_actor_id, or a provider other than the binding\'s: 403 binding_mismatch. The message metadata carries the transport, binding_id, reply_route_id (default: the binding\'s default_route_id) and provider. Never refused because external senders filled the queue: counted with the operator\'s prompts against queue.max_pending_operator, not queue.max_pending.',
       params: AgentIdParams,
       body: OperatorIngressBody,
       responses: { 202: { description: 'Queued', schema: Admitted } },

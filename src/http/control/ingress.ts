@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const tags = ['ingress'];
 const enqueueDescription =
-  'Rules, in order, nothing queued on rejection: trust/trust_level/authority_class -> 403 provenance_override_rejected; priority interject -> 403 priority_not_allowed; kind operator_prompt or runtime-owned -> 403 kind_not_allowed; origin kind other than channel/webhook -> 403 origin_not_allowed; kind contradicting origin -> 400 kind_origin_mismatch; no content -> 400 empty_message; queue full -> 429 overloaded.';
+  'Rules, in order, nothing queued on rejection: trust/trust_level/authority_class -> 403 provenance_override_rejected; priority interject -> 403 priority_not_allowed; kind operator_prompt or runtime-owned -> 403 kind_not_allowed; origin kind other than channel/webhook -> 403 origin_not_allowed; kind contradicting origin -> 400 kind_origin_mismatch; no content -> 400 empty_message; the agent already has queue.max_pending queued messages from external senders (public enqueue, webhooks, callbacks, inbox notifications; operator and runtime messages are not counted) -> 429 overloaded with Retry-After.';
 
 export function ingressRoutes(s: Services): AnyRoute[] {
   return [
@@ -48,7 +48,9 @@ export function ingressRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',
-      description: 'Fields named origin, trust or priority in the payload are payload, not provenance.',
+      description:
+        'Fields named origin, trust or priority in the payload are payload, not provenance. ' +
+        'Counts against the public budget (queue.max_pending queued messages from external senders per agent): past it, 429 overloaded with Retry-After.',
       params: z.object({ agent_id: z.string().min(1) }),
       body: AnyJson,
       responses: { 202: { description: 'Queued', schema: Admitted } },
@@ -64,6 +66,9 @@ export function ingressRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Operator prompt: operator_prompt, trusted_operator, operator_instruction, priority interject',
+      description:
+        'Never refused because external senders filled the queue: operator messages are counted apart from public ingress, ' +
+        'against queue.max_pending_operator (default 100000) queued operator messages per agent; past that, 429 overloaded with Retry-After.',
       params: AgentIdParams,
       body: PromptBody,
       responses: { 202: { description: 'Queued', schema: Admitted } },

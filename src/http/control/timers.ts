@@ -39,7 +39,10 @@ export function timerRoutes(s: Services): AnyRoute[] {
         'The timer first fires `duration_ms` after creation; with `interval_ms` > 0 it then fires every `interval_ms` on that original grid. ' +
         'A firing enqueues a system_tick (origin {kind:"timer", timer_id}, trusted_system, runtime_instruction, priority next) and emits `timer_fired`. ' +
         'Timers survive restarts: an overdue one-shot fires once at start; an interval timer fires once for all missed periods, then keeps its cadence. ' +
-        'The body is strict: `after_ms`/`every_ms` answer 400 invalid_request with a hint naming duration_ms/interval_ms.',
+        'A timer keeps at most one tick waiting in the queue: while its previous tick has not been taken (the agent is stopped or busy), its next firing waits, then fires once for all the periods it missed. ' +
+        'The body is strict: `after_ms`/`every_ms` answer 400 invalid_request with a hint naming duration_ms/interval_ms. ' +
+        '`interval_ms` between 1 and 999 answers 400 invalid_request (an interval timer fires at most once a second). ' +
+        'An agent has at most `timers.max_active_per_agent` (default 256) active timers: past it, 409 timer_limit_reached (with agent_id and limit) until one completes or is cancelled.',
       params: AgentIdParams,
       body: CreateTimerBody,
       hint: timerBodyHint,

@@ -20,7 +20,7 @@ import {
 
 const tags = ['triggers'];
 const bodyRules =
-  'Body (at most 256 KB, else 413 payload_too_large): application/json or */*+json is parsed (400 invalid_json when malformed); text/* is read as text in its charset; any other content type (a body without one counts as application/octet-stream) is kept as base64. Unknown or revoked token: 404 trigger_not_found; a token of the other delivery mode: 403 delivery_mode_mismatch.';
+  'Body (at most 256 KB, else 413 payload_too_large): application/json or */*+json is parsed (400 invalid_json when malformed); text/* is read as text in its charset; any other content type (a body without one counts as application/octet-stream) is kept as base64. Unknown or revoked token: 404 trigger_not_found; a token of the other delivery mode: 403 delivery_mode_mismatch. Counts against the public budget (queue.max_pending queued messages from external senders per agent): past it, 429 overloaded with Retry-After.';
 
 export function triggerRoutes(s: Services): AnyRoute[] {
   return [

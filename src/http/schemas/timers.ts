@@ -1,6 +1,6 @@
 /** Timer request and response shapes (spec "Timer request shapes"; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { LIST_MAX, TIMER_STATUSES } from '../../runtime/timers.js';
+import { LIST_MAX, MIN_INTERVAL_MS, TIMER_STATUSES } from '../../runtime/timers.js';
 import { AuthorityClass, QueryInt } from './common.js';
 
 /**
@@ -19,9 +19,13 @@ export const TimerParams = z.object({
 export const CreateTimerBody = z
   .strictObject({
     duration_ms: Millis.openapi({ description: 'delay before the first firing, in milliseconds' }),
-    interval_ms: Millis.nullable()
+    // Mirrors TimerService.create's floor, so the 400 names the body field.
+    interval_ms: Millis.refine((v) => v === 0 || v >= MIN_INTERVAL_MS, `must be 0 (a one-shot timer) or at least ${MIN_INTERVAL_MS} ms`)
+      .nullable()
       .optional()
-      .openapi({ description: 'period of an interval timer after its first firing; null, absent or 0: a one-shot timer' }),
+      .openapi({
+        description: `period of an interval timer after its first firing, at least ${MIN_INTERVAL_MS} ms; null, absent or 0: a one-shot timer`,
+      }),
     summary: z.string().nullable().optional().openapi({ description: 'what the timer is for; delivered with every tick' }),
     authority_class: AuthorityClass,
   })

@@ -2,7 +2,7 @@
  * Timer tools: TimerService.create / cancel, the calls behind POST .../timers and
  * POST .../timers/:id/cancel (same `timer_created` / `timer_cancelled` events). A firing later
  * reaches the agent as a `system_tick` message from origin timer. The timer service takes no
- * authority class.
+ * authority class; its floor (interval >= 1 s) and per-agent cap apply here as on the route.
  */
 import { z } from 'zod';
 import type { ToolDeps } from './index.js';
@@ -23,7 +23,7 @@ export function timerTools(deps: ToolDeps) {
           'Each firing arrives as a timer tick message carrying the summary. Returns the timer record (timer_id).',
         args: z.strictObject({
           duration_ms: Millis.describe('delay before the first firing, in milliseconds'),
-          interval_ms: Millis.optional().describe('repeat period in milliseconds; omit or 0 for a one-shot timer'),
+          interval_ms: Millis.optional().describe('repeat period in milliseconds, at least 1000; omit or 0 for a one-shot timer'),
           summary: z.string().optional().describe('what the timer is for; delivered with every tick'),
         }),
         run: (ctx, a) =>
