@@ -38,6 +38,44 @@ const Otlp = z
     }
   });
 
+/** Browser sign-in through an OpenID provider (src/auth/); `issuer` empty = off. Start-up only. */
+const Oidc = z
+  .strictObject({
+    issuer: z.string().default(''),
+    client_id: z.string().default(''),
+    client_secret_file: z.string().default(''),
+    redirect_url: z.string().default(''),
+    allowed_subjects: z.array(z.string().min(1)).default([]),
+    allowed_groups: z.array(z.string().min(1)).default([]),
+    scopes: z.string().default('openid profile email'),
+    // Bounded: a session is never renewed, so its lifetime is how long a stolen cookie works.
+    session_ttl_s: z.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+    cookie_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-"').default('svc_session'),
+  })
+  .superRefine((o, ctx) => {
+    if (!o.issuer) return;
+    const url = (key: 'issuer' | 'redirect_url') => {
+      try {
+        const u = new URL(o[key]);
+        if (u.protocol === 'https:' || u.protocol === 'http:') return u;
+      } catch {
+        /* reported below */
+      }
+      ctx.addIssue({ code: 'custom', path: [key], message: 'an http(s) URL is required when auth.oidc.issuer is set' });
+      return null;
+    };
+    const issuer = url('issuer');
+    if (issuer && issuer.protocol === 'http:' && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(issuer.hostname)) {
+      ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'must be https (plain http only for a provider on this machine)' });
+    }
+    const redirect = url('redirect_url');
+    if (redirect && (redirect.search || redirect.hash)) {
+      ctx.addIssue({ code: 'custom', path: ['redirect_url'], message: 'must not carry a query or fragment' });
+    }
+    if (!o.client_id) ctx.addIssue({ code: 'custom', path: ['client_id'], message: 'required when auth.oidc.issuer is set' });
+    if (!o.scopes.split(/\s+/).includes('openid')) ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'must include "openid"' });
+  });
+
 export const ConfigSchema = z.strictObject({
   default_agent: z.string().regex(AGENT_ID_PATTERN, 'must be a valid agent id').default('main'),
   control_token: z.string().default(''),
@@ -49,6 +87,7 @@ export const ConfigSchema = z.strictObject({
       read_access: z.enum(['loopback', 'token']).default('loopback'),
       allowed_hosts: z.array(z.string()).default([]),
       allowed_origins: z.array(z.string()).default([]),
+      oidc: Oidc.prefault({}),
     })
     .prefault({}),
   events: z
@@ -121,6 +160,15 @@ export const STARTUP_ONLY_KEYS = new Set([
   'listen',
   'inbox.socket',
   'inbox.port',
+  'auth.oidc.issuer',
+  'auth.oidc.client_id',
+  'auth.oidc.client_secret_file',
+  'auth.oidc.redirect_url',
+  'auth.oidc.allowed_subjects',
+  'auth.oidc.allowed_groups',
+  'auth.oidc.scopes',
+  'auth.oidc.session_ttl_s',
+  'auth.oidc.cookie_name',
 ]);
 
 export function splitHostPort(listen: string): { host: string; port: number } {

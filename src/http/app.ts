@@ -10,6 +10,7 @@ import { errors } from '../core/errors.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Span, Tracer } from '../telemetry/tracing.js';
 import { installAuth, type AuthPolicy } from './auth.js';
+import { installBrowserAccess } from './browser.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './error-handler.js';
 import { OpenAPIRegistry } from './openapi.js';
 import { mountRoutes, type AnyRoute } from './route.js';
@@ -73,6 +74,9 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   // First among the hooks: requests refused by the guards get a span too.
   if (opts.tracer) installRequestSpans(app, opts.tracer, opts.surface ?? 'control');
   installErrorHandling(app);
+  // CORS before the auth hook (preflights carry no credentials; refusals carry CORS headers), and
+  // before the route inventory below (its OPTIONS * route is not an API path).
+  await installBrowserAccess(app, opts.auth);
   installAuth(app, opts.auth);
   app.addHook('onResponse', async (request, reply) => {
     opts.metrics.httpRequests.inc();

@@ -15,6 +15,8 @@ export interface AuthPolicy {
   readAccess: 'loopback' | 'token';
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** Browser sessions (OIDC sign-in, src/http/session-cookie.ts): a live one stands in for the token. */
+  sessions?: { authenticate(request: FastifyRequest): boolean };
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -93,6 +95,7 @@ export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
     const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
     if (!needed) return;
     const presented = bearerToken(request);
-    if (presented === null || !tokenMatches(presented, policy.token)) throw errors.unauthorized();
+    const tokenOk = presented !== null && tokenMatches(presented, policy.token);
+    if (!tokenOk && !policy.sessions?.authenticate(request)) throw errors.unauthorized();
   });
 }

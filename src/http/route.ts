@@ -17,6 +17,8 @@ export interface ResponseSpec {
   description: string;
   schema?: ZodType;
   contentType?: string;
+  /** Response headers worth documenting (name -> description), e.g. `Location` of a redirect. */
+  headers?: Record<string, string>;
 }
 
 type Input<T> = T extends ZodType ? z.output<T> : undefined;
@@ -120,11 +122,15 @@ function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): 
 function registerPath(registry: OpenAPIRegistry, spec: AnyRoute): void {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
-    responses[status] = r.schema
+    const response: Record<string, unknown> = r.schema
       ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
       : r.contentType
         ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string' } } } }
         : { description: r.description };
+    if (r.headers) {
+      response.headers = Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+    }
+    responses[status] = response;
   }
   responses.default = { description: 'Error envelope', content: { 'application/json': { schema: ErrorResponse } } };
   const request: Record<string, unknown> = {};

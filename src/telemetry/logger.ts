@@ -1,7 +1,7 @@
 /**
  * The daemon's pino logger. Secrets never reach a log line: authorization headers, tokens and
- * credentials are redacted by path, and callback URLs (whose path segment is a capability token)
- * are logged with the token masked.
+ * credentials and cookies are redacted by path, callback URLs (whose path segment is a capability
+ * token) are logged with the token masked, and the sign-in callback without its query (a code).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -9,6 +9,11 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
   'authorization',
+  'req.headers.cookie',
+  'headers.cookie',
+  'cookie',
+  'res.headers["set-cookie"]',
+  'headers["set-cookie"]',
   'control_token',
   'token',
   'secret',
@@ -24,10 +29,12 @@ export const REDACT_PATHS = [
 ];
 
 const CALLBACK_PATH = /(\/api\/callbacks\/(?:enqueue|wake)\/)[^/?#]+/g;
+/** The OpenID provider's redirect carries a one-time authorization code and the state. */
+const OIDC_CALLBACK_QUERY = /(\/api\/auth\/callback\/?)\?[^#]*/gi;
 
-/** Mask the capability token of a callback URL or path. */
+/** Mask the capability token of a callback URL or path, and the query of the sign-in callback. */
 export function maskUrl(url: string): string {
-  return url.replace(CALLBACK_PATH, '$1***');
+  return url.replace(CALLBACK_PATH, '$1***').replace(OIDC_CALLBACK_QUERY, '$1?***');
 }
 
 interface RequestLike {

@@ -19,6 +19,7 @@ import { models } from './012-models.js';
 import { inboxStreams } from './013-inbox-streams.js';
 import { inboxSubscriptions } from './014-inbox-subscriptions.js';
 import { inboxDelivery } from './015-inbox-delivery.js';
+import { authSessions } from './016-auth-sessions.js';
 
 export interface Migration {
   version: number;
@@ -27,7 +28,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, authSessions];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
