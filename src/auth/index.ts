@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/store.js';
-import { OidcLogin } from './oidc.js';
+import { isLoopbackUrl, OidcLogin } from './oidc.js';
 import { normaliseOrigin } from './return-to.js';
 import { SessionStore } from './sessions.js';
 
@@ -43,6 +43,11 @@ export function createBrowserAuth(config: ResolvedConfig, clock: Clock, logger: 
   });
   if (o.allowed_subjects.length === 0 && o.allowed_groups.length === 0) {
     logger.warn('auth.oidc: allowed_subjects and allowed_groups are both empty, so every sign-in is refused; list who may sign in');
+  }
+  const callbackHost = new URL(o.redirect_url).hostname.toLowerCase();
+  const hosts = config.values.auth.allowed_hosts.map((h) => h.toLowerCase().replace(/:\d+$/, ''));
+  if (!isLoopbackUrl(o.redirect_url) && !hosts.includes(callbackHost)) {
+    logger.warn({ host: callbackHost }, 'auth.oidc.redirect_url names a host that is not in auth.allowed_hosts: the provider\'s redirect back will be refused (host_not_allowed)');
   }
   const revoked = sessions.sweep((subject, groups) => oidc.allows(subject, groups));
   if (revoked > 0) logger.info({ revoked }, 'browser sessions revoked: no longer allowed by auth.oidc');

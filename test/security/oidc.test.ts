@@ -307,3 +307,28 @@ describe('OIDC with a public client in local mode', () => {
     expect((await request(local, 'GET', '/api/handshake', { headers: { origin: LISTED_ORIGIN } })).status).toBe(200);
   });
 });
+
+describe('OIDC with the provider down and nobody allowed', () => {
+  it('starts anyway, warns that every sign-in is refused, and answers 502 when the provider cannot be reached', async () => {
+    const deadPort = await freePort();
+    const port = await freePort();
+    const daemon = await pool.start({
+      args: ['--listen', `127.0.0.1:${port}`],
+      configToml: `[auth.oidc]\nissuer = "http://127.0.0.1:${deadPort}"\nclient_id = "svc"\nredirect_url = "http://127.0.0.1:${port}/api/auth/callback"\n`,
+    });
+    expect(daemon.logLines().some((l) => l.level === 40 && /allowed_subjects and allowed_groups are both empty/.test(String(l.msg)))).toBe(true);
+    const res = await request(daemon, 'GET', '/api/auth/login');
+    expect({ status: res.status, code: res.json.code }).toEqual({ status: 502, code: 'oidc_provider_unavailable' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('without [auth.oidc] the sign-in routes answer 404 oidc_not_configured and the method stays local', async () => {
+    expect((await request(d, 'GET', '/api/auth/method')).json.mode).toBe('oidc');
+    const plain = await pool.start();
+    expect((await request(plain, 'GET', '/api/auth/method')).json).toEqual({ mode: 'local' });
+    for (const [method, url] of [['GET', '/api/auth/login'], ['GET', '/api/auth/callback?code=x&state=y'], ['POST', '/api/auth/logout'], ['GET', '/api/auth/session']]) {
+      const res = await request(plain, method!, url!);
+      expect({ status: res.status, code: res.json.code }, url).toEqual({ status: 404, code: 'oidc_not_configured' });
+    }
+  });
+});
