@@ -23,8 +23,14 @@ export interface SessionAuthenticator {
   current(request: FastifyRequest): { id: string; session: Session } | null;
 }
 
-/** Path of the short-lived cookie binding a pending sign-in to its browser. */
-const LOGIN_COOKIE_PATH = '/api/auth';
+/**
+ * Path of the short-lived cookie binding a pending sign-in to its browser: the callback's
+ * directory (`/api/auth` for the usual redirect_url), so the cookie goes nowhere else.
+ */
+function loginCookiePath(b: BrowserAuth): string {
+  const pathname = new URL(b.oidc.settings.redirectUrl).pathname;
+  return pathname.slice(0, pathname.lastIndexOf('/')) || '/';
+}
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
@@ -63,9 +69,9 @@ export function clearedSessionCookie(b: BrowserAuth): string {
 export const loginCookieName = (b: BrowserAuth) => `${b.cookieName}_login`;
 
 export function loginCookie(b: BrowserAuth, binding: string): string {
-  return serialize(loginCookieName(b), binding, attributes(b, LOGIN_COOKIE_PATH, PENDING_TTL_MS / 1000));
+  return serialize(loginCookieName(b), binding, attributes(b, loginCookiePath(b), PENDING_TTL_MS / 1000));
 }
 
 export function clearedLoginCookie(b: BrowserAuth): string {
-  return serialize(loginCookieName(b), '', attributes(b, LOGIN_COOKIE_PATH, 0));
+  return serialize(loginCookieName(b), '', attributes(b, loginCookiePath(b), 0));
 }

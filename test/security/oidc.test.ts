@@ -21,6 +21,7 @@ const pool = daemonPool();
 function oidcConfig(issuer: string, port: number, clientId: string, secretFile: string | null, extra = ''): string {
   return `log_level = "debug"
 [auth]
+read_access = "token"
 allowed_origins = ["${LISTED_ORIGIN}"]
 [auth.oidc]
 issuer = "${issuer}"
@@ -137,6 +138,17 @@ describe('OIDC sign-in in bearer mode', () => {
     expect(Date.parse(me.json.expires_at) - Date.parse(me.json.created_at)).toBe(43_200_000);
   });
 
+  it('the login redirect binds the sign-in to the browser with a short-lived cookie scoped to the callback', async () => {
+    const res = await request(d, 'GET', '/api/auth/login?return_to=/api/');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toMatch(new RegExp(`^${provider.issuer}/auth\\?`));
+    expect(res.headers['cache-control']).toBe('no-store');
+    const [cookie] = res.headers['set-cookie']!;
+    const attrs = cookie!.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    expect(cookie).toMatch(/^svc_session_login=[A-Za-z0-9_-]{43};/);
+    expect(attrs.sort()).toEqual(['httponly', 'max-age=600', 'path=/api/auth', 'samesite=lax']);
+  });
+
   it('the session cookie alone sends a prompt and reads an event stream', async () => {
     const jar = new CookieJar();
     await signIn(jar, base, 'alice');
@@ -148,14 +160,14 @@ describe('OIDC sign-in in bearer mode', () => {
     expect(fromPage.status, fromPage.text).toBe(202);
     expect(fromPage.headers['access-control-allow-origin']).toBe(LISTED_ORIGIN);
 
-    const stream = await firstEvent(base, '/api/agents/main/events/stream?after_seq=0', cookieOf(jar));
+    // read_access = "token": the stream needs the token, or the session.
+    expect((await firstEvent(base, '/api/agents/main/events/stream?after_seq=0', {})).status).toBe(401);
+    const stream = await firstEvent(base, '/api/agents/main/events/stream?after_seq=0', { ...cookieOf(jar), origin: LISTED_ORIGIN });
     expect(stream.status, stream.body).toBe(200);
     expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(stream.headers['access-control-allow-origin']).toBe(LISTED_ORIGIN);
+    expect(stream.headers['access-control-allow-credentials']).toBe('true');
     expect(stream.id).toMatch(/^\d+$/);
-    // read_access = "loopback" would let a loopback reader in without anything: the stream is
-    // checked under "token" below through a control route instead.
-    const control = await request(d, 'GET', '/api/control/runtime/status', { headers: cookieOf(jar) });
-    expect(control.status).toBe(200);
   });
 
   it('a group listed in allowed_groups admits a subject that is not listed (groups from UserInfo)', async () => {
