@@ -23,7 +23,11 @@ export interface BrowserAuth {
 
 export function createBrowserAuth(config: ResolvedConfig, clock: Clock, logger: Logger, store: Store): BrowserAuth | null {
   const o = config.values.auth.oidc;
-  if (!o.issuer) return null;
+  if (!o.issuer) {
+    // Sign-in turned off ends every session: none may come back to life when it is turned on.
+    store.db.prepare('DELETE FROM auth_sessions').run();
+    return null;
+  }
   const listedOrigins = listOrigins(config.values.auth.allowed_origins);
   const sessions = new SessionStore({ store, clock, issuer: o.issuer, ttlMs: o.session_ttl_s * 1000 });
   const oidc = new OidcLogin({

@@ -12,7 +12,8 @@ import { DEFAULT_RETURN_TO, normaliseOrigin, safeReturnTo } from '../../src/auth
 import { SessionStore } from '../../src/auth/sessions.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { Store } from '../../src/store/store.js';
-import { maskUrl } from '../../src/telemetry/logger.js';
+import { createBrowserAuth } from '../../src/auth/index.js';
+import { createLogger, maskUrl } from '../../src/telemetry/logger.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -88,6 +89,42 @@ describe('SessionStore', () => {
     expect(other.find(dave.id)).toBeNull();
     expect(other.sweep(() => true)).toBe(2);
     expect(sessions.find(dave.id)).toBeNull();
+  });
+});
+
+describe('createBrowserAuth at start-up', () => {
+  const oidcToml = (subjects: string) =>
+    `[auth.oidc]\nissuer = "https://id.example"\nclient_id = "svc"\nredirect_url = "http://127.0.0.1:8700/api/auth/callback"\nallowed_subjects = [${subjects}]\n`;
+  function start(home: string, toml: string, store: Store, clock: ManualClock) {
+    fs.writeFileSync(path.join(home, 'config.toml'), toml);
+    const lines: string[] = [];
+    const auth = createBrowserAuth(loadConfig({ home }, {}), clock, createLogger('info', { write: (l: string) => void lines.push(l) }), store);
+    return { auth, lines };
+  }
+
+  it('revokes sessions a changed configuration no longer allows, warns when nobody may sign in, and ends all sessions when sign-in is off', () => {
+    const home = tmp();
+    const store = Store.open(path.join(home, 'svc.db'));
+    stores.push(store);
+    const clock = new ManualClock();
+    const first = start(home, oidcToml('"alice", "bob"'), store, clock);
+    const alice = first.auth!.sessions.create('alice', []);
+    const bob = first.auth!.sessions.create('bob', []);
+
+    const second = start(home, oidcToml('"alice"'), store, clock);
+    expect(second.auth!.sessions.find(alice.id)?.subject).toBe('alice');
+    expect(second.auth!.sessions.find(bob.id)).toBeNull();
+    expect(second.lines.join('')).toContain('browser sessions revoked');
+
+    const nobody = start(home, oidcToml(''), store, clock);
+    expect(nobody.auth!.sessions.find(alice.id)).toBeNull();
+    expect(nobody.lines.join('')).toMatch(/allowed_subjects and allowed_groups are both empty/);
+
+    const again = start(home, oidcToml('"alice"'), store, clock);
+    const carol = again.auth!.sessions.create('alice', []);
+    expect(start(home, '', store, clock).auth).toBeNull();
+    expect((store.db.prepare('SELECT COUNT(*) AS n FROM auth_sessions').get() as { n: number }).n).toBe(0);
+    expect(start(home, oidcToml('"alice"'), store, clock).auth!.sessions.find(carol.id)).toBeNull();
   });
 });
 
