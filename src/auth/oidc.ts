@@ -215,7 +215,7 @@ export function isLoopbackUrl(value: string): boolean {
 
 /** A short, secret-free reason: the OAuth error code of the provider, or the library's message. */
 function describe(err: unknown): string {
-  if (err instanceof oidc.AuthorizationResponseError || err instanceof oidc.ResponseBodyError) return `provider error ${err.error}`;
+  if (err instanceof oidc.AuthorizationResponseError || err instanceof oidc.ResponseBodyError) return `provider error ${String(err.error).slice(0, 100)}`;
   const e = err as { code?: string; message?: string; name?: string };
   const message = (e.message ?? String(err)).slice(0, 200);
   return e.code ? `${e.code}: ${message}` : message;
