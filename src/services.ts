@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { createBrowserAuth, type BrowserAuth } from './auth/index.js';
 import type { ResolvedConfig } from './config/load.js';
 import { RuntimeConfig } from './config/runtime-config.js';
 import type { Clock } from './core/clock.js';
@@ -85,6 +86,8 @@ export interface Services {
   /** The resource services above, in start order (stopped in reverse). */
   lifecycles: ResourceService[];
   runtimeConfig: RuntimeConfig;
+  /** OIDC sign-in and browser sessions; null when `[auth.oidc]` has no issuer. */
+  browserAuth: BrowserAuth | null;
   startedAt: number;
   /** Filled in by the daemon once its listeners are up. */
   endpoints: { listen: string; socket: string; inboxPort: number | null };
@@ -196,6 +199,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     inbox,
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),
+    browserAuth: createBrowserAuth(config, clock, logger, store),
     startedAt,
     endpoints: { listen: config.values.listen, socket: config.socketPath, inboxPort: null },
     requestShutdown: () => logger.warn('shutdown requested but no daemon is attached'),

@@ -38,6 +38,8 @@ export interface ResolvedConfig {
   values: Config;
   /** The effective control token ('' = local mode). */
   controlToken: string;
+  /** The OpenID client secret read from `auth.oidc.client_secret_file` ('' = public client). */
+  oidcClientSecret: string;
   socketPath: string;
 }
 
@@ -76,9 +78,12 @@ export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.e
 
   const merged = deepMerge(deepMerge(fileDoc, envDoc), flagDoc);
   const values = validateConfig(merged, configFile ?? 'configuration');
-  const controlToken = resolveToken(values, configFile ? path.dirname(configFile) : home);
+  const base = configFile ? path.dirname(configFile) : home;
+  const controlToken = resolveToken(values, base);
+  const { oidc } = values.auth;
+  const oidcClientSecret = oidc.issuer && oidc.client_secret_file ? readSecretFile('OIDC client secret file', path.resolve(base, oidc.client_secret_file)) : '';
   const socketPath = path.resolve(home, values.inbox.socket || 'inbox.sock');
-  return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, socketPath };
+  return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, oidcClientSecret, socketPath };
 }
 
 export function validateConfig(doc: unknown, where: string): Config {
@@ -115,14 +120,18 @@ export function readTomlFile(file: string): Doc {
 function resolveToken(values: Config, base: string): string {
   if (values.control_token) return values.control_token;
   if (!values.control_token_file) return '';
-  const file = path.resolve(base, values.control_token_file);
+  return readSecretFile('control token file', path.resolve(base, values.control_token_file));
+}
+
+/** A secret kept in its own file (trimmed); an unreadable or empty file refuses the start. */
+function readSecretFile(what: string, file: string): string {
   try {
-    const token = fs.readFileSync(file, 'utf8').trim();
-    if (!token) throw new ConfigError(`control token file ${file} is empty`);
-    return token;
+    const secret = fs.readFileSync(file, 'utf8').trim();
+    if (!secret) throw new ConfigError(`${what} ${file} is empty`);
+    return secret;
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`cannot read control token file ${file}: ${(err as Error).message}`);
+    throw new ConfigError(`cannot read ${what} ${file}: ${(err as Error).message}`);
   }
 }
 

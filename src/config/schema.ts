@@ -39,6 +39,44 @@ const Otlp = z
     }
   });
 
+/** Browser sign-in through an OpenID provider (src/auth/); `issuer` empty = off. Start-up only. */
+const Oidc = z
+  .strictObject({
+    issuer: z.string().default(''),
+    client_id: z.string().default(''),
+    client_secret_file: z.string().default(''),
+    redirect_url: z.string().default(''),
+    allowed_subjects: z.array(z.string().min(1)).default([]),
+    allowed_groups: z.array(z.string().min(1)).default([]),
+    scopes: z.string().default('openid profile email'),
+    // Bounded: a session is never renewed, so its lifetime is how long a stolen cookie works.
+    session_ttl_s: z.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+    cookie_name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-"').default('svc_session'),
+  })
+  .superRefine((o, ctx) => {
+    if (!o.issuer) return;
+    const url = (key: 'issuer' | 'redirect_url') => {
+      try {
+        const u = new URL(o[key]);
+        if (u.protocol === 'https:' || u.protocol === 'http:') return u;
+      } catch {
+        /* reported below */
+      }
+      ctx.addIssue({ code: 'custom', path: [key], message: 'an http(s) URL is required when auth.oidc.issuer is set' });
+      return null;
+    };
+    const issuer = url('issuer');
+    if (issuer && issuer.protocol === 'http:' && !/^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(issuer.hostname)) {
+      ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'must be https (plain http only for a provider on this machine)' });
+    }
+    const redirect = url('redirect_url');
+    if (redirect && (redirect.search || redirect.hash)) {
+      ctx.addIssue({ code: 'custom', path: ['redirect_url'], message: 'must not carry a query or fragment' });
+    }
+    if (!o.client_id) ctx.addIssue({ code: 'custom', path: ['client_id'], message: 'required when auth.oidc.issuer is set' });
+    if (!o.scopes.split(/\s+/).includes('openid')) ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'must include "openid"' });
+  });
+
 export const ConfigSchema = z.strictObject({
   default_agent: z.string().regex(AGENT_ID_PATTERN, 'must be a valid agent id').default('main'),
   control_token: z.string().default(''),
@@ -51,6 +89,7 @@ export const ConfigSchema = z.strictObject({
       allowed_hosts: z.array(z.string()).default([]),
       allowed_origins: z.array(z.string()).default([]),
       trust_loopback_peers: z.boolean().default(false),
+      oidc: Oidc.prefault({}),
     })
     .prefault({}),
   events: z
@@ -127,6 +166,7 @@ export const STARTUP_ONLY_KEYS = new Set([
   'inbox.socket',
   'inbox.port',
   'inbox.module_dirs',
+  'auth.oidc',
 ]);
 
 /** A key is start-up only when it, or a table that holds it, is listed in STARTUP_ONLY_KEYS. */

@@ -265,6 +265,21 @@ export const errors = {
 
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
+
+  // --- browser sign-in: OIDC and sessions (src/auth/) ----------------------------------------
+  // Never quote a code, a state, a token or a session id: these messages reach logs and browsers.
+  oidcNotConfigured: () =>
+    new AppError(404, 'oidc_not_configured', 'browser sign-in is not configured: set [auth.oidc] issuer, client_id and redirect_url'),
+  sessionRequired: () =>
+    new AppError(401, 'session_required', 'a valid session is required: sign in at /api/auth/login'),
+  oidcStateInvalid: () =>
+    new AppError(400, 'oidc_state_invalid', 'this sign-in is unknown, expired, already used or was started in another browser: start again at /api/auth/login'),
+  oidcLoginFailed: (reason: string) =>
+    new AppError(400, 'oidc_login_failed', `the identity provider's answer was refused: ${reason}`),
+  oidcProviderUnavailable: () =>
+    new AppError(502, 'oidc_provider_unavailable', 'the identity provider could not be reached; try again later'),
+  oidcSubjectNotAllowed: () =>
+    new AppError(403, 'oidc_subject_not_allowed', 'this account is not allowed to use svc: list its subject in auth.oidc.allowed_subjects or one of its groups in auth.oidc.allowed_groups'),
 };
 
 export function describeIssues(issues: Issue[]): string {

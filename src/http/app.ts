@@ -10,6 +10,7 @@ import { parseJsonBody } from '../core/json-guard.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Span, Tracer } from '../telemetry/tracing.js';
 import { installAuth, type AuthPolicy } from './auth.js';
+import { installBrowserAccess } from './browser.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './error-handler.js';
 import { OpenAPIRegistry } from './openapi.js';
 import { mountRoutes, type AnyRoute, type SurfaceKind } from './route.js';
@@ -80,6 +81,9 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   // First among the hooks: requests refused by the guards get a span too.
   if (opts.tracer) installRequestSpans(app, opts.tracer, opts.surface);
   installErrorHandling(app);
+  // CORS before the auth hook (preflights carry no credentials; refusals carry CORS headers), and
+  // before the route inventory below (its OPTIONS * route is not an API path).
+  await installBrowserAccess(app, opts.auth);
   installAuth(app, opts.auth);
   app.addHook('onResponse', async (request, reply) => {
     opts.metrics.httpRequests.inc();
@@ -96,6 +100,13 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
 
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION[opts.surface] });
+  registry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_session',
+    description:
+      'A browser session from GET /api/auth/login (OIDC, [auth.oidc]; the name is auth.oidc.cookie_name). It authorises exactly what the control token does; only requests without an Origin, from the origin of auth.oidc.redirect_url or from one in auth.allowed_origins may use it.',
+  });
   mountRoutes(app, registry, opts.routes, opts.surface);
   // Load every plugin now, so that the served routes and the OpenAPI registry are complete.
   await app.ready();

@@ -8,6 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normaliseOrigin } from '../auth/return-to.js';
 import { errors } from '../core/errors.js';
 import { ownUid, peerUid } from './peer-user.js';
 
@@ -19,6 +20,8 @@ export interface AuthPolicy {
   allowedOrigins: string[];
   /** Serve loopback clients whose uid cannot be determined (auth.trust_loopback_peers). */
   trustLoopbackPeers: boolean;
+  /** Browser sessions (OIDC sign-in, src/http/session-cookie.ts): a live one stands in for the token. */
+  sessions?: { authenticate(request: FastifyRequest): boolean };
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -55,7 +58,9 @@ export function hostAllowed(hostHeader: string | undefined, allowed: string[]): 
 }
 
 export function originAllowed(origin: string, allowed: string[]): boolean {
-  if (allowed.some((a) => a.replace(/\/$/, '').toLowerCase() === origin.replace(/\/$/, '').toLowerCase())) return true;
+  // Compared as origins (`https://x:443` is `https://x`), the way the CORS answer matches them.
+  const normalised = normaliseOrigin(origin);
+  if (normalised !== null && allowed.some((a) => normaliseOrigin(a) === normalised)) return true;
   let url: URL;
   try {
     url = new URL(origin);
@@ -86,7 +91,8 @@ export function bearerToken(request: FastifyRequest): string | null {
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
  * 2. `open` routes need nothing more.
- * 3. A credential (the control token) authorises the request whoever sends it.
+ * 3. A credential (the control token, or a browser session from an OIDC sign-in) authorises the
+ *    request whoever sends it.
  * 4. In bearer mode a route that needs the token, and has none, is 401.
  * 5. Everything else is served on trust in the local process boundary, which means this user:
  *    the peer's uid must be the daemon's (403 peer_user_rejected), and an unknown peer is
@@ -104,9 +110,10 @@ export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
     // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
     const auth = request.routeOptions.config?.auth ?? 'read';
     if (auth === 'open') return;
+    const presented = policy.token ? bearerToken(request) : null;
+    if (presented !== null && tokenMatches(presented, policy.token)) return;
+    if (policy.sessions?.authenticate(request)) return;
     if (policy.token) {
-      const presented = bearerToken(request);
-      if (presented !== null && tokenMatches(presented, policy.token)) return;
       const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
       if (needed) throw errors.unauthorized();
     }

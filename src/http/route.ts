@@ -17,6 +17,8 @@ export interface ResponseSpec {
   description: string;
   schema?: ZodType;
   contentType?: string;
+  /** Response headers worth documenting (name -> description), e.g. `Location` of a redirect. */
+  headers?: Record<string, string>;
 }
 
 type Input<T> = T extends ZodType ? z.output<T> : undefined;
@@ -78,12 +80,14 @@ export type SurfaceKind = 'control' | 'inbox';
  * What the auth hook enforces, said in OpenAPI terms (`{}` = no credential needed). Control plane:
  * `control` routes need the token in bearer mode; `read` routes only for non-loopback clients (or
  * always with auth.read_access = "token"). Inbox: nothing over the Unix socket, the token over the
- * loopback port in bearer mode. Without a token the peer must be the daemon's own user.
+ * loopback port in bearer mode. A browser session cookie (OIDC sign-in) stands in for the token.
+ * Without a credential the peer must be the daemon's own user.
  */
 function securityOf(auth: AuthClass, surface: SurfaceKind): Array<Record<string, string[]>> {
   if (auth === 'open') return [];
-  if (auth === 'control' && surface === 'control') return [{ bearerAuth: [] }];
-  return [{}, { bearerAuth: [] }];
+  const credentials: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sessionCookie: [] }];
+  if (auth === 'control' && surface === 'control') return credentials;
+  return [{}, ...credentials];
 }
 
 export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[], surface: SurfaceKind): void {
@@ -135,11 +139,15 @@ function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): 
 function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: SurfaceKind): void {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
-    responses[status] = r.schema
+    const response: Record<string, unknown> = r.schema
       ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
       : r.contentType
         ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string' } } } }
         : { description: r.description };
+    if (r.headers) {
+      response.headers = Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+    }
+    responses[status] = response;
   }
   responses.default = { description: 'Error envelope', content: { 'application/json': { schema: ErrorResponse } } };
   const request: Record<string, unknown> = {};

@@ -16,6 +16,7 @@ import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { modelRoutes } from './control/models.js';
 import { bindingRoutes } from './control/bindings.js';
+import { browserAuthRoutes } from './control/browser-auth.js';
 import { runControlRoutes } from './control/run-control.js';
 import { runtimeRoutes } from './control/runtime.js';
 import { skillRoutes } from './control/skills.js';
@@ -30,6 +31,7 @@ import { inboxStreamRoutes } from './inbox/streams.js';
 import { inboxSubscriptionRoutes } from './inbox/subscriptions.js';
 import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
 import { defineRoute, type AnyRoute } from './route.js';
+import { sessionAuthenticator } from './session-cookie.js';
 
 export const CONTROL_INFO: DocumentInfo = {
   title: 'svc control plane',
@@ -47,6 +49,7 @@ export const INBOX_INFO: DocumentInfo = {
 export function controlRoutes(s: Services): AnyRoute[] {
   return [
     ...discoveryRoutes(s),
+    ...browserAuthRoutes(s),
     ...agentRoutes(s),
     ...ingressRoutes(s),
     ...eventRoutes(s),
@@ -111,6 +114,7 @@ export function controlPolicy(s: Services): AuthPolicy {
     allowedHosts: auth.allowed_hosts,
     allowedOrigins: auth.allowed_origins,
     trustLoopbackPeers: auth.trust_loopback_peers,
+    ...(s.browserAuth ? { sessions: sessionAuthenticator(s.browserAuth) } : {}),
   };
 }
 

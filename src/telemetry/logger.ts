@@ -1,7 +1,7 @@
 /**
  * The daemon's pino logger. Secrets never reach a log line: authorization headers, tokens and
- * credentials are redacted by path, and callback URLs (whose path segment is a capability token)
- * are logged with the token masked.
+ * credentials and cookies are redacted by path, callback URLs (whose path segment is a capability
+ * token) are logged with the token masked, and the sign-in callback without its query (a code).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -9,6 +9,11 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
   'authorization',
+  'req.headers.cookie',
+  'headers.cookie',
+  'cookie',
+  'res.headers["set-cookie"]',
+  'headers["set-cookie"]',
   'control_token',
   'token',
   'secret',
@@ -48,7 +53,10 @@ function maskPath(url: string): string {
     }
   }
   const at = decoded.toLowerCase().indexOf('callbacks');
-  if (at === -1) return url;
+  if (at === -1) {
+    // The OpenID provider's redirect to /api/auth/callback carries a one-time code and the state.
+    return cut !== -1 && /auth\/+callback/i.test(decoded) ? `${url.slice(0, cut)}?***` : url;
+  }
   const segments: string[] = [];
   for (const s of decoded.split('/')) {
     if (s === '' || s === '.') continue;

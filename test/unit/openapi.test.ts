@@ -53,15 +53,18 @@ describe('OpenAPI documents', () => {
     }
   });
 
-  it('every operation declares a success response with a schema or content type, and the error envelope', () => {
-    const doc = control.document() as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
+  it('every operation declares a success response with a schema or content type (a redirect: its Location), and the error envelope', () => {
+    const doc = control.document() as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }> }>> };
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const codes = Object.keys(op.responses);
         expect(codes, `${method} ${p}`).toContain('default');
-        const success = codes.filter((c) => c.startsWith('2'));
+        const success = codes.filter((c) => c.startsWith('2') || c.startsWith('3'));
         expect(success.length, `${method} ${p}`).toBeGreaterThan(0);
-        for (const c of success) expect(op.responses[c]!.content, `${method} ${p} ${c}`).toBeDefined();
+        for (const c of success) {
+          if (c.startsWith('3')) expect(op.responses[c]!.headers?.Location, `${method} ${p} ${c}`).toBeDefined();
+          else expect(op.responses[c]!.content, `${method} ${p} ${c}`).toBeDefined();
+        }
       }
     }
   });

@@ -44,7 +44,7 @@ export function discoveryRoutes(s: Services): AnyRoute[] {
       handler: () => ({
         ok: true,
         protocol: { name: 'svc-control', version: 1 },
-        auth: { mode: bearer() ? 'bearer' : 'local', required: bearer() },
+        auth: { mode: bearer() ? 'bearer' : 'local', required: bearer(), ...(s.browserAuth ? { session: 'oidc' as const } : {}) },
         capabilities: CAPABILITIES,
         runtime: {
           default_agent: s.agents.defaultAgentId,
@@ -60,9 +60,9 @@ export function discoveryRoutes(s: Services): AnyRoute[] {
       url: '/api/auth/method',
       auth: 'open',
       tags,
-      summary: 'Browser authentication method (svc has no OIDC: always local)',
+      summary: 'Browser authentication method: oidc when [auth.oidc] is configured (sign in at /api/auth/login), else local',
       responses: { 200: { description: 'Method', schema: AuthMethod } },
-      handler: () => ({ mode: 'local' }),
+      handler: () => ({ mode: s.browserAuth ? 'oidc' : 'local' }),
     }),
   ];
 }

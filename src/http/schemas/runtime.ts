@@ -6,7 +6,14 @@ export const Handshake = z
   .object({
     ok: z.literal(true),
     protocol: z.object({ name: z.literal('svc-control'), version: z.literal(1) }),
-    auth: z.object({ mode: z.enum(['bearer', 'local']), required: z.boolean() }),
+    auth: z.object({
+      mode: z.enum(['bearer', 'local']),
+      required: z.boolean(),
+      session: z
+        .literal('oidc')
+        .optional()
+        .openapi({ description: 'Present when browsers may also sign in (GET /api/auth/login) and use the HttpOnly session cookie in place of the token' }),
+    }),
     capabilities: z.array(z.string()),
     runtime: z.object({
       default_agent: z.string(),

@@ -20,6 +20,7 @@ import { inboxStreams } from './013-inbox-streams.js';
 import { inboxSubscriptions } from './014-inbox-subscriptions.js';
 import { inboxDelivery } from './015-inbox-delivery.js';
 import { taskBoot } from './016-task-boot.js';
+import { authSessions } from './017-auth-sessions.js';
 
 export interface Migration {
   version: number;
@@ -28,7 +29,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

@@ -1,0 +1,69 @@
+/**
+ * What a browser may do, on both surfaces' TCP listeners:
+ *
+ * - CORS (`@fastify/cors`) for exactly the origins listed in auth.allowed_origins (normalised):
+ *   preflights answered 204 with the allowed methods and headers, credentials allowed, and the
+ *   same headers on every response, errors and SSE included. No CORS header for any other origin,
+ *   loopback ones included: a page on another localhost port can neither read answers nor send
+ *   JSON. A preflight from an origin that is not listed is refused: 403 `cross_origin_rejected`.
+ * - Local mode with OIDC configured: a request carrying an `Origin` (a web page's request) to a
+ *   route that is not open needs a session (401 `session_required`); requests without an Origin
+ *   (the CLI, scripts) keep the local-mode rule. In bearer mode the auth hook itself accepts a
+ *   session in place of the token.
+ *
+ * Installed before the auth hook: the CORS hook runs first, so a listed origin can read why a
+ * request was refused (a 401 carries the CORS headers too), and a preflight, which never carries
+ * credentials, is answered before any credential check. The refusals here run after every
+ * onRequest guard (preParsing), before any body is read.
+ *
+ * The preflight route `OPTIONS *` that @fastify/cors adds is registered here, before buildApp
+ * starts its inventory of served routes: it is CORS plumbing, not an API path of the documents.
+ */
+import { fastifyCors } from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listOrigins } from '../auth/index.js';
+import { normaliseOrigin } from '../auth/return-to.js';
+import { errors } from '../core/errors.js';
+import type { AuthPolicy } from './auth.js';
+
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+export const CORS_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID'];
+/** Seconds a browser may cache a preflight answer. */
+const PREFLIGHT_MAX_AGE_S = 600;
+
+export async function installBrowserAccess(app: FastifyInstance, policy: AuthPolicy): Promise<void> {
+  const listed = listOrigins(policy.allowedOrigins);
+  const isListed = (origin: string | undefined) => {
+    if (origin === undefined) return false;
+    const normalised = normaliseOrigin(origin);
+    return normalised !== null && listed.has(normalised);
+  };
+
+  await app.register(fastifyCors, {
+    origin: (origin, cb) => cb(null, isListed(origin)),
+    credentials: true,
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_HEADERS,
+    exposedHeaders: ['Retry-After', 'WWW-Authenticate'],
+    maxAge: PREFLIGHT_MAX_AGE_S,
+    // An OPTIONS without Access-Control-Request-Method is not a preflight: without this the
+    // plugin answers it with a plain-text 400 instead of our envelope.
+    strictPreflight: false,
+  });
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.socket.remoteAddress === undefined) return payload; // Unix socket: no browser reaches it
+    const origin = request.headers.origin;
+    if (origin === undefined) return payload;
+    if (isPreflight(request) && !isListed(origin)) throw errors.crossOriginRejected(origin);
+    if (policy.token || !policy.sessions) return payload;
+    const auth = request.routeOptions.config?.auth;
+    if (!auth || auth === 'open') return payload;
+    if (!policy.sessions.authenticate(request)) throw errors.sessionRequired();
+    return payload;
+  });
+}
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
