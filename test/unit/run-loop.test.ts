@@ -106,6 +106,18 @@ describe('turns', () => {
     expect(req.messages[2]!.content).toMatch(/UNTRUSTED[\s\S]*ignore your rules/);
   });
 
+  it('a stop group-committed right after a claim aborts the turn that claim opened', async () => {
+    // The enqueue's commit kicks the worker, whose claim is queued for the next group commit; the
+    // stop is queued behind it in the same batch. The stop must see that turn, not miss it.
+    const id = enqueue('raced');
+    const res = await t.s.runLoop.control.control('main', { action: 'stop' });
+    expect(res.aborted_turn_id).not.toBeNull();
+    expect(statusOf(id)).toBe('failed');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events('turn_completed')).toEqual([]);
+    expect(t.s.agents.statusOf('main')).toBe('stopped');
+  });
+
   it('takes messages in priority order, FIFO inside a priority', async () => {
     await t.s.runLoop.control.control('main', { action: 'stop' });
     const ids = [

@@ -252,8 +252,13 @@ export class Scheduler implements ResourceService {
       model_ref: turn.modelRef,
       attempt: message.attempts,
     });
+    // Current from inside the transaction: a control stop group-committed in the same batch, right
+    // after this claim, must see (and abort) the turn it opened, not miss it until the commit.
+    w.current = turn;
+    store.onRollback(() => {
+      if (w.current === turn) w.current = null;
+    });
     store.afterCommit(() => {
-      w.current = turn;
       if (hub.watched(w.agentId)) hub.publish(w.agentId, 'turn_started', { turn: currentTurnView(turn), kind: message.kind, priority: message.priority, model_ref: turn.modelRef });
     });
     return turn;
