@@ -46,6 +46,14 @@ interface Selection {
   targets: readonly TaskTarget[];
   /** Also every process carrying this owner's marker, whatever its task (shutdown, recovery). */
   everyMarked?: boolean;
+  /**
+   * Anchor on a session or group only while its leader is alive with the recorded start time.
+   * After a restart the daemon was away for an unknown time: once every original member had gone,
+   * the leader's pid may have been handed to an unrelated process that made its own session and
+   * exited, leaving members that started after the leader. Recovery relies on the marker and the
+   * parent chain instead.
+   */
+  liveLeadersOnly?: boolean;
 }
 
 interface Mark {
@@ -111,9 +119,12 @@ export class TaskReaper {
     return this.batched('end', targets, (all) => this.sweep({ targets: all }));
   }
 
-  /** End the tasks' processes and every other process carrying this owner's marker. */
-  endAll(targets: readonly TaskTarget[] = []): Promise<void> {
-    return this.track(this.sweep({ targets, everyMarked: true }));
+  /**
+   * End the tasks' processes and every other process carrying this owner's marker.
+   * `afterRestart`: the tasks belong to a daemon that died (see Selection.liveLeadersOnly).
+   */
+  endAll(targets: readonly TaskTarget[] = [], opts: { afterRestart?: boolean } = {}): Promise<void> {
+    return this.track(this.sweep({ targets, everyMarked: true, liveLeadersOnly: opts.afterRestart === true }));
   }
 
   /** Resolves once every signal and sweep started so far has finished. */
@@ -136,6 +147,7 @@ export class TaskReaper {
       if (t.bootId !== null && this.boot !== null && t.bootId !== this.boot) continue;
       const leader = byPid.get(t.pgid);
       if (leader && leader.starttime !== t.procStart) continue;
+      if (!leader && sel.liveLeadersOnly) continue;
       anchors.set(t.pgid, Number(t.procStart));
     }
     const ids = new Set(sel.targets.map((t) => t.taskId));

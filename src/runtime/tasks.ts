@@ -393,7 +393,7 @@ export class TaskService implements ResourceService {
     const rows = this.stmt.activeAll.all() as TaskRow[];
     const started = rows.filter((row) => row.pgid !== null && row.status !== 'queued');
     for (const row of started) killLeftoverGroup(row.pgid!, row.proc_start);
-    if (this.stmt.everStarted.get()) void this.reaper.endAll(started.map(targetOf));
+    if (this.stmt.everStarted.get()) void this.reaper.endAll(started.map(targetOf), { afterRestart: true });
     if (rows.length === 0) return;
     this.deps.store.tx(() => {
       for (const row of rows) {

@@ -147,6 +147,18 @@ describe('TaskReaper: whose processes', () => {
     expect((await reaper.find({ targets: [target('task_c')] })).size).toBe(0);
   });
 
+  it('after a restart, a session whose leader is gone anchors nothing (its pid may name another process by now)', async () => {
+    const file = tmpFile();
+    // The leader starts a member in its own session, without the marker, and exits.
+    const lead = await leader(`sleep 30 & echo $! > ${file}`);
+    const member = await pidFrom(file);
+    await until(() => readProc(lead.pid) === null || readProc(lead.pid)!.state === 'Z');
+    expect(readProc(member)).toMatchObject({ session: lead.pid });
+    const anchored = target('task_e', { pgid: lead.pid, procStart: lead.start });
+    expect([...(await reaper.find({ targets: [anchored] })).keys()]).toContain(member);
+    expect([...(await reaper.find({ targets: [anchored], liveLeadersOnly: true })).keys()]).not.toContain(member);
+  });
+
   it('finds the children of a marked process even when they dropped the marker; never this process', async () => {
     const file = tmpFile();
     const lead = await leader(`env -i setsid ${fs.realpathSync('/bin/sleep')} 30 & echo $! > ${file}; wait`, reaper.env('task_d'));
