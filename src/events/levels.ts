@@ -45,6 +45,8 @@ const KIND_LEVELS: Record<string, Level> = {
   workspace_attached: 'info',
   workspace_exited: 'info',
   workspace_detached: 'info',
+  skill_enabled: 'info',
+  skill_disabled: 'info',
   task_force_stop_requested: 'info',
   task_input_delivered: 'verbose',
   tool_called: 'verbose',

@@ -293,6 +293,7 @@ export class SkillService implements ResourceService {
     const disabledFor = this.deps.store.tx(() => {
       const agents = this.stmt.userEnablements.all(name) as string[];
       this.stmt.removeUser.run(name);
+      for (const agentId of agents) this.deps.events.append(agentId, 'skill_disabled', { name, scope: 'user', reason: 'removed_from_library' });
       return agents;
     });
     return { ok: true as const, name, removed: entry !== null, disabled_for: disabledFor };
@@ -541,7 +542,11 @@ export class SkillService implements ResourceService {
         if (current?.scope === 'agent') await removePath(current.path);
         row = { agent_id: agentId, name, scope: found.scope, source: found.source, path: found.path, enabled_at: isoAt(this.deps.clock.now()) };
       }
-      this.deps.store.tx(() => this.stmt.upsert.run(row));
+      // CONTRACT.md section 7: the enablement and its event commit together.
+      this.deps.store.tx(() => {
+        this.stmt.upsert.run(row);
+        this.deps.events.append(agentId, 'skill_enabled', { name, scope: row.scope, source: row.source, previous_scope: current?.scope ?? null });
+      });
       return { changed: true, skill: this.listOne(agentId, name)! };
     });
   }
@@ -554,7 +559,10 @@ export class SkillService implements ResourceService {
         if (!this.find(name, agentId)) throw errors.skillNotFound(name, { agent_id: agentId });
         return { changed: false };
       }
-      this.deps.store.tx(() => this.stmt.remove.run(agentId, name));
+      this.deps.store.tx(() => {
+        this.stmt.remove.run(agentId, name);
+        this.deps.events.append(agentId, 'skill_disabled', { name, scope: current.scope, reason: 'disabled' });
+      });
       if (current.scope === 'agent') await removePath(current.path);
       return { changed: true };
     });

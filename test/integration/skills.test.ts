@@ -262,6 +262,17 @@ describe('per-agent skills', () => {
     expect(dis2.json.changed).toBe(false);
     expect((await get('/agents/a1/skills')).json.skills.map((s: { name: string }) => s.name)).toEqual(['alpha']);
 
+    // Each change is an event in the agent's log (CONTRACT.md section 7); unchanged calls add none.
+    const log = await get('/api/agents/a1/events?order=asc&limit=100');
+    const skillEvents = log.json.events
+      .filter((e: { type: string }) => e.type.startsWith('skill_'))
+      .map((e: { type: string; payload: { name: string; scope: string } }) => [e.type, e.payload.name, e.payload.scope]);
+    expect(skillEvents).toEqual([
+      ['skill_enabled', 'alpha', 'user'],
+      ['skill_enabled', 'beta', 'agent'],
+      ['skill_disabled', 'beta', 'agent'],
+    ]);
+
     expectError(await post('/api/control/agents/a1/skills/enable', { name: 'nope' }), 404, 'skill_not_found');
     expectError(await post('/control/agents/a1/skills/disable', { name: 'nope' }), 404, 'skill_not_found');
     expectError(await post('/api/control/agents/ghost/skills/enable', { name: 'alpha' }), 404, 'agent_not_found');

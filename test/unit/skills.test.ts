@@ -185,6 +185,19 @@ describe('SkillService', () => {
     expect('existing' in t.s.skills.add({ source: src })).toBe(true);
   });
 
+  it('removing a library skill disables it for the agents that had it, each with an event', async () => {
+    skill(path.join(t.home, 'skills', 'k'), '---\nname: k\ndescription: kay\n---\n');
+    t.s.agents.create('a3', {}, () => null);
+    await t.s.skills.enable('a3', 'k');
+    const removed = await t.s.skills.remove('k');
+    expect(removed.disabled_for).toEqual(['a3']);
+    const kinds = t.s.events.page('a3', { limit: 100, order: 'asc', max_level: 'debug' }).events.filter((e) => e.type.startsWith('skill_'));
+    expect(kinds.map((e) => [e.type, e.payload.name, e.payload.reason ?? null])).toEqual([
+      ['skill_enabled', 'k', null],
+      ['skill_disabled', 'k', 'removed_from_library'],
+    ]);
+  });
+
   it('enablement is removed when the agent is deleted', async () => {
     skill(path.join(t.home, 'skills', 'k'), '---\nname: k\ndescription: kay\n---\n');
     t.s.agents.create('a2', {}, () => null);

@@ -57,7 +57,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         tags,
         summary: `Enable a skill for the agent${alias}`,
         description:
-          `Resolves the name in the agent's active workspace (.svc/skills, then skills) and then the user library; 404 skill_not_found otherwise. copy:true makes a private copy under the agent home (scope agent) with the rules of an install: 400 skill_source_unsafe (a symlink out of the skill directory, a symlinked SKILL.md, a special file) or skill_too_large (past ${LIMITS}), naming the file, and nothing copied. Enabling again is a no-op (changed:false).`,
+          `Resolves the name in the agent's active workspace (.svc/skills, then skills) and then the user library; 404 skill_not_found otherwise. copy:true makes a private copy under the agent home (scope agent) with the rules of an install: 400 skill_source_unsafe (a symlink out of the skill directory, a symlinked SKILL.md, a special file) or skill_too_large (past ${LIMITS}), naming the file, and nothing copied. Enabling again is a no-op (changed:false). A change appends skill_enabled {name, scope, source, previous_scope} to the agent's log.`,
         params: AgentIdParams,
         body: EnableBody,
         responses: { 200: { description: 'Enabled', schema: EnableResponse } },
@@ -69,7 +69,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         auth: 'control',
         tags,
         summary: `Disable a skill for the agent${alias}`,
-        description: 'changed:false when the skill exists but was not enabled; 404 skill_not_found when no skill has the name. A private copy (scope agent) is deleted.',
+        description: 'changed:false when the skill exists but was not enabled; 404 skill_not_found when no skill has the name. A private copy (scope agent) is deleted. A change appends skill_disabled {name, scope, reason: disabled} to the agent\'s log (removing a library skill appends it with reason removed_from_library for each agent that had it).',
         params: AgentIdParams,
         body: DisableBody,
         responses: { 200: { description: 'Disabled', schema: DisableResponse } },
