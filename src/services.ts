@@ -21,6 +21,7 @@ import { BriefDelivery } from './runtime/brief-delivery.js';
 import { createTools } from './runtime/tools/index.js';
 import type { Tool } from './runtime/tools/types.js';
 import { SkillService } from './runtime/skills.js';
+import { SkillUse } from './runtime/skill-use.js';
 import type { ResourceService, RuntimeDeps } from './runtime/deps.js';
 import { Ingress } from './runtime/ingress.js';
 import { TaskService } from './runtime/tasks.js';
@@ -74,6 +75,8 @@ export interface Services {
   triggers: TriggerService;
   bindings: BindingService;
   skills: SkillService;
+  /** The agent's effective skills as the model meets them (prompt section, open_skill). */
+  skillUse: SkillUse;
   workspaces: WorkspaceService;
   /** Model providers by name (builtin/echo and the configured ones). */
   providers: ProviderRegistry;
@@ -157,9 +160,10 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
       logger.warn({ provider, attempt, delay_ms: delayMs, kind: error.kind, status: error.status }, 'model request failed; retrying'),
   });
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
-  const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs });
+  const skillUse = new SkillUse({ skills, store, events });
+  const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs, skillUse });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentExists: (id) => agents.find(id) !== null, secrets });
@@ -192,6 +196,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     triggers,
     bindings,
     skills,
+    skillUse,
     workspaces,
     providers,
     models,

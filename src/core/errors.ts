@@ -170,6 +170,8 @@ export const errors = {
 
   // --- skills (CONTRACT.md section 10) -------------------------------------------------------
   skillNotFound: notFound('skill_not_found', 'skill'),
+  skillFileNotAllowed: (name: string, file: string, reason: string) =>
+    new AppError(400, 'skill_file_not_allowed', `cannot open ${JSON.stringify(file)} of skill ${JSON.stringify(name)}: ${reason}`, { name, file }),
   invalidSkillSource: (source: string, reason: string) =>
     new AppError(400, 'invalid_skill_source', reason, { source }),
   /** A file the daemon will not take from a skill source: `file` is relative to the source. */

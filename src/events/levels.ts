@@ -47,6 +47,7 @@ const KIND_LEVELS: Record<string, Level> = {
   workspace_detached: 'info',
   skill_enabled: 'info',
   skill_disabled: 'info',
+  skill_opened: 'info',
   task_force_stop_requested: 'info',
   task_input_delivered: 'verbose',
   tool_called: 'verbose',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -224,6 +225,24 @@ describe('run loop with an OpenAI-compatible model', () => {
       const turnId = stream.frames.find((f) => f.event === 'turn_completed')!.data.turn_id;
       const acts = await request(d, 'GET', `/api/agents/main/turns/${turnId}/activities`);
       expect(acts.json.activities.map((a: { kind: string }) => a.kind)).toEqual(['model_round', 'tool_call', 'tool_result', 'model_round']);
+    });
+  });
+
+  it('names the skills in the system prompt the model receives; open_skill returns SKILL.md and records skill_opened', async () => {
+    await withModel('openai', async (fake, d) => {
+      const dir = path.join(d.home, 'skills', 'release');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: release\ndescription: How to cut a release\n---\nTag, build, publish.\n');
+      fake.enqueue({ toolCalls: [{ name: 'open_skill', args: ['{"name":"release"}'] }] }, { text: ['Released.'] });
+      const messageId = await prompt(d, 'cut a release');
+      expect(await briefOf(d, messageId)).toMatchObject({ kind: 'result', text: 'Released.' });
+      const [first, second] = fake.completions();
+      const system = first!.body.messages.find((m: { role: string }) => m.role === 'system').content as string;
+      expect(system).toContain('- release: How to cut a release (user, ');
+      expect(first!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('open_skill');
+      expect(second!.body.messages.find((m: { role: string }) => m.role === 'tool').content).toContain('Tag, build, publish.');
+      const opened = (await allEvents(d)).filter((e) => e.type === 'skill_opened');
+      expect(opened.map((e) => [e.payload.name, e.payload.file])).toEqual([['release', 'SKILL.md']]);
     });
   });
 

@@ -4,6 +4,8 @@
  * Fastify inject), refused operations and bad arguments are ok:false outcomes carrying the
  * catalogue's codes, and nothing throws.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
@@ -89,7 +91,7 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item'].sort(),
+      ['cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -277,6 +279,52 @@ describe('send_brief', () => {
     const out = await call('send_brief', { title: 'a', text: 'b' }, { agentId: 'ghost' });
     expect(out).toMatchObject({ ok: false, data: { code: 'agent_not_found' } });
     expect(t.s.briefs.list('main', {})).toEqual([]);
+  });
+});
+
+describe('open_skill', () => {
+  function skillAt(dir: string, name: string, description: string, extra: Record<string, string> = {}): void {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nDo ${name} carefully.\n`);
+    for (const [f, text] of Object.entries(extra)) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), text);
+    }
+  }
+
+  it('lists the effective skills in the system prompt section, workspace before user, one per name', () => {
+    expect(t.s.skillUse.promptSection('main')).toBe('');
+    skillAt(path.join(t.home, 'skills', 'deploy'), 'deploy', 'Ship a release');
+    skillAt(path.join(t.home, 'skills', 'review'), 'review', 'Review code (user copy)');
+    skillAt(path.join(t.s.workspaces.activePath('main'), 'skills', 'review'), 'review', 'Review code (workspace copy)');
+    const section = t.s.skillUse.promptSection('main');
+    expect(section).toMatch(/open_skill/);
+    expect(section).toContain('- deploy: Ship a release (user, ');
+    expect(section).toContain('- review: Review code (workspace copy) (workspace, ');
+    expect(section).not.toContain('user copy');
+  });
+
+  it('opens SKILL.md or a file under the skill, records skill_opened, never reads outside', async () => {
+    const dir = path.join(t.home, 'skills', 'deploy');
+    skillAt(dir, 'deploy', 'Ship a release', { 'docs/steps.md': 'step one' });
+    const outside = path.join(t.home, 'secret.txt');
+    fs.writeFileSync(outside, 'TOP SECRET');
+    fs.symlinkSync(outside, path.join(dir, 'leak.md'));
+    const mark = head();
+    const opened = await ok('open_skill', { name: 'deploy' });
+    expect(opened).toMatchObject({ name: 'deploy', scope: 'user', file: 'SKILL.md', truncated: false });
+    expect(opened.content).toContain('Do deploy carefully.');
+    expect((await ok('open_skill', { name: 'deploy', file: 'docs/steps.md' })).content).toBe('step one');
+    expect(eventsAfter(mark).map((e) => [e.type, e.payload.name, e.payload.file, e.payload.turn_id])).toEqual([
+      ['skill_opened', 'deploy', 'SKILL.md', 'turn_T'],
+      ['skill_opened', 'deploy', 'docs/steps.md', 'turn_T'],
+    ]);
+    for (const file of ['../secret.txt', 'leak.md', outside, 'docs', 'missing.md']) {
+      const refusedOut = await refused('open_skill', { name: 'deploy', file }, 'skill_file_not_allowed');
+      expect(JSON.stringify(refusedOut)).not.toContain('TOP SECRET');
+    }
+    await refused('open_skill', { name: 'nope' }, 'skill_not_found');
+    expect(eventsAfter(mark)).toHaveLength(2);
   });
 });
 

@@ -43,6 +43,8 @@ export interface RunLoopDeps {
   providers: { resolve(modelRef: string): { provider: ModelProvider; model: string } | null };
   /** Tools offered to the model in every round. */
   tools: Tool[];
+  /** The system prompt's section naming the agent's effective skills ('' for none). */
+  skillPrompt?: (agentId: string) => string;
   records: RunLoopRecords;
   hub: ConversationHub;
   tracer?: Tracer | undefined;

@@ -80,6 +80,16 @@ export function currentTurnView(t: ActiveTurn) {
 export class TurnRunner {
   constructor(private readonly deps: RunLoopDeps) {}
 
+  /** The skills section of the system prompt; a library that cannot be read costs the turn nothing. */
+  private skillSection(agentId: string): string {
+    try {
+      return this.deps.skillPrompt?.(agentId) ?? '';
+    } catch (err) {
+      this.deps.logger.warn({ err, agent_id: agentId }, 'skills could not be listed for the system prompt');
+      return '';
+    }
+  }
+
   /** Run the turn to its outcome (never throws). `history` is the visible history, oldest first. */
   async run(turn: ActiveTurn, history: ChatMessage[]): Promise<TurnOutcome> {
     const { tracer } = this.deps;
@@ -104,7 +114,7 @@ export class TurnRunner {
     const messages: ChatMessage[] = [...history, { role: 'user', content: input }];
     this.entry(turn, 'user', input, turn.message.message_id);
     const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-    const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName });
+    const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName }, this.skillSection(turn.agentId));
     for (let round = 1; ; round++) {
       turn.round = round;
       turn.streamed = '';

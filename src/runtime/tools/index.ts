@@ -8,10 +8,12 @@ import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
 import type { AgentService } from '../agents.js';
 import type { BriefService } from '../briefs.js';
+import type { SkillUse } from '../skill-use.js';
 import type { TaskService } from '../tasks.js';
 import type { TimerService } from '../timers.js';
 import type { WorkItemService } from '../work-items.js';
 import { briefTools } from './briefs.js';
+import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
 import type { Tool } from './types.js';
@@ -25,11 +27,12 @@ export interface ToolDeps {
   workItems: WorkItemService;
   timers: TimerService;
   briefs: BriefService;
+  skillUse: SkillUse;
 }
 
 export type { Tool, ToolContext, ToolOutcome } from './types.js';
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
-  return [...taskTools(deps), ...workItemTools(deps), ...timerTools(deps), ...briefTools(deps)];
+  return [...taskTools(deps), ...workItemTools(deps), ...timerTools(deps), ...briefTools(deps), ...skillTools(deps)];
 }
