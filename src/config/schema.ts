@@ -116,6 +116,9 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   runtime: z
     .strictObject({
+      // The URL clients should use for this daemon when it differs from `listen` (a proxy, a
+      // tunnel); reported as runtime.advertise_url by the handshake. '' = none.
+      advertise_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
       observability: z.strictObject({ otlp: Otlp.prefault({}) }).prefault({}),
     })
     .prefault({}),

@@ -95,6 +95,8 @@ export const errors = {
     new AppError(400, 'template_not_found', `agent template ${JSON.stringify(name)} not found`),
   parentNotFound: (id: string) => new AppError(400, 'parent_not_found', `parent agent ${JSON.stringify(id)} not found`),
   emptyName: () => new AppError(400, 'empty_name', 'name must not be empty'),
+  agentNotRenamable: (id: string) =>
+    new AppError(409, 'agent_not_renamable', `agent ${JSON.stringify(id)} cannot be renamed: only public agents that own themselves (no parent) can`, { agent_id: id }),
 
   // --- events (CONTRACT.md section 7) --------------------------------------------------------
   cursorNotFound: (agentId: string, afterSeq: number, head: number, oldest: number) =>

@@ -234,6 +234,8 @@ export class AgentService {
     if (!trimmed) throw errors.emptyName();
     return this.deps.store.tx(() => {
       const agent = this.getWritable(agentId);
+      // spec "Control plane": renames the display name of a public self-owned agent.
+      if (agent.visibility !== 'public' || agent.parent_agent_id !== null) throw errors.agentNotRenamable(agentId);
       this.stmt.setName.run(trimmed, isoAt(this.deps.clock.now()), agentId);
       this.deps.events.append(agentId, 'agent_renamed', { agent_id: agentId, from: agent.display_name, to: trimmed });
       return { ...agent, display_name: trimmed };

@@ -290,6 +290,17 @@ describe('rename', () => {
   it('an unknown agent -> 404 agent_not_found', async () => {
     expectError(await request(d, 'PATCH', '/api/control/agents/nobody/name', { body: { name: 'x' } }), 404, 'agent_not_found');
   });
+
+  it('only public self-owned agents: a private agent or one with a parent -> 409 agent_not_renamable, no event', async () => {
+    expect((await create('private-namer', { visibility: 'private' })).status).toBe(201);
+    expect((await create('child-namer', { parent_agent_id: 'namer' })).status).toBe(201);
+    for (const id of ['private-namer', 'child-namer']) {
+      const before = await eventsAsc(id);
+      expectError(await request(d, 'PATCH', `/api/control/agents/${id}/name`, { body: { name: 'Renamed' } }), 409, 'agent_not_renamable');
+      expect((await detail(id)).json.display_name).toBe(id);
+      expect(await eventsAsc(id)).toEqual(before);
+    }
+  });
 });
 
 describe('repair', () => {

@@ -39,6 +39,17 @@ const CONTROL_ROUTES: Array<[string, string, unknown]> = [
   ['POST', '/api/control/agents/main/repair', undefined],
 ];
 
+describe('the handshake', () => {
+  it('reports [runtime] advertise_url when it is configured', async () => {
+    const d = await startDaemon({ configToml: '[runtime]\nadvertise_url = "https://svc.example.test:8443"\n' });
+    try {
+      expect((await request(d, 'GET', '/api/handshake')).json.runtime.advertise_url).toBe('https://svc.example.test:8443');
+    } finally {
+      await stopAndClean(d);
+    }
+  });
+});
+
 describe('local mode (no token configured)', () => {
   let d: RunningDaemon;
   beforeAll(async () => {
@@ -51,6 +62,7 @@ describe('local mode (no token configured)', () => {
     expect(res.status).toBe(200);
     expect(res.json.protocol).toEqual({ name: 'svc-control', version: 1 });
     expect(res.json.auth).toEqual({ mode: 'local', required: false });
+    expect(res.json.runtime.advertise_url).toBeNull();
   });
 
   it.each(CONTROL_ROUTES)('%s %s needs no header', async (method, url, body) => {

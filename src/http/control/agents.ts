@@ -98,6 +98,7 @@ export function agentRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Rename the display name; agent_id unchanged',
+      description: 'Only a public agent that owns itself (no parent) can be renamed: 409 agent_not_renamable otherwise. Emits agent_renamed.',
       params: AgentIdParams,
       body: RenameBody,
       responses: { 200: { description: 'Renamed', schema: AgentDetail } },

@@ -51,7 +51,7 @@ export function discoveryRoutes(s: Services): AnyRoute[] {
           workspace_dir: s.agents.homeOf(s.agents.defaultAgentId),
           home_dir: s.config.home,
           listen: s.endpoints.listen,
-          advertise_url: null,
+          advertise_url: s.config.values.runtime.advertise_url || null,
         },
       }),
     }),
