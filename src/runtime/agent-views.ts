@@ -5,6 +5,9 @@
 import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService } from './agents.js';
 import type { EventLog } from '../events/event-log.js';
 import type { MessageQueue } from './queue.js';
+import type { TaskStateEntry } from './tasks.js';
+import type { TimerRecord } from './timers.js';
+import type { WorkItemSlim } from './work-items.js';
 
 export interface ViewDeps {
   agents: AgentService;
@@ -16,9 +19,9 @@ export interface ViewDeps {
 
 /** The resource services that contribute sections to the state page. */
 export interface StateDeps extends ViewDeps {
-  tasks: { stateFor(agentId: string): unknown[] };
-  timers: { stateFor(agentId: string): unknown[] };
-  workItems: { stateFor(agentId: string): unknown[] };
+  tasks: { stateFor(agentId: string): TaskStateEntry[] };
+  timers: { stateFor(agentId: string): TimerRecord[] };
+  workItems: { stateFor(agentId: string): WorkItemSlim[] };
   triggers: { stateFor(agentId: string): unknown[] };
   workspaces: {
     stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: unknown[] };
@@ -115,6 +118,9 @@ export function agentTree(d: ViewDeps): TreeNode[] {
  * section (`stateFor`).
  */
 export function agentState(d: StateDeps, a: AgentRecord) {
+  const tasks = d.tasks.stateFor(a.agent_id);
+  const timers = d.timers.stateFor(a.agent_id);
+  const workItems = d.workItems.stateFor(a.agent_id);
   return {
     agent: agentSummary(d, a),
     session: {
@@ -123,11 +129,35 @@ export function agentState(d: StateDeps, a: AgentRecord) {
       pending_by_priority: d.queue.pendingByPriority(a.agent_id),
       last_event_seq: d.events.head(a.agent_id),
     },
-    tasks: d.tasks.stateFor(a.agent_id),
-    timers: d.timers.stateFor(a.agent_id),
-    work_items: d.workItems.stateFor(a.agent_id),
-    waiting_intents: [] as unknown[],
+    tasks,
+    timers,
+    work_items: workItems,
+    waiting_intents: waitingIntents(tasks, timers, workItems),
     external_triggers: d.triggers.stateFor(a.agent_id),
     workspaces: d.workspaces.stateSection(a.agent_id),
   };
+}
+
+export type WaitingIntent =
+  | { kind: 'task_result'; task_id: string; task_kind: string; status: string; summary: string | null }
+  | { kind: 'timer'; timer_id: string; next_fire_at: string | null; interval_ms: number | null; summary: string | null }
+  | { kind: 'operator_input'; work_item_id: string; objective: string }
+  | { kind: 'blocked_work_item'; work_item_id: string; objective: string; blocked_by: string | null };
+
+/**
+ * What the agent is waiting for, derived from the same rows as the state page's other sections
+ * (never stored): the result of each active task, each active timer, operator input on a work item
+ * whose plan needs it, and each blocked work item (a recheck, when set, enqueues a tick when due).
+ */
+export function waitingIntents(tasks: TaskStateEntry[], timers: TimerRecord[], workItems: WorkItemSlim[]): WaitingIntent[] {
+  const out: WaitingIntent[] = [];
+  for (const t of tasks) out.push({ kind: 'task_result', task_id: t.task_id, task_kind: t.kind, status: t.status, summary: t.summary });
+  for (const t of timers.filter((x) => x.status === 'active')) {
+    out.push({ kind: 'timer', timer_id: t.timer_id, next_fire_at: t.next_fire_at, interval_ms: t.interval_ms, summary: t.summary });
+  }
+  for (const w of workItems) {
+    if (w.readiness === 'waiting_for_operator') out.push({ kind: 'operator_input', work_item_id: w.id, objective: w.objective });
+    else if (w.readiness === 'blocked') out.push({ kind: 'blocked_work_item', work_item_id: w.id, objective: w.objective, blocked_by: w.blocked_by });
+  }
+  return out;
 }

@@ -94,6 +94,16 @@ interface Transition {
   event?: Record<string, unknown>;
 }
 
+/** A task as the agent's state page lists it (active tasks only). */
+export interface TaskStateEntry {
+  task_id: string;
+  kind: string;
+  status: string;
+  summary: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export class TaskService implements ResourceService {
   private readonly stmt;
   private readonly live = new Map<string, Live>();
@@ -154,7 +164,7 @@ export class TaskService implements ResourceService {
   }
 
   /** The agent's entries for GET /api/agents/:id/state: active tasks, slim, bounded. */
-  stateFor(agentId: string): unknown[] {
+  stateFor(agentId: string): TaskStateEntry[] {
     return (this.stmt.activeOf.all(agentId, STATE_PAGE_LIMIT) as TaskRow[]).map((r) => ({
       task_id: r.task_id,
       kind: r.kind,

@@ -153,7 +153,7 @@ export class TimerService implements ResourceService {
   }
 
   /** Recent timers of the agent for GET /api/agents/:id/state: active first, at most 50. */
-  stateFor(agentId: string): unknown[] {
+  stateFor(agentId: string): TimerRecord[] {
     const agent = this.deps.agents.find(agentId);
     return agent ? this.listOf(agent, { limit: STATE_LIMIT }) : [];
   }

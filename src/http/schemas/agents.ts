@@ -61,6 +61,18 @@ export const AgentDetail = z
   })
   .openapi('AgentDetail');
 
+const WaitingIntent = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('task_result'), task_id: z.string(), task_kind: z.string(), status: z.string(), summary: z.string().nullable() }),
+    z.object({ kind: z.literal('timer'), timer_id: z.string(), next_fire_at: z.string().nullable(), interval_ms: z.number().int().nullable(), summary: z.string().nullable() }),
+    z.object({ kind: z.literal('operator_input'), work_item_id: z.string(), objective: z.string() }),
+    z.object({ kind: z.literal('blocked_work_item'), work_item_id: z.string(), objective: z.string(), blocked_by: z.string().nullable() }),
+  ])
+  .openapi('WaitingIntent', {
+    description:
+      'What the agent waits for, derived from live state: an active task\'s result, an active timer, operator input on a work item whose plan needs it, a blocked work item.',
+  });
+
 export const AgentState = z
   .object({
     agent: AgentSummary,
@@ -73,7 +85,7 @@ export const AgentState = z
     tasks: z.array(z.unknown()),
     timers: z.array(z.unknown()),
     work_items: z.array(z.unknown()),
-    waiting_intents: z.array(z.unknown()),
+    waiting_intents: z.array(WaitingIntent),
     external_triggers: z.array(z.unknown()),
     workspaces: z.object({
       active_workspace_id: z.string(),
