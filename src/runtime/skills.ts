@@ -153,15 +153,17 @@ export class SkillService implements ResourceService {
 
   /** The library and the active workspace roots of `agentId` (default: the default agent). */
   catalog(agentId?: string): { skills: CatalogEntry[]; invalid: InvalidSkill[] } {
-    const lock = readLock(this.home);
     const user = scanRoot(this.libraryDir);
+    // Only library skills carry a lock entry: an empty library (every turn of most agents lists
+    // the catalog for its prompt) costs no read of the lock file.
+    const locked = user.skills.length > 0 ? readLock(this.home).skills : {};
     const skills: CatalogEntry[] = user.skills.map(({ dir, manifest }) => ({
       skill_id: `user:${manifest.name}`,
       name: manifest.name,
       description: manifest.description,
       path: dir,
       scope: 'user',
-      source: lock.skills[manifest.name]?.source ?? UNMANAGED,
+      source: locked[manifest.name]?.source ?? UNMANAGED,
     }));
     const ws = this.workspaceSkills(agentId ?? this.deps.agents.defaultAgentId);
     return { skills: [...skills, ...ws.skills], invalid: [...user.invalid, ...ws.invalid] };
@@ -580,6 +582,9 @@ export function scanRoot(root: string): { skills: Array<{ dir: string; manifest:
   const skills: Array<{ dir: string; manifest: SkillManifest }> = [];
   const invalid: InvalidSkill[] = [];
   let entries: string[];
+  // Most roots do not exist (an agent home without .svc/skills): a stat is far cheaper than the
+  // exception readdirSync throws for a missing directory.
+  if (!fs.existsSync(root)) return { skills, invalid };
   try {
     entries = fs.readdirSync(root).sort();
   } catch {
