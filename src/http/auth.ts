@@ -60,16 +60,9 @@ export function hostAllowed(hostHeader: string | undefined, allowed: string[]): 
 export function originAllowed(origin: string, allowed: string[]): boolean {
   // Compared as origins (`https://x:443` is `https://x`), the way the CORS answer matches them.
   const normalised = normaliseOrigin(origin);
-  if (normalised !== null && allowed.some((a) => normaliseOrigin(a) === normalised)) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  const name = url.hostname.toLowerCase();
-  return isLoopbackName(name);
+  if (normalised === null) return false;
+  if (allowed.some((a) => normaliseOrigin(a) === normalised)) return true;
+  return isLoopbackName(new URL(normalised).hostname);
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
