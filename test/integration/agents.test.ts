@@ -291,6 +291,12 @@ describe('rename', () => {
     expectError(await request(d, 'PATCH', '/api/control/agents/nobody/name', { body: { name: 'x' } }), 404, 'agent_not_found');
   });
 
+  it('a name over 256 characters -> 400, unchanged, no event', async () => {
+    const before = await eventsAsc('namer');
+    expectError(await request(d, 'PATCH', '/api/control/agents/namer/name', { body: { name: 'n'.repeat(100_000) } }), 400, 'invalid_request');
+    expect(await eventsAsc('namer')).toEqual(before);
+  });
+
   it('only public self-owned agents: a private agent or one with a parent -> 409 agent_not_renamable, no event', async () => {
     expect((await create('private-namer', { visibility: 'private' })).status).toBe(201);
     expect((await create('child-namer', { parent_agent_id: 'namer' })).status).toBe(201);

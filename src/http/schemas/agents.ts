@@ -123,7 +123,7 @@ export const CreateAgentBody = z
 
 export const CreateAgentResponse = z.object({ ok: z.literal(true), created: z.boolean(), agent: AgentDetail });
 
-export const RenameBody = z.looseObject({ name: z.string(), authority_class: AuthorityClass }).openapi('RenameAgentRequest');
+export const RenameBody = z.looseObject({ name: z.string().max(256, 'a display name is at most 256 characters'), authority_class: AuthorityClass }).openapi('RenameAgentRequest');
 
 export const RepairResponse = z.object({
   ok: z.literal(true),
