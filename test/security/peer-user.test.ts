@@ -102,6 +102,13 @@ describe('another local user', () => {
       expect(tasks.json.tasks ?? tasks.json).toHaveLength(0);
     });
 
+    it('still reaches callbacks, whose capability token is the credential (CONTRACT.md section 4)', async () => {
+      const trigger = await request({ base: d.base }, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } });
+      expect(trigger.status).toBe(201);
+      const res = await requestAs(OTHER_UID, `${d.base}${trigger.json.callback_path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"build":"done"}' });
+      expect(res.status).toBe(202);
+    });
+
     it('is served to the daemon user itself', async () => {
       const me = await requestAs(process.getuid!(), `${d.base}/api/agents/list`);
       expect(me.status).toBe(200);
