@@ -151,7 +151,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const briefs = new BriefService({ store, clock, ids, events });
   const workItems = new WorkItemService({ ...deps, briefs });
   const timers = new TimerService(deps);
-  const tasks = new TaskService({ ...deps, workspaces });
+  const tasks = new TaskService({ ...deps, workspaces, briefs, deletion, workItems, timers });
   const triggers = new TriggerService(deps);
   const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });
@@ -168,6 +168,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentExists: (id) => agents.find(id) !== null, secrets });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
+  // After the run loop let go of the agent: its processes, the task supervising it, its worktrees.
+  deletion.onStop((agentId) => tasks.releaseAgent(agentId));
   return {
     config,
     clock,

@@ -112,6 +112,10 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       max_concurrent_per_agent: int(1, 8),
       output_preview_bytes: int(1, 65536),
+      // Supervised child agents (kind child_agent): active ones per parent, and how deep a chain
+      // of delegations may go (a root agent's child is depth 1).
+      max_active_children_per_agent: int(1, 32),
+      max_child_depth: int(1, 4),
     })
     .prefault({}),
   runtime: z

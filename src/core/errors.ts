@@ -136,6 +136,19 @@ export const errors = {
     new AppError(400, 'workdir_not_found', `workdir ${JSON.stringify(workdir)} does not exist or is not a directory`, { workdir }),
   shellNotFound: (shell: string) =>
     new AppError(400, 'shell_not_found', `shell ${JSON.stringify(shell)} was not found or is not executable`, { shell }),
+  childAgentExists: (agentId: string) =>
+    new AppError(409, 'child_agent_exists', `an agent ${JSON.stringify(agentId)} already exists; choose another child_agent_id or omit it`, { agent_id: agentId }),
+  childLimitReached: (agentId: string, limit: number) =>
+    new AppError(409, 'child_limit_reached', `agent ${JSON.stringify(agentId)} already supervises ${limit} active child agents (tasks.max_active_children_per_agent); wait for one or stop it`, {
+      agent_id: agentId,
+      limit,
+    }),
+  childDepthExceeded: (agentId: string, limit: number) =>
+    new AppError(409, 'child_depth_exceeded', `agent ${JSON.stringify(agentId)} is ${limit} levels below a root agent (tasks.max_child_depth); it may not delegate further`, {
+      agent_id: agentId,
+      limit,
+    }),
+  worktreeUnavailable: (reason: string) => new AppError(400, 'worktree_unavailable', `workspace_mode worktree needs a git repository: ${reason}`),
 
   // --- triggers and callbacks ----------------------------------------------------------------
   triggerNotFound: () => new AppError(404, 'trigger_not_found', 'no active trigger for this token'),

@@ -15,6 +15,8 @@ export const ID_PREFIX = {
   workspace: 'ws',
   turn: 'turn',
   brief: 'brf',
+  childAgent: 'child',
+  delegation: 'dlg',
   // inbox service
   host: 'hst',
   source: 'src',

@@ -65,7 +65,7 @@ export const ORIGIN_RULES: Readonly<Record<OriginKind, OriginRule>> = {
   callback: { trust: 'trusted_integration', authority: 'integration_signal', kinds: ['callback_event', 'system_tick'] },
   timer: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick'] },
   system: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick', 'internal_followup', 'control'] },
-  task: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['task_result', 'task_status'] },
+  task: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['task_result', 'task_status', 'internal_followup'] },
 };
 
 export const DELIVERY_SURFACES = [

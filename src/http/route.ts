@@ -35,6 +35,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body as the OpenAPI document shows it, where the validator cannot be rendered (a
+   * discriminated union whose discriminator may be absent is documented as a plain union).
+   */
+  bodyDoc?: z.ZodType;
   /** A missing body is read as `{}` (routes whose body is optional). */
   bodyOptional?: boolean;
   bodyLimit?: number;
@@ -154,7 +159,7 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: Surfac
   if (spec.params) request.params = spec.params;
   if (spec.query) request.query = spec.query;
   if (spec.rawBody) request.body = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
-  else if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.body } } };
+  else if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body } } };
   registry.registerPath({
     method: spec.method.toLowerCase() as 'get',
     path: toOpenApiPath(spec.url),

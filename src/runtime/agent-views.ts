@@ -89,11 +89,23 @@ export interface TreeNode {
   visibility: string;
   parent_agent_id: string | null;
   lineage: string[];
+  supervision: ChildSupervisionRef | null;
   children: TreeNode[];
 }
 
-/** Public roots with their children (public and private subagents), each with its lineage. */
-export function agentTree(d: ViewDeps): TreeNode[] {
+export interface ChildSupervisionRef {
+  task_id: string;
+  status: string;
+  workspace_mode: string;
+  delegation_id: string;
+  worktree_path: string | null;
+}
+
+/**
+ * Public roots with their children (public and private subagents), each with its lineage and, for
+ * a supervised child, the task supervising it.
+ */
+export function agentTree(d: ViewDeps & { tasks: { supervisionOf(childId: string): ChildSupervisionRef | null } }): TreeNode[] {
   const all = d.agents.list();
   const byParent = new Map<string | null, AgentRecord[]>();
   const ids = new Set(all.map((a) => a.agent_id));
@@ -108,6 +120,7 @@ export function agentTree(d: ViewDeps): TreeNode[] {
     visibility: a.visibility,
     parent_agent_id: a.parent_agent_id,
     lineage,
+    supervision: a.visibility === 'private' ? d.tasks.supervisionOf(a.agent_id) : null,
     children: (byParent.get(a.agent_id) ?? []).map((c) => build(c, [a.agent_id, ...lineage])),
   });
   return (byParent.get(null) ?? []).filter((a) => a.visibility === 'public').map((a) => build(a, []));

@@ -278,6 +278,11 @@ export class AgentService {
     return out;
   }
 
+  /** 404 template_not_found unless `name` is a template create would accept. */
+  assertTemplate(name: string): void {
+    if (!this.templateExists(name)) throw errors.templateNotFound(name);
+  }
+
   /**
    * A built-in template, or one directory directly under <home>/templates. A name is never a
    * path: `..`, `/etc` or `a/b` would copy arbitrary directories into the agent home.

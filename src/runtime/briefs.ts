@@ -110,6 +110,12 @@ export class BriefService {
     return rows.map(toBrief);
   }
 
+  /** The agent's newest brief of `kind`, or null. */
+  latest(agentId: string, kind: BriefKind): Brief | null {
+    const row = this.stmt.latest.get(agentId, kind) as Row | undefined;
+    return row ? toBrief(row) : null;
+  }
+
   get(briefId: string): Brief | null {
     const row = this.stmt.get.get(briefId) as Row | undefined;
     return row ? toBrief(row) : null;
@@ -134,6 +140,7 @@ function prepare(db: Database.Database) {
     list: db.prepare('SELECT * FROM briefs WHERE agent_id = ? ORDER BY brief_id DESC LIMIT ?'),
     listBefore: db.prepare('SELECT * FROM briefs WHERE agent_id = ? AND brief_id < ? ORDER BY brief_id DESC LIMIT ?'),
     get: db.prepare('SELECT * FROM briefs WHERE brief_id = ?'),
+    latest: db.prepare('SELECT * FROM briefs WHERE agent_id = ? AND kind = ? ORDER BY brief_id DESC LIMIT 1'),
     deleteAgent: db.prepare('DELETE FROM briefs WHERE agent_id = ?'),
   };
 }

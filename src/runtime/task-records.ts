@@ -1,6 +1,7 @@
 /**
- * The records of command tasks: statuses, the stored row, the spec's TaskStatusSnapshot projection
- * and the failure artifact. No behaviour here; src/runtime/tasks.ts runs the processes.
+ * The records of tasks: kinds, statuses, the stored row, the spec's TaskStatusSnapshot projection
+ * and the failure artifact. No behaviour here: runtime/command-tasks.ts runs the processes,
+ * runtime/child-tasks.ts supervises child agents, runtime/task-ledger.ts writes the rows.
  */
 import type { FailureArtifact } from '../core/failure.js';
 
@@ -8,6 +9,10 @@ export const TASK_STATUSES = ['queued', 'running', 'cancelling', 'completed', 'f
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 const ACTIVE: ReadonlySet<TaskStatus> = new Set(['queued', 'running', 'cancelling']);
 export const isTerminal = (s: TaskStatus): boolean => !ACTIVE.has(s);
+
+/** `command`: a child process; `child_agent`: a supervised private child agent. */
+export const TASK_KINDS = ['command', 'child_agent'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
 
 export const DEFAULT_SHELL = '/bin/sh';
 /** Server cap on `timeout_ms` of a blocking output read. */
@@ -19,16 +24,17 @@ export interface TaskRow {
   seq: number;
   task_id: string;
   agent_id: string;
-  kind: string;
+  kind: TaskKind;
   status: TaskStatus;
   summary: string | null;
-  cmd: string;
-  cmd_digest: string;
-  shell: string;
+  /** The command columns are null for a child_agent task. */
+  cmd: string | null;
+  cmd_digest: string | null;
+  shell: string | null;
   login: number;
   accepts_input: number;
-  workdir: string;
-  output_path: string;
+  workdir: string | null;
+  output_path: string | null;
   exit_status: number | null;
   term_signal: string | null;
   result_summary: string | null;
@@ -43,6 +49,36 @@ export interface TaskRow {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The message whose turn created the task; null for a task an operator created. */
+  parent_message_id: string | null;
+  child_agent_id: string | null;
+}
+
+/** A command task's row: its command columns are set. */
+export type CommandRow = TaskRow & { kind: 'command'; cmd: string; cmd_digest: string; shell: string; workdir: string; output_path: string };
+
+export const isCommand = (r: TaskRow): r is CommandRow => r.kind === 'command';
+
+export interface CommandSection {
+  accepts_input: boolean;
+  cmd: string;
+  cmd_digest: string;
+  exit_status: number | null;
+  input_target: string | null;
+  login: boolean;
+  output_path: string;
+  promoted_from_exec_command: boolean;
+  result_summary: string | null;
+  shell: string;
+  terminal_reentry: boolean;
+  tty: boolean;
+  workdir: string;
+}
+
+/** What a child_agent task adds to its snapshot (runtime/child-tasks.ts). */
+export interface ChildSections {
+  child_observability: Record<string, unknown> | null;
+  child_supervision: Record<string, unknown> | null;
 }
 
 export interface TaskSnapshot {
@@ -53,28 +89,15 @@ export interface TaskSnapshot {
   updated_at: string;
   wait_policy: 'background';
   summary: string | null;
-  parent_message_id: null;
-  child_agent_id: null;
-  child_observability: null;
-  child_supervision: null;
-  command: {
-    accepts_input: boolean;
-    cmd: string;
-    cmd_digest: string;
-    exit_status: number | null;
-    input_target: string | null;
-    login: boolean;
-    output_path: string;
-    promoted_from_exec_command: boolean;
-    result_summary: string | null;
-    shell: string;
-    terminal_reentry: boolean;
-    tty: boolean;
-    workdir: string;
-  };
+  parent_message_id: string | null;
+  child_agent_id: string | null;
+  child_observability: Record<string, unknown> | null;
+  child_supervision: Record<string, unknown> | null;
+  command: CommandSection | null;
 }
 
 export interface CreateTaskInput {
+  kind?: 'command' | undefined;
   summary?: string | null | undefined;
   cmd: string;
   workdir?: string | null | undefined;
@@ -82,6 +105,8 @@ export interface CreateTaskInput {
   login?: boolean | null | undefined;
   accepts_input?: boolean | null | undefined;
   authority_class?: string | null | undefined;
+  /** Set when a model's tool call creates the task: the message its turn answers. */
+  parent_message_id?: string | null | undefined;
 }
 
 export interface OutputOptions {
@@ -91,7 +116,7 @@ export interface OutputOptions {
   signal?: AbortSignal | undefined;
 }
 
-export function snapshot(r: TaskRow): TaskSnapshot {
+export function snapshot(r: TaskRow, child: ChildSections | null = null): TaskSnapshot {
   return {
     task_id: r.task_id,
     kind: r.kind,
@@ -100,25 +125,29 @@ export function snapshot(r: TaskRow): TaskSnapshot {
     updated_at: r.updated_at,
     wait_policy: 'background',
     summary: r.summary,
-    parent_message_id: null,
-    child_agent_id: null,
-    child_observability: null,
-    child_supervision: null,
-    command: {
-      accepts_input: r.accepts_input === 1,
-      cmd: r.cmd,
-      cmd_digest: r.cmd_digest,
-      exit_status: r.exit_status,
-      input_target: r.accepts_input === 1 ? 'stdin' : null,
-      login: r.login === 1,
-      output_path: r.output_path,
-      promoted_from_exec_command: false,
-      result_summary: r.result_summary,
-      shell: r.shell,
-      terminal_reentry: false,
-      tty: false,
-      workdir: r.workdir,
-    },
+    parent_message_id: r.parent_message_id,
+    child_agent_id: r.child_agent_id,
+    child_observability: child?.child_observability ?? null,
+    child_supervision: child?.child_supervision ?? null,
+    command: isCommand(r) ? commandSection(r) : null,
+  };
+}
+
+function commandSection(r: CommandRow): CommandSection {
+  return {
+    accepts_input: r.accepts_input === 1,
+    cmd: r.cmd,
+    cmd_digest: r.cmd_digest,
+    exit_status: r.exit_status,
+    input_target: r.accepts_input === 1 ? 'stdin' : null,
+    login: r.login === 1,
+    output_path: r.output_path,
+    promoted_from_exec_command: false,
+    result_summary: r.result_summary,
+    shell: r.shell,
+    terminal_reentry: false,
+    tty: false,
+    workdir: r.workdir,
   };
 }
 
@@ -138,4 +167,10 @@ export function failure(
     task_id: row.task_id,
     metadata: signal ? { signal } : {},
   };
+}
+
+/** A one-line summary of a command line or an instruction, at most 120 characters. */
+export function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
 }

@@ -92,14 +92,14 @@ export function parseWorktreePorcelain(text: string): WorktreeEntry[] {
   return entries;
 }
 
-interface ExecResult {
+export interface ExecResult {
   code: number | string | null;
   stdout: string;
   stderr: string;
   killed: boolean;
 }
 
-function git(cwd: string, args: string[], timeoutMs: number): Promise<ExecResult> {
+export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Promise<ExecResult> {
   return new Promise((resolve) => {
     execFile(
       'git',

@@ -85,13 +85,13 @@ describe('command tasks', () => {
       workdir: t!.s.agents.homeOf('main'),
       exit_status: null,
     });
-    expect(task.command.cmd_digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(task.command.output_path).toBe(path.join(t!.s.agents.homeOf('main'), 'tasks', `${task.task_id}.log`));
+    expect(task.command!.cmd_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(task.command!.output_path).toBe(path.join(t!.s.agents.homeOf('main'), 'tasks', `${task.task_id}.log`));
     const out = await finish(task);
     expect(out.retrieval_status).toBe('success');
     expect(out.task).toMatchObject({ status: 'completed', exit_status: 0, output_truncated: false, failure_artifact: null });
     expect(out.task.output_preview).toBe('hello\noops\n');
-    expect(fs.readFileSync(task.command.output_path, 'utf8')).toBe('hello\noops\n');
+    expect(fs.readFileSync(task.command!.output_path, 'utf8')).toBe('hello\noops\n');
 
     const evs = events().filter((e) => e.payload.task_id === task.task_id || e.payload.metadata);
     const kinds = evs.map((e) => e.type);
@@ -132,7 +132,7 @@ describe('command tasks', () => {
     const sub = path.join(t!.s.agents.homeOf('main'), 'sub');
     fs.mkdirSync(sub);
     const a = run('pwd', { workdir: 'sub' });
-    expect(a.command.workdir).toBe(sub);
+    expect(a.command!.workdir).toBe(sub);
     expect((await finish(a)).task.output_preview).toBe(`${sub}\n`);
     const bash = resolveExecutable('bash');
     if (bash) {
@@ -151,7 +151,7 @@ describe('command tasks', () => {
   it('output: not_ready without block, timeout after timeout_ms, success as soon as it ends', async () => {
     setup();
     const task = run('echo started; read x; echo done', { accepts_input: true });
-    await until(() => readTail(task.command.output_path, 100).text === 'started\n');
+    await until(() => readTail(task.command!.output_path, 100).text === 'started\n');
     const now = await t!.s.tasks.output('main', task.task_id);
     expect(now.retrieval_status).toBe('not_ready');
     expect(now.task.output_preview).toBe('started\n');
@@ -171,7 +171,7 @@ describe('command tasks', () => {
   it('input reaches stdin only for a running task created with accepts_input', async () => {
     setup();
     const task = run('read a; read b; echo "got $a $b"', { accepts_input: true });
-    expect(task.command.input_target).toBe('stdin');
+    expect(task.command!.input_target).toBe('stdin');
     const r = t!.s.tasks.input('main', task.task_id, { text: 'one\n' });
     expect(r).toMatchObject({ accepted_input: true, bytes_written: 4, input_target: 'stdin' });
     t!.s.tasks.input('main', task.task_id, { text: 'two\n', eof: true });
@@ -201,7 +201,7 @@ describe('command tasks', () => {
     expect(again.task).toEqual(t!.s.tasks.get('main', task.task_id));
 
     const stubborn = run("trap '' TERM; echo ready; sleep 30");
-    await until(() => readTail(stubborn.command.output_path, 100).text === 'ready\n');
+    await until(() => readTail(stubborn.command!.output_path, 100).text === 'ready\n');
     expect(t!.s.tasks.requestStop('main', stubborn.task_id).task.status).toBe('cancelling');
     await new Promise((r) => setTimeout(r, 200));
     expect(statusOf(stubborn)).toBe('cancelling');

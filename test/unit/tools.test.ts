@@ -91,7 +91,7 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill'].sort(),
+      ['cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -117,7 +117,11 @@ describe('run_command and read_task_output', () => {
 
     const created = eventsAfter(mark).find((e) => e.type === 'task_create_requested')!;
     const routeCreated = eventsAfter(0).find((e) => e.type === 'task_create_requested')!;
-    expect(created).toEqual(routeCreated);
+    // The same event, except the provenance of the task: the tool's turn message vs none (operator).
+    expect(routeCreated.payload.parent_message_id).toBeNull();
+    expect(created.payload.parent_message_id).toMatch(/^msg_/);
+    expect({ ...created, payload: { ...created.payload, parent_message_id: null } }).toEqual(routeCreated);
+    expect(t.s.tasks.get('main', data.task_id).parent_message_id).toBe(created.payload.parent_message_id);
     expect(created.payload.authority_class).toBe('runtime_instruction');
     // The finished task answers the agent like any other: a task_result message (origin task).
     const statuses = eventsAfter(mark).filter((e) => e.type === 'task_status_changed').map((e) => e.payload.to);

@@ -4,6 +4,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import {
   CreateTaskBody,
+  CreateTaskBodyDoc,
   TaskInputBody,
   TaskInputResult,
   TaskList,
@@ -70,16 +71,23 @@ export function taskRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/tasks',
       auth: 'control',
       tags,
-      summary: 'Start a background command task: `<shell> -c <cmd>` in its own process group',
+      summary: 'Start a task: a background command (`<shell> -c <cmd>` in its own process group) or a supervised child agent (kind child_agent)',
       description:
-        "Defaults: shell /bin/sh, workdir the agent's active workspace. `login` runs `<shell> -lc <cmd>`; `accepts_input` gives it a stdin pipe. " +
+        'Command (kind absent or `command`): ' +
+        "defaults: shell /bin/sh, workdir the agent's active workspace. `login` runs `<shell> -lc <cmd>`; `accepts_input` gives it a stdin pipe. " +
         'Combined stdout+stderr goes to command.output_path under the agent home. Beyond tasks.max_concurrent_per_agent running tasks a new one is `queued`. ' +
-        'Exit status 0 -> completed, else failed; a finished task enqueues a task_result message (origin task, trusted_system).',
+        'Exit status 0 -> completed, else failed; a finished task enqueues a task_result message (origin task, trusted_system). ' +
+        'Child agent (kind `child_agent`): creates a private child agent (parent = this agent), its workspace (`inherit` or a git `worktree`), optionally a work item, ' +
+        'and sends it initial_message; answers 201 once the child is set up (status running, or failed with a failure_artifact if the set-up failed). ' +
+        "The task completes with the child's answer (its result brief, when the child waits for nothing of its own), which also reaches this agent as a task_result message; " +
+        'task input sends the child a follow-up (a finished task runs again), stop deletes the child. ' +
+        'Limits: tasks.max_active_children_per_agent (409 child_limit_reached), tasks.max_child_depth (409 child_depth_exceeded).',
       params: AgentIdParams,
       body: CreateTaskBody,
+      bodyDoc: CreateTaskBodyDoc,
       responses: { 201: { description: 'Created', schema: TaskSnapshot } },
-      handler: ({ params, body, reply }) => {
-        const task = s.tasks.create(params.id, body);
+      handler: async ({ params, body, reply }) => {
+        const task = await s.tasks.createAny(params.id, body);
         reply.code(201);
         return task;
       },
@@ -89,8 +97,10 @@ export function taskRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/tasks/:task_id/input',
       auth: 'control',
       tags,
-      summary: 'Write text to the stdin of a running task created with accepts_input',
-      description: 'A task without accepts_input, or not running, answers 200 with accepted_input:false and a summary_text saying why. `eof: true` closes the stdin after writing.',
+      summary: 'Write text to the stdin of a running command task created with accepts_input, or send a child agent task a follow-up',
+      description:
+        'Command task: a task without accepts_input, or not running, answers 200 with accepted_input:false and a summary_text saying why. `eof: true` closes the stdin after writing. ' +
+        "Child agent task: the text is enqueued to the child (input_target `child_followup`); a finished task goes back to running until the child answers again. Refused (accepted_input:false) when the child is gone or its worktree was removed.",
       params: TaskParams,
       body: TaskInputBody,
       responses: { 200: { description: 'Input result', schema: TaskInputResult } },
@@ -104,7 +114,8 @@ export function taskRoutes(s: Services): AnyRoute[] {
       summary: 'Stop a task: SIGTERM to its process group (cancelling -> cancelled); a second stop SIGKILLs it',
       description:
         'running -> cancelling (SIGTERM to the group), cancelled once it exits; a stop on a cancelling task answers force_stop_requested:true and SIGKILLs the group; ' +
-        'a queued task is cancelled at once; a finished task answers 200 with its unchanged snapshot.',
+        'a queued task is cancelled at once; a finished command task answers 200 with its unchanged snapshot. ' +
+        'A child agent task is cancelled at once and its child deleted (its run aborted, its worktree and branch removed); on a finished child task, stop discards what is left (the child, a retained worktree).',
       params: TaskParams,
       body: TaskStopBody,
       bodyOptional: true,

@@ -104,6 +104,16 @@ export const AgentTreeNode: z.ZodType<TreeNode> = z
       visibility: z.string(),
       parent_agent_id: z.string().nullable(),
       lineage: z.array(z.string()),
+      supervision: z
+        .object({
+          task_id: z.string(),
+          status: z.string(),
+          workspace_mode: z.string(),
+          delegation_id: z.string(),
+          worktree_path: z.string().nullable(),
+        })
+        .nullable()
+        .openapi({ description: 'for a supervised child: the parent task supervising it (kind child_agent), else null' }),
       children: z.array(AgentTreeNode),
     }),
   )

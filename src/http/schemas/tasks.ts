@@ -1,5 +1,6 @@
 /** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
 import { z } from 'zod';
+import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../../runtime/child-tasks.js';
 import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES } from '../../runtime/task-records.js';
 import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';
 
@@ -14,8 +15,9 @@ export const TaskParams = z.object({
   task_id: z.string().min(1).openapi({ example: 'task_01J9ZQ4B7R8F3W2X5Y6Z7A8B9C' }),
 });
 
-export const CreateTaskBody = z
+export const CreateCommandTaskBody = z
   .looseObject({
+    kind: z.literal('command').optional().openapi({ description: 'absent or `command`: a command task' }),
     summary: z.string().max(4096).nullable().optional().openapi({ description: 'what the task is for; defaults to the command line' }),
     cmd: text('cmd', 262_144).min(1).openapi({ description: 'run as `<shell> -c <cmd>`', example: 'echo hello' }),
     workdir: text('workdir', 4096).nullable().optional().openapi({
@@ -28,7 +30,85 @@ export const CreateTaskBody = z
   })
   .openapi('CreateCommandTaskRequest');
 
+export const CreateChildTaskBody = z
+  .looseObject({
+    kind: z.enum(['child_agent', 'child_agent_task']).openapi({ description: '`child_agent` (or the seed\'s name `child_agent_task`): a supervised private child agent' }),
+    initial_message: text('initial_message', 262_144).min(1).openapi({
+      description: "the delegated instruction, the child's first message (kind internal_followup, origin task)",
+      example: 'Add a --verbose flag to the CLI and answer with the files you changed',
+    }),
+    summary: z.string().max(4096).nullable().optional().openapi({ description: 'what the task is for; defaults to the first line of initial_message' }),
+    workspace_mode: z.enum(WORKSPACE_MODES).nullable().optional().openapi({
+      description: "`inherit` (default): the child works in the parent's active workspace; `worktree`: in a new `git worktree` of it on branch `svc/<task_id>` (400 worktree_unavailable outside a repository with a commit)",
+    }),
+    worktree_cleanup: z.enum(CLEANUP_POLICIES).nullable().optional().openapi({
+      description: 'when the task finishes: `auto` (default) removes a worktree without changes and retains a changed one for review; `retain` keeps it; `remove` removes it. Stop and deletion of the child always remove it.',
+    }),
+    child_agent_id: z.string().max(64).nullable().optional().openapi({ description: 'id of the child agent (default `child_<ulid>`); 409 child_agent_exists if taken' }),
+    display_name: z.string().max(256).nullable().optional(),
+    template: z.string().max(256).nullable().optional().openapi({ description: 'template of the child agent' }),
+    objective: z.string().max(4096).nullable().optional().openapi({ description: 'creates a work item with this objective for the child and picks it' }),
+    parent_work_item_id: z.string().max(128).nullable().optional().openapi({ description: "the parent's work item this delegation serves (404 if unknown)" }),
+    delegation_id: z.string().max(128).nullable().optional().openapi({ description: 'caller-chosen id grouping delegations (default `dlg_<ulid>`)' }),
+    authority_class: AuthorityClass,
+  })
+  .openapi('CreateChildAgentTaskRequest');
+
+/** Validates by `kind` (absent: command), so an error names the fields of the kind asked for. */
+export const CreateTaskBody = z.discriminatedUnion('kind', [CreateCommandTaskBody, CreateChildTaskBody]);
+export const CreateTaskBodyDoc = z.union([CreateCommandTaskBody, CreateChildTaskBody]).openapi('CreateTaskRequest');
+
 export const TaskStatus = z.enum(TASK_STATUSES);
+
+const Worktree = z
+  .object({
+    projection_kind: z.string().nullable(),
+    worktree_path: z.string().nullable(),
+    worktree_branch: z.string().nullable(),
+    actual_branch: z.string().nullable(),
+    original_branch: z.string().nullable(),
+    original_cwd: z.string().nullable(),
+    base_commit: z.string().nullable().openapi({ description: 'the commit the worktree started from' }),
+    changed_files: z.array(z.string()).openapi({ description: 'uncommitted changes plus files of commits since base_commit (at most 500)' }),
+    retained_for_review: z.boolean().nullable(),
+    auto_cleaned_up: z.boolean().nullable(),
+    cleanup_status: z.string().nullable().openapi({ description: '`active`, `retained`, `removing`, `removed` or `failed`' }),
+    cleanup_reason: z.string().nullable(),
+    cleanup_error: z.string().nullable(),
+    branch_cleanup_status: z.string().nullable().openapi({ description: '`deleted`, `failed`, `skipped` or null (not cleaned yet)' }),
+    branch_cleanup_error: z.string().nullable(),
+  })
+  .openapi('ChildWorktree');
+
+const ChildSupervision = z
+  .object({
+    parent_agent_id: z.string(),
+    child_agent_id: z.string(),
+    supervision_task_id: z.string(),
+    cleanup_owner: z.string().openapi({ description: 'always `supervision_task`: the task owns the worktree, not the child' }),
+    followup_target: z.string().openapi({ description: 'always `parent_supervisor`' }),
+    child_work_item_id: z.string().nullable(),
+    parent_work_item_id: z.string().nullable(),
+    delegation_id: z.string().nullable(),
+    cleanup_status: z.string().nullable(),
+    cleanup_policy: z.enum(CLEANUP_POLICIES),
+    workspace_mode: z.enum(WORKSPACE_MODES).nullable(),
+    worktree: Worktree.nullable(),
+    followups: z.number().int().openapi({ description: 'follow-ups delivered through task input' }),
+  })
+  .openapi('ChildSupervision');
+
+const ChildObservability = z
+  .object({
+    phase: z.enum(['running', 'blocked', 'waiting', 'terminal']),
+    blocked_reason: z.enum(['managed_task_queued', 'managed_task_running', 'managed_task_cancelling', 'awaiting_managed_task']).nullable(),
+    waiting_reason: z.enum(['awaiting_operator_input', 'awaiting_external_change', 'awaiting_task_result', 'awaiting_timer']).nullable(),
+    current_work_item_id: z.string().nullable(),
+    last_progress_brief: z.string().nullable(),
+    last_result_brief: z.string().nullable(),
+    work_summary: z.string().nullable(),
+  })
+  .openapi('ChildObservability', { description: "derived on every read from the child's live state" });
 
 export const TaskSnapshot = z
   .object({
@@ -41,8 +121,8 @@ export const TaskSnapshot = z
     summary: z.string().nullable(),
     parent_message_id: z.string().nullable(),
     child_agent_id: z.string().nullable(),
-    child_observability: z.record(z.string(), z.unknown()).nullable(),
-    child_supervision: z.record(z.string(), z.unknown()).nullable(),
+    child_observability: ChildObservability.nullable(),
+    child_supervision: ChildSupervision.nullable(),
     command: z
       .object({
         accepts_input: z.boolean().nullable(),
@@ -93,6 +173,7 @@ export const TaskOutputResult = z
       failure_artifact: FailureArtifact.nullable(),
       artifacts: z.array(z.object({ path: z.string() })),
       output_artifact: z.number().int().nullable(),
+      child_supervision: ChildSupervision.nullable().optional(),
     }),
   })
   .openapi('TaskOutputResult');

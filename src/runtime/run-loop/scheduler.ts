@@ -77,6 +77,12 @@ export class Scheduler implements ResourceService {
     this.stopping = true;
   }
 
+  /** Take messages again after disable(), starting with the agents that have some queued. */
+  enable(): void {
+    this.stopping = false;
+    for (const agentId of this.deps.queue.agentsWithQueued()) this.kick(this.worker(agentId));
+  }
+
   constructor(private readonly deps: RunLoopDeps) {
     this.runner = new TurnRunner(deps);
     deps.queue.onQueued((agentId, priority) => this.onQueued(agentId, priority));
@@ -240,6 +246,7 @@ export class Scheduler implements ResourceService {
       turnId: ids.make('turn'),
       agentId: w.agentId,
       displayName: agent.display_name,
+      supervisor: agent.visibility === 'private' ? agent.parent_agent_id : null,
       message,
       modelRef: agents.effectiveModel(agent),
       startedAt: isoAt(clock.now()),
@@ -339,7 +346,7 @@ export class Scheduler implements ResourceService {
   }
 }
 
-function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'message' | 'modelRef' | 'startedAt'>): ActiveTurn {
+function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'supervisor' | 'message' | 'modelRef' | 'startedAt'>): ActiveTurn {
   let settle!: () => void;
   const done = new Promise<void>((resolve) => (settle = resolve));
   return {

@@ -41,6 +41,8 @@ export interface ActiveTurn {
   turnId: string;
   agentId: string;
   displayName: string;
+  /** The parent supervising this agent (a private child), else null. */
+  supervisor: string | null;
   message: Message;
   modelRef: string;
   startedAt: string;
@@ -114,7 +116,7 @@ export class TurnRunner {
     const messages: ChatMessage[] = [...history, { role: 'user', content: input }];
     this.entry(turn, 'user', input, turn.message.message_id);
     const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-    const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName }, this.skillSection(turn.agentId));
+    const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName, supervisor: turn.supervisor }, this.skillSection(turn.agentId));
     for (let round = 1; ; round++) {
       turn.round = round;
       turn.streamed = '';

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './types.js';
 import type { ToolDeps } from './index.js';
+import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../child-tasks.js';
 import { defineTool } from './define.js';
 
 /** Default wait of run_command; read_task_output does not wait unless asked. */
@@ -60,6 +61,7 @@ export function taskTools(deps: ToolDeps) {
             summary: a.summary ?? null,
             workdir: a.workdir ?? null,
             authority_class: 'runtime_instruction',
+            parent_message_id: ctx.messageId,
           });
           return readOutput(ctx, task.task_id, a.wait_ms ?? RUN_COMMAND_WAIT_MS);
         },
@@ -77,6 +79,75 @@ export function taskTools(deps: ToolDeps) {
           wait_ms: WaitMs.describe('how long to wait for the task to finish, in milliseconds'),
         }),
         run: (ctx, a) => readOutput(ctx, a.task_id, a.wait_ms ?? 0),
+      },
+      logger,
+    ),
+    defineTool(
+      {
+        name: 'spawn_agent',
+        description:
+          'Delegate bounded work to a new private child agent that you supervise. It gets initial_message as its first message and works on its own ' +
+          "(its own turns, tools and model); workspace_mode 'inherit' (default) shares your active workspace, 'worktree' gives it a new git worktree and branch " +
+          'of your workspace\'s repository (changes stay there for you to review). Returns task_id and child_agent_id at once; the child\'s answer arrives as a ' +
+          `task_result message, or wait for it with read_task_output (wait_ms). Send more instructions with followup_agent; stop_task discards the child.`,
+        args: z.strictObject({
+          initial_message: z.string().trim().min(1).describe('the delegated instruction: what to do and what to answer with'),
+          workspace_mode: z.enum(WORKSPACE_MODES).optional().describe("'inherit' (default) or 'worktree'"),
+          summary: z.string().optional().describe('a short label for the delegation'),
+          objective: z.string().optional().describe('creates a work item with this objective for the child'),
+          worktree_cleanup: z.enum(CLEANUP_POLICIES).optional().describe("what happens to a worktree when the child answers: 'auto' (default), 'retain', 'remove'"),
+        }),
+        run: async (ctx, a) => {
+          const task = await tasks.createAny(ctx.agentId, {
+            kind: 'child_agent',
+            initial_message: a.initial_message,
+            workspace_mode: a.workspace_mode ?? null,
+            summary: a.summary ?? null,
+            objective: a.objective ?? null,
+            worktree_cleanup: a.worktree_cleanup ?? null,
+            authority_class: 'runtime_instruction',
+            parent_message_id: ctx.messageId,
+          });
+          const sup = task.child_supervision as { worktree?: { worktree_path?: string | null; worktree_branch?: string | null } | null } | null;
+          return {
+            task_id: task.task_id,
+            child_agent_id: task.child_agent_id,
+            status: task.status,
+            worktree_path: sup?.worktree?.worktree_path ?? null,
+            worktree_branch: sup?.worktree?.worktree_branch ?? null,
+            result_summary: task.status === 'failed' ? tasks.getRow(ctx.agentId, task.task_id).result_summary : null,
+          };
+        },
+      },
+      logger,
+    ),
+    defineTool(
+      {
+        name: 'followup_agent',
+        description:
+          'Send a follow-up instruction to a child agent you spawned (by its task_id). If it had already answered, its task runs again and its next answer ' +
+          'arrives as another task_result message.',
+        args: z.strictObject({
+          task_id: z.string().min(1).describe('the task id returned by spawn_agent'),
+          text: z.string().trim().min(1).describe('the follow-up instruction'),
+        }),
+        run: (ctx, a) => {
+          const r = tasks.input(ctx.agentId, a.task_id, { text: a.text, authority_class: 'runtime_instruction' });
+          return { accepted: r.accepted_input, status: r.task.status, summary: r.summary_text };
+        },
+      },
+      logger,
+    ),
+    defineTool(
+      {
+        name: 'stop_task',
+        description:
+          'Stop a task: a command gets SIGTERM (a second stop SIGKILL); a child agent is cancelled and deleted, with its worktree and branch.',
+        args: z.strictObject({ task_id: z.string().min(1).describe('the task to stop') }),
+        run: (ctx, a) => {
+          const r = tasks.requestStop(ctx.agentId, a.task_id, { authority_class: 'runtime_instruction' });
+          return { status: r.task.status, previous_status: r.previous_status, summary: r.summary_text };
+        },
       },
       logger,
     ),

@@ -1,0 +1,592 @@
+/**
+ * Supervised child agents: tasks of kind `child_agent` (spec "Task status snapshot":
+ * child_agent_id, child_observability, child_supervision).
+ *
+ * Creating one makes a private child agent (lineage recorded, owner = the parent), gives it a
+ * workspace (`inherit`: the parent's active workspace; `worktree`: a new `git worktree` on branch
+ * `svc/<task_id>` under `<home>/worktrees/<task_id>`), optionally a work item (picked as its focus),
+ * and enqueues the delegated instruction to it (kind `internal_followup`, origin task, trusted
+ * system). The child's turns run through the same run loop and provider as any agent's.
+ *
+ * The child's answer: when a turn of the child ends with a result brief while the child is at rest
+ * (no active task of its own, no active timer, nothing queued), or with a failure brief, the task
+ * finishes (`completed` / `failed`) with the brief's text as its result, in one transaction with its
+ * `task_result` message to the parent. A worktree is inspected first (changed files), then, per the
+ * task's `worktree_cleanup` policy, removed with its branch (`remove`; `auto` when nothing changed)
+ * or retained for review (`retain`; `auto` when something changed).
+ *
+ * Follow-ups: task input enqueues another `internal_followup` to the child; a finished task goes
+ * back to `running` and finishes again with the child's next answer. Stop cancels the task and
+ * deletes the child (its run is aborted by the deletion); a worktree is removed when the child is
+ * gone. Deleting the child cancels the task; deleting the parent needs cascade_private_children.
+ *
+ * Child tasks are not processes: they survive a daemon restart (the child's queue and run loop
+ * recover on their own). Only a task whose set-up was cut short (`queued`) is interrupted then.
+ */
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { errors } from '../core/errors.js';
+import { AGENT_ID_PATTERN } from '../core/ids.js';
+import { deriveProvenance } from '../core/provenance.js';
+import type { AgentDeletion } from './agent-deletion.js';
+import type { Brief, BriefService } from './briefs.js';
+import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError, type WorktreeRecord } from './child-worktree.js';
+import type { RuntimeDeps } from './deps.js';
+import type { TaskLedger } from './task-ledger.js';
+import { failure, isTerminal, oneLine, type ChildSections, type TaskRow } from './task-records.js';
+import type { InputOutcome, StopOutcome } from './command-tasks.js';
+import type { TimerService } from './timers.js';
+import type { WorkItemService } from './work-items.js';
+import type { WorkspaceService } from './workspaces.js';
+
+export const WORKSPACE_MODES = ['inherit', 'worktree'] as const;
+export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
+export const CLEANUP_POLICIES = ['auto', 'retain', 'remove'] as const;
+export type CleanupPolicy = (typeof CLEANUP_POLICIES)[number];
+
+/** The kind names a create request may use (`child_agent_task` is the seed's name). */
+export const CHILD_KIND_ALIASES = ['child_agent', 'child_agent_task'] as const;
+
+/** Longest result text kept in the task's result_summary (the whole brief stays in the child's briefs). */
+const RESULT_SUMMARY_MAX = 16_384;
+const BRIEF_PREVIEW_MAX = 2_000;
+
+export interface CreateChildInput {
+  initial_message: string;
+  summary?: string | null | undefined;
+  workspace_mode?: WorkspaceMode | null | undefined;
+  worktree_cleanup?: CleanupPolicy | null | undefined;
+  child_agent_id?: string | null | undefined;
+  display_name?: string | null | undefined;
+  template?: string | null | undefined;
+  /** Objective of a work item created (and picked) for the child. */
+  objective?: string | null | undefined;
+  parent_work_item_id?: string | null | undefined;
+  delegation_id?: string | null | undefined;
+  authority_class?: string | null | undefined;
+  parent_message_id?: string | null | undefined;
+}
+
+export interface ChildTaskDeps extends RuntimeDeps {
+  ledger: TaskLedger;
+  workspaces: WorkspaceService;
+  briefs: BriefService;
+  deletion: AgentDeletion;
+  workItems: WorkItemService;
+  timers: TimerService;
+}
+
+interface SupervisionRow {
+  task_id: string;
+  parent_agent_id: string;
+  child_agent_id: string;
+  delegation_id: string;
+  cleanup_owner: string;
+  followup_target: string;
+  initial_message: string;
+  child_work_item_id: string | null;
+  parent_work_item_id: string | null;
+  workspace_mode: WorkspaceMode;
+  cleanup_policy: CleanupPolicy;
+  cleanup_status: string | null;
+  worktree: string | null;
+  last_result_brief: string | null;
+  result_pending: number;
+  followups: number;
+  created_at: string;
+  updated_at: string;
+}
+
+type Supervision = Omit<SupervisionRow, 'worktree'> & { worktree: WorktreeRecord | null };
+
+export class ChildTasks {
+  private readonly stmt;
+  /** Finalisations and clean-ups in flight (awaited at shutdown). */
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ChildTaskDeps) {
+    const db: Database.Database = deps.store.db;
+    this.stmt = {
+      insert: db.prepare(
+        `INSERT INTO child_supervisions (task_id, parent_agent_id, child_agent_id, delegation_id, cleanup_owner, followup_target, initial_message,
+           parent_work_item_id, workspace_mode, cleanup_policy, created_at, updated_at)
+         VALUES (@task_id, @parent_agent_id, @child_agent_id, @delegation_id, 'supervision_task', 'parent_supervisor', @initial_message,
+           @parent_work_item_id, @workspace_mode, @cleanup_policy, @now, @now)`,
+      ),
+      get: db.prepare('SELECT * FROM child_supervisions WHERE task_id = ?'),
+      byChild: db.prepare('SELECT * FROM child_supervisions WHERE child_agent_id = ? ORDER BY created_at, task_id'),
+      byParent: db.prepare('SELECT * FROM child_supervisions WHERE parent_agent_id = ?'),
+      update: db.prepare(
+        `UPDATE child_supervisions SET child_work_item_id = @child_work_item_id, cleanup_status = @cleanup_status, worktree = @worktree,
+           last_result_brief = @last_result_brief, result_pending = @result_pending, followups = @followups, updated_at = @updated_at
+         WHERE task_id = @task_id`,
+      ),
+      all: db.prepare('SELECT * FROM child_supervisions'),
+      purgeParent: db.prepare('DELETE FROM child_supervisions WHERE parent_agent_id = ?'),
+      runningOfChild: db.prepare("SELECT * FROM tasks WHERE child_agent_id = ? AND kind = 'child_agent' AND status = 'running' LIMIT 1"),
+      activeChildren: db
+        .prepare("SELECT count(*) FROM tasks WHERE agent_id = ? AND kind = 'child_agent' AND status IN ('queued', 'running', 'cancelling')")
+        .pluck(),
+    };
+    deps.ledger.describe('child_agent', (row) => this.resultFields(row));
+    deps.briefs.onCreated((brief) => this.onBrief(brief));
+  }
+
+  // --- create ----------------------------------------------------------------------------------
+
+  async create(parentId: string, input: CreateChildInput): Promise<TaskRow> {
+    const { agents, ids, config, workspaces, store, ledger } = this.deps;
+    const parent = agents.getWritable(parentId);
+    const message = input.initial_message.trim();
+    if (!message) throw errors.jsonRejected('initial_message', 'initial_message must not be empty');
+    const limits = config.values.tasks;
+    if (agents.lineage(parent).length + 1 > limits.max_child_depth) throw errors.childDepthExceeded(parentId, limits.max_child_depth);
+    if ((this.stmt.activeChildren.get(parentId) as number) >= limits.max_active_children_per_agent) {
+      throw errors.childLimitReached(parentId, limits.max_active_children_per_agent);
+    }
+    if (input.parent_work_item_id) this.deps.workItems.get(parentId, input.parent_work_item_id);
+    if (input.template) agents.assertTemplate(input.template);
+    const taskId = ids.make('task');
+    const childId = input.child_agent_id ?? ids.make('childAgent');
+    if (!AGENT_ID_PATTERN.test(childId)) throw errors.invalidAgentId(childId);
+    if (agents.find(childId)) throw errors.childAgentExists(childId);
+    const mode: WorkspaceMode = input.workspace_mode ?? 'inherit';
+    const cwd = workspaces.activePath(parentId);
+    if (mode === 'worktree') {
+      try {
+        await repositoryOf(cwd);
+      } catch (err) {
+        throw errors.worktreeUnavailable((err as Error).message);
+      }
+    }
+    const summary = input.summary?.trim() || oneLine(message);
+    const delegationId = input.delegation_id?.trim() || ids.make('delegation');
+    let row = store.tx(() => {
+      agents.assertWritable(parentId);
+      if (agents.find(childId)) throw errors.childAgentExists(childId);
+      const inserted = ledger.insert(
+        { task_id: taskId, agent_id: parentId, kind: 'child_agent', summary, parent_message_id: input.parent_message_id ?? null, child_agent_id: childId },
+        { child_agent_id: childId, workspace_mode: mode, delegation_id: delegationId, authority_class: input.authority_class ?? null },
+      );
+      this.stmt.insert.run({
+        task_id: taskId,
+        parent_agent_id: parentId,
+        child_agent_id: childId,
+        delegation_id: delegationId,
+        initial_message: message,
+        parent_work_item_id: input.parent_work_item_id ?? null,
+        workspace_mode: mode,
+        cleanup_policy: input.worktree_cleanup ?? 'auto',
+        now: ledger.now(),
+      });
+      return inserted;
+    });
+    try {
+      row = await this.setUp(row, parent.model_override, input, message);
+    } catch (err) {
+      row = this.failSetUp(row, err as Error);
+    }
+    return row;
+  }
+
+  /** Worktree, child agent, workspace, work item, the delegated message: then `running`. */
+  private async setUp(row: TaskRow, modelOverride: string | null, input: CreateChildInput, message: string): Promise<TaskRow> {
+    const { agents, workspaces, store, ledger, workItems } = this.deps;
+    const sup = this.load(row.task_id);
+    let workdir = workspaces.activePath(row.agent_id);
+    if (sup.workspace_mode === 'worktree') {
+      const dir = path.join(this.deps.config.home, 'worktrees', row.task_id);
+      const made = await createWorktree(workdir, dir, `svc/${row.task_id}`).catch((err: Error) => {
+        throw err instanceof WorktreeError ? err : new WorktreeError(err.message);
+      });
+      this.save({ ...this.load(row.task_id), worktree: made.record, cleanup_status: 'active' });
+      workdir = made.workdir;
+    }
+    const child = sup.child_agent_id;
+    agents.create(child, { parent_agent_id: row.agent_id, visibility: 'private', display_name: input.display_name ?? undefined, template: input.template ?? null });
+    workspaces.attach(child, workdir, 'runtime_instruction');
+    if (modelOverride) store.tx(() => agents.setModelOverride(child, modelOverride));
+    if (input.objective?.trim()) {
+      const item = workItems.create(child, { objective: input.objective, authority_class: 'runtime_instruction' });
+      workItems.pick(child, item.id, { reason: `delegated by ${row.agent_id} (task ${row.task_id})`, authority_class: 'runtime_instruction' });
+      this.save({ ...this.load(row.task_id), child_work_item_id: item.id });
+    }
+    return store.tx(() => {
+      const current = ledger.find(row.task_id)!;
+      if (current.status !== 'queued') return current;
+      const sent = this.sendToChild(this.load(row.task_id), message, { spawn: true, authority: input.authority_class ?? null });
+      return ledger.transition(current, 'running', {
+        started_at: ledger.now(),
+        event: { child_agent_id: child, workspace_mode: sup.workspace_mode, workdir, message_id: sent },
+      });
+    });
+  }
+
+  private failSetUp(row: TaskRow, err: Error): TaskRow {
+    const text = `could not start the child agent: ${err.message}`;
+    this.deps.logger.warn({ task_id: row.task_id, err: err.message }, 'child agent set-up failed');
+    const done = this.deps.store.tx(() => {
+      const current = this.deps.ledger.find(row.task_id);
+      if (!current || isTerminal(current.status)) return current ?? row;
+      return this.deps.ledger.transition(current, 'failed', { result_summary: text, failure: failure(current, 'runtime', 'spawn_failed', text, null) });
+    });
+    this.discardChild(row.task_id, 'spawn_failed');
+    return done;
+  }
+
+  /** Enqueue text for the child (the delegation or a follow-up); returns the message id. In a transaction. */
+  private sendToChild(sup: Supervision, text: string, how: { spawn: boolean; authority: string | null }): string {
+    const provenance = deriveProvenance('task', { kind: 'task', task_id: sup.task_id }, { kind: 'internal_followup' });
+    return this.deps.ingress.enqueueNow(
+      sup.child_agent_id,
+      provenance,
+      { type: 'text', text },
+      {
+        metadata: {
+          supervision_task_id: sup.task_id,
+          delegated_task_id: sup.task_id,
+          parent_agent_id: sup.parent_agent_id,
+          child_agent_id: sup.child_agent_id,
+          delegation_id: sup.delegation_id,
+          parent_supervised: true,
+          followup_via: how.spawn ? 'spawn' : 'task_input',
+          delegated_authority_class: how.authority,
+        },
+        correlation_id: sup.task_id,
+      },
+    ).message_id;
+  }
+
+  // --- the child's answer ----------------------------------------------------------------------
+
+  /** Inside the transaction that creates the brief (the end of a child's turn). */
+  private onBrief(brief: Brief): void {
+    if (brief.kind !== 'result' && brief.kind !== 'failure') return;
+    const row = this.stmt.runningOfChild.get(brief.agent_id) as TaskRow | undefined;
+    if (!row) return;
+    const sup = this.load(row.task_id);
+    const ready = brief.kind === 'failure' || this.atRest(sup.child_agent_id);
+    this.save({ ...sup, last_result_brief: brief.brief_id, result_pending: ready ? 1 : sup.result_pending });
+    if (ready) this.deps.store.afterCommit(() => this.track(this.finish(row.task_id)));
+  }
+
+  /** Whether the child waits for nothing of its own: no active task, no active timer, nothing queued. */
+  private atRest(childId: string): boolean {
+    if ((this.deps.ledger.stmt.activeOf.all(childId, 1) as TaskRow[]).length > 0) return false;
+    if (this.deps.timers.stateFor(childId).some((t) => t.status === 'active')) return false;
+    return this.deps.queue.pending(childId) === 0;
+  }
+
+  /** Inspect the worktree, then finish the task with the child's answer and apply the cleanup policy. */
+  private async finish(taskId: string): Promise<void> {
+    const before = this.find(taskId);
+    if (!before || !before.result_pending) return;
+    let worktree = before.worktree;
+    if (worktree && worktree.cleanup_status === 'active') {
+      const seen = await inspectWorktree(worktree);
+      if (seen) worktree = { ...worktree, changed_files: seen.changed, actual_branch: seen.branch };
+    }
+    const removeIt = worktree !== null && worktree.cleanup_status === 'active' && shouldRemove(before.cleanup_policy, worktree.changed_files);
+    const finished = this.deps.store.tx(() => {
+      const sup = this.find(taskId);
+      const row = this.deps.ledger.find(taskId);
+      // A follow-up arrived meanwhile (result_pending cleared), or the task was stopped.
+      if (!sup || !row || !sup.result_pending || row.status !== 'running') return false;
+      const brief = sup.last_result_brief ? this.deps.briefs.get(sup.last_result_brief) : null;
+      if (worktree && worktree.cleanup_status === 'active') {
+        worktree = removeIt ? { ...worktree, cleanup_status: 'removing' } : { ...worktree, cleanup_status: 'retained', retained_for_review: true };
+      }
+      this.save({ ...sup, worktree, cleanup_status: worktree?.cleanup_status ?? sup.cleanup_status, result_pending: 0 });
+      const text = brief?.text ?? '(the child answered without text)';
+      const failed = brief?.kind === 'failure';
+      this.deps.ledger.transition(row, failed ? 'failed' : 'completed', {
+        result_summary: text.length > RESULT_SUMMARY_MAX ? `${text.slice(0, RESULT_SUMMARY_MAX)}…` : text,
+        failure: failed ? { ...(brief.failure_artifact ?? failure(row, 'task', 'child_failed', text, null)), task_id: taskId } : null,
+        event: { child_agent_id: sup.child_agent_id, brief_id: brief?.brief_id ?? null },
+      });
+      return true;
+    });
+    if (finished && removeIt) await this.cleanWorktree(taskId, 'task_finished', true);
+  }
+
+  // --- follow-up input and stop ----------------------------------------------------------------
+
+  input(row: TaskRow, body: { text: string; authority_class?: string | null | undefined }): InputOutcome {
+    const sup = this.load(row.task_id);
+    const refuse = (summaryText: string): InputOutcome => ({ accepted_input: false, bytes_written: null, input_target: 'child_followup', summary_text: summaryText });
+    const child = this.deps.agents.find(sup.child_agent_id);
+    if (!child || child.status === 'deleting') return refuse(`the child agent ${sup.child_agent_id} of task ${row.task_id} no longer exists: input not delivered`);
+    if (row.status === 'queued') return refuse(`task ${row.task_id} is still setting up its child: input not delivered`);
+    const wt = sup.worktree?.cleanup_status;
+    if (wt && wt !== 'active' && wt !== 'retained') return refuse(`the worktree of task ${row.task_id} was removed (${wt}): input not delivered`);
+    const text = body.text.trim();
+    if (!text) return refuse('empty follow-up: input not delivered');
+    const bytes = Buffer.byteLength(text);
+    this.deps.store.tx(() => {
+      const current = this.deps.ledger.find(row.task_id)!;
+      const messageId = this.sendToChild(sup, text, { spawn: false, authority: body.authority_class ?? null });
+      this.save({ ...this.load(row.task_id), followups: sup.followups + 1, result_pending: 0 });
+      this.deps.events.append(row.agent_id, 'task_input_delivered', {
+        task_id: row.task_id,
+        kind: row.kind,
+        input_target: 'child_followup',
+        child_agent_id: sup.child_agent_id,
+        message_id: messageId,
+        bytes_written: bytes,
+        authority_class: body.authority_class ?? null,
+      });
+      if (isTerminal(current.status)) this.deps.ledger.transition(current, 'running', { event: { reason: 'followup', message_id: messageId } });
+    });
+    return {
+      accepted_input: true,
+      bytes_written: bytes,
+      input_target: 'child_followup',
+      summary_text: `delivered a follow-up to child ${sup.child_agent_id} via supervision task ${row.task_id}`,
+    };
+  }
+
+  /**
+   * Stop: cancel the task (when active) and delete the child, which aborts its run; its worktree
+   * goes when the child is gone. On a finished task this discards what is left (a child kept for
+   * follow-ups, a worktree retained for review).
+   */
+  requestStop(row: TaskRow, authorityClass: string | null): StopOutcome {
+    let next = row;
+    if (!isTerminal(row.status)) {
+      next = this.deps.store.tx(() =>
+        this.deps.ledger.transition(row, 'cancelled', {
+          result_summary: `cancelled on request: child agent ${row.child_agent_id} stopped and removed`,
+          failure: failure(row, 'task', 'cancelled', 'stopped on request', null),
+          event: { authority_class: authorityClass },
+        }),
+      );
+    }
+    const removed = this.discardChild(row.task_id, 'task_stopped');
+    const what = removed ? `child agent ${row.child_agent_id} is being deleted` : 'nothing of the child was left';
+    const summary = isTerminal(row.status) ? `task ${row.task_id} already finished (${row.status}); ${what}` : `task ${row.task_id} cancelled; ${what}`;
+    return { row: next, force_stop_requested: false, signal_sent: null, summary_text: summary };
+  }
+
+  /** Delete the child if it exists (its worktree goes in releaseAgent), else clean the worktree now. */
+  private discardChild(taskId: string, reason: string): boolean {
+    const sup = this.find(taskId);
+    if (!sup) return false;
+    const child = this.deps.agents.find(sup.child_agent_id);
+    if (child && child.status !== 'deleting') {
+      this.deps.deletion.request(sup.child_agent_id, { cascadePrivateChildren: true });
+      return true;
+    }
+    if (!child) this.track(this.cleanWorktree(taskId, reason, false));
+    return child !== null;
+  }
+
+  // --- lifecycle -------------------------------------------------------------------------------
+
+  /** Recovery: a set-up cut short is interrupted (and undone); an answer being recorded is recorded. */
+  start(): void {
+    for (const row of (this.deps.ledger.stmt.activeAll.all() as TaskRow[]).filter((r) => r.kind === 'child_agent')) {
+      if (row.status === 'queued') {
+        const text = 'interrupted: the daemon stopped while the child agent was being set up';
+        this.deps.store.tx(() =>
+          this.deps.ledger.transition(row, 'interrupted', { result_summary: text, failure: failure(row, 'runtime', 'daemon_restart', text, null), event: { reason: 'daemon_restart' } }),
+        );
+        this.discardChild(row.task_id, 'daemon_restart');
+      } else if (this.find(row.task_id)?.result_pending) {
+        this.track(this.finish(row.task_id));
+      }
+    }
+    for (const sup of this.all().filter((s) => s.worktree?.cleanup_status === 'removing')) this.track(this.cleanWorktree(sup.task_id, 'task_finished', true));
+  }
+
+  async stop(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /**
+   * An agent's deletion, after its run loop stopped. As a child: its task is cancelled and its
+   * worktree removed. As a parent: the worktrees of its children go and its supervision records.
+   */
+  async releaseAgent(agentId: string): Promise<void> {
+    for (const sup of (this.stmt.byChild.all(agentId) as SupervisionRow[]).map(parse)) {
+      const row = this.deps.ledger.find(sup.task_id);
+      if (row && !isTerminal(row.status)) {
+        const text = `cancelled: the child agent ${agentId} was deleted`;
+        this.deps.store.tx(() =>
+          this.deps.ledger.transition(row, 'cancelled', { result_summary: text, failure: failure(row, 'runtime', 'child_deleted', text, null), event: { reason: 'child_deleted' } }),
+        );
+      }
+      await this.cleanWorktree(sup.task_id, 'child_deleted', false);
+    }
+    const own = (this.stmt.byParent.all(agentId) as SupervisionRow[]).map(parse);
+    for (const sup of own) await this.cleanWorktree(sup.task_id, 'parent_deleted', false);
+    this.deps.store.tx(() => this.stmt.purgeParent.run(agentId));
+  }
+
+  // --- views -----------------------------------------------------------------------------------
+
+  /** The newest task supervising `childId`, slim (agent tree). */
+  supervisionOf(childId: string): { task_id: string; status: string; workspace_mode: string; delegation_id: string; worktree_path: string | null } | null {
+    const sup = (this.stmt.byChild.all(childId) as SupervisionRow[]).map(parse).at(-1);
+    const row = sup ? this.deps.ledger.find(sup.task_id) : null;
+    if (!sup || !row) return null;
+    return { task_id: sup.task_id, status: row.status, workspace_mode: sup.workspace_mode, delegation_id: sup.delegation_id, worktree_path: sup.worktree?.worktree_path ?? null };
+  }
+
+  sections(row: TaskRow): ChildSections {
+    const sup = this.find(row.task_id);
+    if (!sup) return { child_supervision: null, child_observability: null };
+    return { child_supervision: this.supervisionView(sup), child_observability: this.observe(row, sup) };
+  }
+
+  /** Output of a child task: its answer so far (the last result brief). */
+  output(row: TaskRow) {
+    const sup = this.find(row.task_id);
+    const brief = sup?.last_result_brief ? this.deps.briefs.get(sup.last_result_brief) : null;
+    const text = brief?.text ?? '';
+    const max = this.deps.config.values.tasks.output_preview_bytes;
+    return {
+      output_preview: text.length > max ? text.slice(-max) : text,
+      output_truncated: text.length > max,
+      output_bytes: Buffer.byteLength(text),
+      artifacts: sup?.worktree?.worktree_path && sup.worktree.cleanup_status !== 'removed' ? [{ path: sup.worktree.worktree_path }] : [],
+      child_supervision: sup ? this.supervisionView(sup) : null,
+    };
+  }
+
+  private supervisionView(sup: Supervision) {
+    return {
+      parent_agent_id: sup.parent_agent_id,
+      child_agent_id: sup.child_agent_id,
+      supervision_task_id: sup.task_id,
+      cleanup_owner: sup.cleanup_owner,
+      followup_target: sup.followup_target,
+      child_work_item_id: sup.child_work_item_id,
+      parent_work_item_id: sup.parent_work_item_id,
+      delegation_id: sup.delegation_id,
+      cleanup_status: sup.cleanup_status,
+      cleanup_policy: sup.cleanup_policy,
+      workspace_mode: sup.workspace_mode,
+      worktree: sup.worktree,
+      followups: sup.followups,
+    };
+  }
+
+  /** child_observability, derived from the child's live state. */
+  private observe(row: TaskRow, sup: Supervision) {
+    const child = sup.child_agent_id;
+    const exists = this.deps.agents.find(child) !== null;
+    const focus = exists ? this.deps.workItems.currentFocus(child) : null;
+    const brief = (kind: 'progress' | 'result') => (exists ? clip(this.deps.briefs.latest(child, kind)?.text ?? null) : null);
+    let workSummary: string | null = row.summary;
+    if (focus) {
+      try {
+        workSummary = this.deps.workItems.get(child, focus).objective;
+      } catch {
+        /* the focus was deleted: keep the task summary */
+      }
+    }
+    const base = { current_work_item_id: focus, last_progress_brief: brief('progress'), last_result_brief: brief('result'), work_summary: workSummary };
+    if (isTerminal(row.status) || !exists) return { phase: 'terminal', blocked_reason: null, waiting_reason: null, ...base };
+    const tasks = this.deps.ledger.stmt.activeOf.all(child, 100) as TaskRow[];
+    const commands = tasks.filter((t) => t.kind === 'command');
+    if (commands.length > 0) {
+      const reason = commands.some((t) => t.status === 'running')
+        ? 'managed_task_running'
+        : commands.some((t) => t.status === 'cancelling')
+          ? 'managed_task_cancelling'
+          : 'managed_task_queued';
+      return { phase: 'blocked', blocked_reason: reason, waiting_reason: null, ...base };
+    }
+    if (tasks.length > 0) return { phase: 'blocked', blocked_reason: 'awaiting_managed_task', waiting_reason: null, ...base };
+    const items = this.deps.workItems.stateFor(child);
+    const waiting = items.some((w) => w.readiness === 'waiting_for_operator')
+      ? 'awaiting_operator_input'
+      : this.deps.timers.stateFor(child).some((t) => t.status === 'active')
+        ? 'awaiting_timer'
+        : items.some((w) => w.readiness === 'blocked')
+          ? 'awaiting_external_change'
+          : null;
+    if (waiting && this.deps.queue.pending(child) === 0) return { phase: 'waiting', blocked_reason: null, waiting_reason: waiting, ...base };
+    return { phase: 'running', blocked_reason: null, waiting_reason: null, ...base };
+  }
+
+  /** What the parent's task_result message carries for a child task. In the finishing transaction. */
+  private resultFields(row: TaskRow): Record<string, unknown> {
+    const sup = this.find(row.task_id);
+    if (!sup) return { child_agent_id: row.child_agent_id };
+    const wt = sup.worktree;
+    return {
+      child_agent_id: sup.child_agent_id,
+      delegation_id: sup.delegation_id,
+      workspace_mode: sup.workspace_mode,
+      worktree: wt
+        ? {
+            worktree_path: wt.worktree_path,
+            worktree_branch: wt.worktree_branch,
+            original_branch: wt.original_branch,
+            changed_files: wt.changed_files,
+            retained_for_review: wt.retained_for_review,
+            cleanup_status: wt.cleanup_status,
+          }
+        : null,
+      followup: 'POST …/tasks/{task_id}/input (or the followup_agent tool) sends the child a follow-up',
+    };
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  /** Remove the task's worktree and branch (if still there) and record it, with an event for the parent. */
+  private async cleanWorktree(taskId: string, reason: string, automatic: boolean): Promise<void> {
+    const sup = this.find(taskId);
+    const wt = sup?.worktree;
+    if (!sup || !wt || wt.cleanup_status === 'removed') return;
+    const seen = wt.cleanup_status === 'active' ? await inspectWorktree(wt) : null;
+    const before = seen ? { ...wt, changed_files: seen.changed, actual_branch: seen.branch } : wt;
+    const done = await removeWorktree(before, reason, automatic);
+    this.deps.store.tx(() => {
+      const current = this.find(taskId);
+      if (current) this.save({ ...current, worktree: done, cleanup_status: done.cleanup_status });
+      if (this.deps.agents.statusOf(sup.parent_agent_id) && this.deps.agents.statusOf(sup.parent_agent_id) !== 'deleting') {
+        this.deps.events.append(sup.parent_agent_id, 'child_worktree_cleaned', { task_id: taskId, child_agent_id: sup.child_agent_id, worktree: done });
+      }
+    });
+  }
+
+  private track(p: Promise<unknown>): void {
+    const tracked = p.catch((err: unknown) => this.deps.logger.error({ err }, 'child task follow-through failed'));
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+  }
+
+  private find(taskId: string): Supervision | null {
+    const row = this.stmt.get.get(taskId) as SupervisionRow | undefined;
+    return row ? parse(row) : null;
+  }
+
+  private load(taskId: string): Supervision {
+    const sup = this.find(taskId);
+    if (!sup) throw new Error(`no supervision record for task ${taskId}`);
+    return sup;
+  }
+
+  private all(): Supervision[] {
+    return (this.stmt.all.all() as SupervisionRow[]).map(parse);
+  }
+
+  private save(sup: Supervision): void {
+    this.stmt.update.run({ ...sup, worktree: sup.worktree ? JSON.stringify(sup.worktree) : null, updated_at: this.deps.ledger.now() });
+  }
+}
+
+function parse(row: SupervisionRow): Supervision {
+  return { ...row, worktree: row.worktree ? (JSON.parse(row.worktree) as WorktreeRecord) : null };
+}
+
+function shouldRemove(policy: CleanupPolicy, changed: string[]): boolean {
+  return policy === 'remove' || (policy === 'auto' && changed.length === 0);
+}
+
+function clip(text: string | null): string | null {
+  return text !== null && text.length > BRIEF_PREVIEW_MAX ? `${text.slice(0, BRIEF_PREVIEW_MAX)}…` : text;
+}
+

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testServices, type TestServices } from '../helpers/services.js';
+
+let t: TestServices | null = null;
+afterEach(async () => {
+  await t?.close();
+  t = null;
+});
+
+async function until<T>(fn: () => T | undefined | null | false, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A git repository with one commit, in a fresh temporary directory. */
+export function gitRepo(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-repo-'));
+  const g = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { stdio: 'pipe' });
+  g('init', '-q', '-b', 'main');
+  g('config', 'user.email', 't@example.com');
+  g('config', 'user.name', 'T');
+  fs.writeFileSync(path.join(dir, 'README.md'), 'hello\n');
+  g('add', '.');
+  g('commit', '-q', '-m', 'init');
+  return dir;
+}
+
+describe('child agent tasks (builtin/echo)', () => {
+  it('inherit: creates a private child, runs its turn, completes with its answer and tells the parent', async () => {
+    t = testServices({ runLoop: true });
+    const { s } = t;
+    const task = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'count the files' });
+    expect(task).toMatchObject({ kind: 'child_agent', status: 'running', parent_message_id: null, command: null });
+    const child = s.agents.get(task.child_agent_id!);
+    expect(child).toMatchObject({ parent_agent_id: 'main', visibility: 'private' });
+    expect(task.child_supervision).toMatchObject({ parent_agent_id: 'main', child_agent_id: child.agent_id, supervision_task_id: task.task_id, cleanup_owner: 'supervision_task', followup_target: 'parent_supervisor', workspace_mode: 'inherit', worktree: null });
+    const done = await until(() => {
+      const x = s.tasks.get('main', task.task_id);
+      return x.status === 'completed' && x;
+    });
+    expect(done.child_observability).toMatchObject({ phase: 'terminal' });
+    const out = await s.tasks.output('main', task.task_id);
+    expect(out.task.output_preview).toContain('count the files');
+    expect(out.task.result_summary).toContain('echo:');
+    const msgs = s.store.db.prepare("SELECT * FROM messages WHERE agent_id = 'main' AND kind = 'task_result'").all() as any[];
+    expect(msgs).toHaveLength(1);
+    expect(JSON.parse(msgs[0].body).value).toMatchObject({ task_id: task.task_id, kind: 'child_agent', status: 'completed', child_agent_id: child.agent_id });
+  });
+});
+
+describe('child agent tasks in a git worktree', () => {
+  const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+
+  it('worktree: a branch and worktree for the child; a changed worktree is retained for review, the parent sees the changed files', async () => {
+    t = testServices({ runLoop: false });
+    const { s } = t;
+    const repo = gitRepo();
+    s.workspaces.attach('main', repo);
+    const task = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'edit README', workspace_mode: 'worktree', objective: 'edit the readme' });
+    expect(task.status).toBe('running');
+    const wt = (task.child_supervision as any).worktree;
+    expect(wt).toMatchObject({ worktree_branch: `svc/${task.task_id}`, original_branch: 'main', original_cwd: fs.realpathSync(repo), cleanup_status: 'active', changed_files: [] });
+    expect(fs.existsSync(path.join(wt.worktree_path, 'README.md'))).toBe(true);
+    expect(git(repo, 'branch', '--list', `svc/${task.task_id}`)).toContain(`svc/${task.task_id}`);
+    expect(s.workspaces.activePath(task.child_agent_id!)).toBe(wt.worktree_path);
+    expect(task.child_supervision).toMatchObject({ child_work_item_id: expect.stringMatching(/^wi_/) });
+    expect(task.child_observability).toMatchObject({ phase: 'running', current_work_item_id: (task.child_supervision as any).child_work_item_id, work_summary: 'edit the readme' });
+    // The child "edits" a file, then its turn runs.
+    fs.appendFileSync(path.join(wt.worktree_path, 'README.md'), 'more\n');
+    fs.writeFileSync(path.join(wt.worktree_path, 'NEW.txt'), 'new\n');
+    s.runLoop.scheduler.enable();
+    const done = await until(() => {
+      const x = s.tasks.get('main', task.task_id);
+      return x.status === 'completed' && x;
+    });
+    expect((done.child_supervision as any).worktree).toMatchObject({ changed_files: ['NEW.txt', 'README.md'], retained_for_review: true, cleanup_status: 'retained' });
+    expect(fs.existsSync(wt.worktree_path)).toBe(true);
+    const result = s.store.db.prepare("SELECT body FROM messages WHERE agent_id = 'main' AND kind = 'task_result'").get() as any;
+    expect(JSON.parse(result.body).value.worktree).toMatchObject({ changed_files: ['NEW.txt', 'README.md'], retained_for_review: true });
+    // Stop on the finished task discards the child, its worktree and its branch.
+    const stop = s.tasks.requestStop('main', task.task_id);
+    expect(stop.summary_text).toContain('being deleted');
+    await s.deletion.idle();
+    await until(() => !fs.existsSync(wt.worktree_path));
+    expect(s.agents.find(task.child_agent_id!)).toBeNull();
+    expect(git(repo, 'branch', '--list', `svc/${task.task_id}`).trim()).toBe('');
+    expect(git(repo, 'worktree', 'list')).not.toContain(wt.worktree_path);
+    await until(() => (s.tasks.get('main', task.task_id).child_supervision as any).worktree.cleanup_status === 'removed');
+  });
+
+  it('auto cleanup removes a clean worktree and its branch when the child answers; a follow-up is then refused', async () => {
+    t = testServices({ runLoop: true });
+    const { s } = t;
+    const repo = gitRepo();
+    s.workspaces.attach('main', repo);
+    const task = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'look only', workspace_mode: 'worktree' });
+    const wt = (task.child_supervision as any).worktree;
+    const done = await until(() => {
+      const x = s.tasks.get('main', task.task_id);
+      return (x.child_supervision as any).worktree.cleanup_status === 'removed' && x;
+    });
+    expect(done.status).toBe('completed');
+    expect((done.child_supervision as any).worktree).toMatchObject({ changed_files: [], auto_cleaned_up: true, branch_cleanup_status: 'deleted' });
+    expect(fs.existsSync(wt.worktree_path)).toBe(false);
+    expect(git(repo, 'branch', '--list', `svc/${task.task_id}`).trim()).toBe('');
+    const r = s.tasks.input('main', task.task_id, { text: 'one more thing' });
+    expect(r).toMatchObject({ accepted_input: false, input_target: 'child_followup' });
+  });
+
+  it('refuses worktree mode outside a repository (400 worktree_unavailable) and creates nothing', async () => {
+    t = testServices({ runLoop: false });
+    const { s } = t;
+    await expect(s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'x', workspace_mode: 'worktree' })).rejects.toMatchObject({ status: 400, code: 'worktree_unavailable' });
+    expect(s.tasks.list('main')).toHaveLength(0);
+    expect(s.agents.list().map((a) => a.agent_id)).toEqual(['main']);
+  });
+});
