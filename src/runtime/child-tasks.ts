@@ -24,13 +24,14 @@
  * recover on their own). Only a task whose set-up was cut short (`queued`) is interrupted then.
  */
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { errors } from '../core/errors.js';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
 import { deriveProvenance } from '../core/provenance.js';
 import type { AgentDeletion } from './agent-deletion.js';
 import type { Brief, BriefService } from './briefs.js';
-import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError, type WorktreeRecord } from './child-worktree.js';
+import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError } from './child-worktree.js';
+import { ChildTaskViews } from './child-task-views.js';
+import { SupervisionStore, type CleanupPolicy, type Supervision, type WorkspaceMode } from './child-supervisions.js';
 import type { RuntimeDeps } from './deps.js';
 import type { TaskLedger } from './task-ledger.js';
 import { failure, isTerminal, oneLine, type ChildSections, type TaskRow } from './task-records.js';
@@ -39,17 +40,13 @@ import type { TimerService } from './timers.js';
 import type { WorkItemService } from './work-items.js';
 import type { WorkspaceService } from './workspaces.js';
 
-export const WORKSPACE_MODES = ['inherit', 'worktree'] as const;
-export type WorkspaceMode = (typeof WORKSPACE_MODES)[number];
-export const CLEANUP_POLICIES = ['auto', 'retain', 'remove'] as const;
-export type CleanupPolicy = (typeof CLEANUP_POLICIES)[number];
+export { CLEANUP_POLICIES, WORKSPACE_MODES, type CleanupPolicy, type WorkspaceMode } from './child-supervisions.js';
 
 /** The kind names a create request may use (`child_agent_task` is the seed's name). */
 export const CHILD_KIND_ALIASES = ['child_agent', 'child_agent_task'] as const;
 
 /** Longest result text kept in the task's result_summary (the whole brief stays in the child's briefs). */
 const RESULT_SUMMARY_MAX = 16_384;
-const BRIEF_PREVIEW_MAX = 2_000;
 
 export interface CreateChildInput {
   initial_message: string;
@@ -76,59 +73,16 @@ export interface ChildTaskDeps extends RuntimeDeps {
   timers: TimerService;
 }
 
-interface SupervisionRow {
-  task_id: string;
-  parent_agent_id: string;
-  child_agent_id: string;
-  delegation_id: string;
-  cleanup_owner: string;
-  followup_target: string;
-  initial_message: string;
-  child_work_item_id: string | null;
-  parent_work_item_id: string | null;
-  workspace_mode: WorkspaceMode;
-  cleanup_policy: CleanupPolicy;
-  cleanup_status: string | null;
-  worktree: string | null;
-  last_result_brief: string | null;
-  result_pending: number;
-  followups: number;
-  created_at: string;
-  updated_at: string;
-}
-
-type Supervision = Omit<SupervisionRow, 'worktree'> & { worktree: WorktreeRecord | null };
-
 export class ChildTasks {
-  private readonly stmt;
+  private readonly records: SupervisionStore;
+  private readonly views: ChildTaskViews;
   /** Finalisations and clean-ups in flight (awaited at shutdown). */
   private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: ChildTaskDeps) {
-    const db: Database.Database = deps.store.db;
-    this.stmt = {
-      insert: db.prepare(
-        `INSERT INTO child_supervisions (task_id, parent_agent_id, child_agent_id, delegation_id, cleanup_owner, followup_target, initial_message,
-           parent_work_item_id, workspace_mode, cleanup_policy, created_at, updated_at)
-         VALUES (@task_id, @parent_agent_id, @child_agent_id, @delegation_id, 'supervision_task', 'parent_supervisor', @initial_message,
-           @parent_work_item_id, @workspace_mode, @cleanup_policy, @now, @now)`,
-      ),
-      get: db.prepare('SELECT * FROM child_supervisions WHERE task_id = ?'),
-      byChild: db.prepare('SELECT * FROM child_supervisions WHERE child_agent_id = ? ORDER BY created_at, task_id'),
-      byParent: db.prepare('SELECT * FROM child_supervisions WHERE parent_agent_id = ?'),
-      update: db.prepare(
-        `UPDATE child_supervisions SET child_work_item_id = @child_work_item_id, cleanup_status = @cleanup_status, worktree = @worktree,
-           last_result_brief = @last_result_brief, result_pending = @result_pending, followups = @followups, updated_at = @updated_at
-         WHERE task_id = @task_id`,
-      ),
-      all: db.prepare('SELECT * FROM child_supervisions'),
-      purgeParent: db.prepare('DELETE FROM child_supervisions WHERE parent_agent_id = ?'),
-      runningOfChild: db.prepare("SELECT * FROM tasks WHERE child_agent_id = ? AND kind = 'child_agent' AND status = 'running' LIMIT 1"),
-      activeChildren: db
-        .prepare("SELECT count(*) FROM tasks WHERE agent_id = ? AND kind = 'child_agent' AND status IN ('queued', 'running', 'cancelling')")
-        .pluck(),
-    };
-    deps.ledger.describe('child_agent', (row) => this.resultFields(row));
+    this.records = new SupervisionStore(deps.store.db, () => deps.ledger.now());
+    this.views = new ChildTaskViews(deps, this.records);
+    deps.ledger.describe('child_agent', (row) => this.views.resultFields(row));
     deps.briefs.onCreated((brief) => this.onBrief(brief));
   }
 
@@ -141,7 +95,7 @@ export class ChildTasks {
     if (!message) throw errors.jsonRejected('initial_message', 'initial_message must not be empty');
     const limits = config.values.tasks;
     if (agents.lineage(parent).length + 1 > limits.max_child_depth) throw errors.childDepthExceeded(parentId, limits.max_child_depth);
-    if ((this.stmt.activeChildren.get(parentId) as number) >= limits.max_active_children_per_agent) {
+    if (this.records.activeChildrenOf(parentId) >= limits.max_active_children_per_agent) {
       throw errors.childLimitReached(parentId, limits.max_active_children_per_agent);
     }
     if (input.parent_work_item_id) this.deps.workItems.get(parentId, input.parent_work_item_id);
@@ -168,7 +122,7 @@ export class ChildTasks {
         { task_id: taskId, agent_id: parentId, kind: 'child_agent', summary, parent_message_id: input.parent_message_id ?? null, child_agent_id: childId },
         { child_agent_id: childId, workspace_mode: mode, delegation_id: delegationId, authority_class: input.authority_class ?? null },
       );
-      this.stmt.insert.run({
+      this.records.insert({
         task_id: taskId,
         parent_agent_id: parentId,
         child_agent_id: childId,
@@ -177,7 +131,6 @@ export class ChildTasks {
         parent_work_item_id: input.parent_work_item_id ?? null,
         workspace_mode: mode,
         cleanup_policy: input.worktree_cleanup ?? 'auto',
-        now: ledger.now(),
       });
       return inserted;
     });
@@ -192,14 +145,14 @@ export class ChildTasks {
   /** Worktree, child agent, workspace, work item, the delegated message: then `running`. */
   private async setUp(row: TaskRow, modelOverride: string | null, input: CreateChildInput, message: string): Promise<TaskRow> {
     const { agents, workspaces, store, ledger, workItems } = this.deps;
-    const sup = this.load(row.task_id);
+    const sup = this.records.load(row.task_id);
     let workdir = workspaces.activePath(row.agent_id);
     if (sup.workspace_mode === 'worktree') {
       const dir = path.join(this.deps.config.home, 'worktrees', row.task_id);
       const made = await createWorktree(workdir, dir, `svc/${row.task_id}`).catch((err: Error) => {
         throw err instanceof WorktreeError ? err : new WorktreeError(err.message);
       });
-      this.save({ ...this.load(row.task_id), worktree: made.record, cleanup_status: 'active' });
+      this.records.save({ ...this.records.load(row.task_id), worktree: made.record, cleanup_status: 'active' });
       workdir = made.workdir;
     }
     const child = sup.child_agent_id;
@@ -209,12 +162,12 @@ export class ChildTasks {
     if (input.objective?.trim()) {
       const item = workItems.create(child, { objective: input.objective, authority_class: 'runtime_instruction' });
       workItems.pick(child, item.id, { reason: `delegated by ${row.agent_id} (task ${row.task_id})`, authority_class: 'runtime_instruction' });
-      this.save({ ...this.load(row.task_id), child_work_item_id: item.id });
+      this.records.save({ ...this.records.load(row.task_id), child_work_item_id: item.id });
     }
     return store.tx(() => {
       const current = ledger.find(row.task_id)!;
       if (current.status !== 'queued') return current;
-      const sent = this.sendToChild(this.load(row.task_id), message, { spawn: true, authority: input.authority_class ?? null });
+      const sent = this.sendToChild(this.records.load(row.task_id), message, { spawn: true, authority: input.authority_class ?? null });
       return ledger.transition(current, 'running', {
         started_at: ledger.now(),
         event: { child_agent_id: child, workspace_mode: sup.workspace_mode, workdir, message_id: sent },
@@ -262,11 +215,11 @@ export class ChildTasks {
   /** Inside the transaction that creates the brief (the end of a child's turn). */
   private onBrief(brief: Brief): void {
     if (brief.kind !== 'result' && brief.kind !== 'failure') return;
-    const row = this.stmt.runningOfChild.get(brief.agent_id) as TaskRow | undefined;
+    const row = this.records.runningTaskOf(brief.agent_id);
     if (!row) return;
-    const sup = this.load(row.task_id);
+    const sup = this.records.load(row.task_id);
     const ready = brief.kind === 'failure' || this.atRest(sup.child_agent_id);
-    this.save({ ...sup, last_result_brief: brief.brief_id, result_pending: ready ? 1 : sup.result_pending });
+    this.records.save({ ...sup, last_result_brief: brief.brief_id, result_pending: ready ? 1 : sup.result_pending });
     if (ready) this.deps.store.afterCommit(() => this.track(this.finish(row.task_id)));
   }
 
@@ -279,7 +232,7 @@ export class ChildTasks {
 
   /** Inspect the worktree, then finish the task with the child's answer and apply the cleanup policy. */
   private async finish(taskId: string): Promise<void> {
-    const before = this.find(taskId);
+    const before = this.records.find(taskId);
     if (!before || !before.result_pending) return;
     let worktree = before.worktree;
     if (worktree && worktree.cleanup_status === 'active') {
@@ -288,7 +241,7 @@ export class ChildTasks {
     }
     const removeIt = worktree !== null && worktree.cleanup_status === 'active' && shouldRemove(before.cleanup_policy, worktree.changed_files);
     const finished = this.deps.store.tx(() => {
-      const sup = this.find(taskId);
+      const sup = this.records.find(taskId);
       const row = this.deps.ledger.find(taskId);
       // A follow-up arrived meanwhile (result_pending cleared), or the task was stopped.
       if (!sup || !row || !sup.result_pending || row.status !== 'running') return false;
@@ -296,7 +249,7 @@ export class ChildTasks {
       if (worktree && worktree.cleanup_status === 'active') {
         worktree = removeIt ? { ...worktree, cleanup_status: 'removing' } : { ...worktree, cleanup_status: 'retained', retained_for_review: true };
       }
-      this.save({ ...sup, worktree, cleanup_status: worktree?.cleanup_status ?? sup.cleanup_status, result_pending: 0 });
+      this.records.save({ ...sup, worktree, cleanup_status: worktree?.cleanup_status ?? sup.cleanup_status, result_pending: 0 });
       const text = brief?.text ?? '(the child answered without text)';
       const failed = brief?.kind === 'failure';
       this.deps.ledger.transition(row, failed ? 'failed' : 'completed', {
@@ -312,7 +265,7 @@ export class ChildTasks {
   // --- follow-up input and stop ----------------------------------------------------------------
 
   input(row: TaskRow, body: { text: string; authority_class?: string | null | undefined }): InputOutcome {
-    const sup = this.load(row.task_id);
+    const sup = this.records.load(row.task_id);
     const refuse = (summaryText: string): InputOutcome => ({ accepted_input: false, bytes_written: null, input_target: 'child_followup', summary_text: summaryText });
     const child = this.deps.agents.find(sup.child_agent_id);
     if (!child || child.status === 'deleting') return refuse(`the child agent ${sup.child_agent_id} of task ${row.task_id} no longer exists: input not delivered`);
@@ -325,7 +278,7 @@ export class ChildTasks {
     this.deps.store.tx(() => {
       const current = this.deps.ledger.find(row.task_id)!;
       const messageId = this.sendToChild(sup, text, { spawn: false, authority: body.authority_class ?? null });
-      this.save({ ...this.load(row.task_id), followups: sup.followups + 1, result_pending: 0 });
+      this.records.save({ ...this.records.load(row.task_id), followups: sup.followups + 1, result_pending: 0 });
       this.deps.events.append(row.agent_id, 'task_input_delivered', {
         task_id: row.task_id,
         kind: row.kind,
@@ -369,7 +322,7 @@ export class ChildTasks {
 
   /** Delete the child if it exists (its worktree goes in releaseAgent), else clean the worktree now. */
   private discardChild(taskId: string, reason: string): boolean {
-    const sup = this.find(taskId);
+    const sup = this.records.find(taskId);
     if (!sup) return false;
     const child = this.deps.agents.find(sup.child_agent_id);
     if (child && child.status !== 'deleting') {
@@ -391,11 +344,11 @@ export class ChildTasks {
           this.deps.ledger.transition(row, 'interrupted', { result_summary: text, failure: failure(row, 'runtime', 'daemon_restart', text, null), event: { reason: 'daemon_restart' } }),
         );
         this.discardChild(row.task_id, 'daemon_restart');
-      } else if (this.find(row.task_id)?.result_pending) {
+      } else if (this.records.find(row.task_id)?.result_pending) {
         this.track(this.finish(row.task_id));
       }
     }
-    for (const sup of this.all().filter((s) => s.worktree?.cleanup_status === 'removing')) this.track(this.cleanWorktree(sup.task_id, 'task_finished', true));
+    for (const sup of this.records.all().filter((s) => s.worktree?.cleanup_status === 'removing')) this.track(this.cleanWorktree(sup.task_id, 'task_finished', true));
   }
 
   async stop(): Promise<void> {
@@ -407,7 +360,7 @@ export class ChildTasks {
    * worktree removed. As a parent: the worktrees of its children go and its supervision records.
    */
   async releaseAgent(agentId: string): Promise<void> {
-    for (const sup of (this.stmt.byChild.all(agentId) as SupervisionRow[]).map(parse)) {
+    for (const sup of this.records.ofChild(agentId)) {
       const row = this.deps.ledger.find(sup.task_id);
       if (row && !isTerminal(row.status)) {
         const text = `cancelled: the child agent ${agentId} was deleted`;
@@ -417,135 +370,38 @@ export class ChildTasks {
       }
       await this.cleanWorktree(sup.task_id, 'child_deleted', false);
     }
-    const own = (this.stmt.byParent.all(agentId) as SupervisionRow[]).map(parse);
+    const own = this.records.ofParent(agentId);
     for (const sup of own) await this.cleanWorktree(sup.task_id, 'parent_deleted', false);
-    this.deps.store.tx(() => this.stmt.purgeParent.run(agentId));
+    this.deps.store.tx(() => this.records.purgeParent(agentId));
   }
 
-  // --- views -----------------------------------------------------------------------------------
+  // --- views (runtime/child-task-views.ts) ----------------------------------------------------
 
-  /** The newest task supervising `childId`, slim (agent tree). */
-  supervisionOf(childId: string): { task_id: string; status: string; workspace_mode: string; delegation_id: string; worktree_path: string | null } | null {
-    const sup = (this.stmt.byChild.all(childId) as SupervisionRow[]).map(parse).at(-1);
-    const row = sup ? this.deps.ledger.find(sup.task_id) : null;
-    if (!sup || !row) return null;
-    return { task_id: sup.task_id, status: row.status, workspace_mode: sup.workspace_mode, delegation_id: sup.delegation_id, worktree_path: sup.worktree?.worktree_path ?? null };
+  supervisionOf(childId: string) {
+    return this.views.supervisionOf(childId);
   }
 
   sections(row: TaskRow): ChildSections {
-    const sup = this.find(row.task_id);
-    if (!sup) return { child_supervision: null, child_observability: null };
-    return { child_supervision: this.supervisionView(sup), child_observability: this.observe(row, sup) };
+    return this.views.sections(row);
   }
 
-  /** Output of a child task: its answer so far (the last result brief). */
   output(row: TaskRow) {
-    const sup = this.find(row.task_id);
-    const brief = sup?.last_result_brief ? this.deps.briefs.get(sup.last_result_brief) : null;
-    const text = brief?.text ?? '';
-    const max = this.deps.config.values.tasks.output_preview_bytes;
-    return {
-      output_preview: text.length > max ? text.slice(-max) : text,
-      output_truncated: text.length > max,
-      output_bytes: Buffer.byteLength(text),
-      artifacts: sup?.worktree?.worktree_path && sup.worktree.cleanup_status !== 'removed' ? [{ path: sup.worktree.worktree_path }] : [],
-      child_supervision: sup ? this.supervisionView(sup) : null,
-    };
-  }
-
-  private supervisionView(sup: Supervision) {
-    return {
-      parent_agent_id: sup.parent_agent_id,
-      child_agent_id: sup.child_agent_id,
-      supervision_task_id: sup.task_id,
-      cleanup_owner: sup.cleanup_owner,
-      followup_target: sup.followup_target,
-      child_work_item_id: sup.child_work_item_id,
-      parent_work_item_id: sup.parent_work_item_id,
-      delegation_id: sup.delegation_id,
-      cleanup_status: sup.cleanup_status,
-      cleanup_policy: sup.cleanup_policy,
-      workspace_mode: sup.workspace_mode,
-      worktree: sup.worktree,
-      followups: sup.followups,
-    };
-  }
-
-  /** child_observability, derived from the child's live state. */
-  private observe(row: TaskRow, sup: Supervision) {
-    const child = sup.child_agent_id;
-    const exists = this.deps.agents.find(child) !== null;
-    const focus = exists ? this.deps.workItems.currentFocus(child) : null;
-    const brief = (kind: 'progress' | 'result') => (exists ? clip(this.deps.briefs.latest(child, kind)?.text ?? null) : null);
-    let workSummary: string | null = row.summary;
-    if (focus) {
-      try {
-        workSummary = this.deps.workItems.get(child, focus).objective;
-      } catch {
-        /* the focus was deleted: keep the task summary */
-      }
-    }
-    const base = { current_work_item_id: focus, last_progress_brief: brief('progress'), last_result_brief: brief('result'), work_summary: workSummary };
-    if (isTerminal(row.status) || !exists) return { phase: 'terminal', blocked_reason: null, waiting_reason: null, ...base };
-    const tasks = this.deps.ledger.stmt.activeOf.all(child, 100) as TaskRow[];
-    const commands = tasks.filter((t) => t.kind === 'command');
-    if (commands.length > 0) {
-      const reason = commands.some((t) => t.status === 'running')
-        ? 'managed_task_running'
-        : commands.some((t) => t.status === 'cancelling')
-          ? 'managed_task_cancelling'
-          : 'managed_task_queued';
-      return { phase: 'blocked', blocked_reason: reason, waiting_reason: null, ...base };
-    }
-    if (tasks.length > 0) return { phase: 'blocked', blocked_reason: 'awaiting_managed_task', waiting_reason: null, ...base };
-    const items = this.deps.workItems.stateFor(child);
-    const waiting = items.some((w) => w.readiness === 'waiting_for_operator')
-      ? 'awaiting_operator_input'
-      : this.deps.timers.stateFor(child).some((t) => t.status === 'active')
-        ? 'awaiting_timer'
-        : items.some((w) => w.readiness === 'blocked')
-          ? 'awaiting_external_change'
-          : null;
-    if (waiting && this.deps.queue.pending(child) === 0) return { phase: 'waiting', blocked_reason: null, waiting_reason: waiting, ...base };
-    return { phase: 'running', blocked_reason: null, waiting_reason: null, ...base };
-  }
-
-  /** What the parent's task_result message carries for a child task. In the finishing transaction. */
-  private resultFields(row: TaskRow): Record<string, unknown> {
-    const sup = this.find(row.task_id);
-    if (!sup) return { child_agent_id: row.child_agent_id };
-    const wt = sup.worktree;
-    return {
-      child_agent_id: sup.child_agent_id,
-      delegation_id: sup.delegation_id,
-      workspace_mode: sup.workspace_mode,
-      worktree: wt
-        ? {
-            worktree_path: wt.worktree_path,
-            worktree_branch: wt.worktree_branch,
-            original_branch: wt.original_branch,
-            changed_files: wt.changed_files,
-            retained_for_review: wt.retained_for_review,
-            cleanup_status: wt.cleanup_status,
-          }
-        : null,
-      followup: 'POST …/tasks/{task_id}/input (or the followup_agent tool) sends the child a follow-up',
-    };
+    return this.views.output(row);
   }
 
   // --- internals -------------------------------------------------------------------------------
 
   /** Remove the task's worktree and branch (if still there) and record it, with an event for the parent. */
   private async cleanWorktree(taskId: string, reason: string, automatic: boolean): Promise<void> {
-    const sup = this.find(taskId);
+    const sup = this.records.find(taskId);
     const wt = sup?.worktree;
     if (!sup || !wt || wt.cleanup_status === 'removed') return;
     const seen = wt.cleanup_status === 'active' ? await inspectWorktree(wt) : null;
     const before = seen ? { ...wt, changed_files: seen.changed, actual_branch: seen.branch } : wt;
     const done = await removeWorktree(before, reason, automatic);
     this.deps.store.tx(() => {
-      const current = this.find(taskId);
-      if (current) this.save({ ...current, worktree: done, cleanup_status: done.cleanup_status });
+      const current = this.records.find(taskId);
+      if (current) this.records.save({ ...current, worktree: done, cleanup_status: done.cleanup_status });
       if (this.deps.agents.statusOf(sup.parent_agent_id) && this.deps.agents.statusOf(sup.parent_agent_id) !== 'deleting') {
         this.deps.events.append(sup.parent_agent_id, 'child_worktree_cleaned', { task_id: taskId, child_agent_id: sup.child_agent_id, worktree: done });
       }
@@ -558,35 +414,8 @@ export class ChildTasks {
     void tracked.finally(() => this.inflight.delete(tracked));
   }
 
-  private find(taskId: string): Supervision | null {
-    const row = this.stmt.get.get(taskId) as SupervisionRow | undefined;
-    return row ? parse(row) : null;
-  }
-
-  private load(taskId: string): Supervision {
-    const sup = this.find(taskId);
-    if (!sup) throw new Error(`no supervision record for task ${taskId}`);
-    return sup;
-  }
-
-  private all(): Supervision[] {
-    return (this.stmt.all.all() as SupervisionRow[]).map(parse);
-  }
-
-  private save(sup: Supervision): void {
-    this.stmt.update.run({ ...sup, worktree: sup.worktree ? JSON.stringify(sup.worktree) : null, updated_at: this.deps.ledger.now() });
-  }
-}
-
-function parse(row: SupervisionRow): Supervision {
-  return { ...row, worktree: row.worktree ? (JSON.parse(row.worktree) as WorktreeRecord) : null };
 }
 
 function shouldRemove(policy: CleanupPolicy, changed: string[]): boolean {
   return policy === 'remove' || (policy === 'auto' && changed.length === 0);
 }
-
-function clip(text: string | null): string | null {
-  return text !== null && text.length > BRIEF_PREVIEW_MAX ? `${text.slice(0, BRIEF_PREVIEW_MAX)}…` : text;
-}
-
