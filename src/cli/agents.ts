@@ -17,6 +17,7 @@ interface TreeNode extends Row {
   display_name: string;
   status: string;
   visibility: string;
+  supervision?: { task_id: string; status: string; workspace_mode: string; worktree_path: string | null } | null;
   children: TreeNode[];
 }
 
@@ -131,7 +132,9 @@ async function waitForDeletion(target: Target, id: string, first: Job): Promise<
 }
 
 function treeLines(node: TreeNode, prefix: string, last: boolean, root: boolean): string[] {
-  const label = `${node.agent_id}  ${node.display_name}  [${node.status}, ${node.visibility}]`;
+  const sup = node.supervision;
+  const supervised = sup ? `  (task ${sup.task_id} ${sup.status}, ${sup.workspace_mode}${sup.worktree_path ? ` ${sup.worktree_path}` : ''})` : '';
+  const label = `${node.agent_id}  ${node.display_name}  [${node.status}, ${node.visibility}]${supervised}`;
   const own = root ? label : `${prefix}${last ? '└─ ' : '├─ '}${label}`;
   const childPrefix = root ? '' : `${prefix}${last ? '   ' : '│  '}`;
   return [own, ...node.children.flatMap((c, i) => treeLines(c, childPrefix, i === node.children.length - 1, false))];

@@ -1,6 +1,6 @@
-/** `svc tasks …`: run, list, show, output, input, stop (command tasks, CONTRACT.md section 8). */
+/** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 
 /** Commander parser for a non-negative integer option (milliseconds, counts). */
@@ -21,15 +21,36 @@ interface OutputResult {
   task: Row & { task_id: string; status: string; output_preview: string; output_truncated: boolean; exit_status: number | null };
 }
 
-/** A task snapshot with the command's fields lifted to the top level, for tables and records. */
+/**
+ * A task snapshot with the command's fields (a command task) or the child's (a child_agent task)
+ * lifted to the top level, for tables and records.
+ */
 function flat(t: Row): Row {
   const command = (t.command ?? {}) as Row;
-  return { ...t, command: undefined, exit_status: command.exit_status ?? null, cmd: command.cmd ?? null, workdir: command.workdir ?? null, shell: command.shell ?? null };
+  const out: Row = { ...t, command: undefined, child_supervision: undefined, child_observability: undefined };
+  if (t.kind !== 'child_agent') return { ...out, exit_status: command.exit_status ?? null, cmd: command.cmd ?? null, workdir: command.workdir ?? null, shell: command.shell ?? null };
+  const sup = (t.child_supervision ?? {}) as Row;
+  const obs = (t.child_observability ?? {}) as Row;
+  const wt = (sup.worktree ?? null) as Row | null;
+  return {
+    ...out,
+    exit_status: null,
+    phase: obs.phase ?? null,
+    blocked_reason: obs.blocked_reason ?? null,
+    waiting_reason: obs.waiting_reason ?? null,
+    last_result: obs.last_result_brief ?? null,
+    workspace_mode: sup.workspace_mode ?? null,
+    delegation_id: sup.delegation_id ?? null,
+    worktree_path: wt?.worktree_path ?? null,
+    worktree_branch: wt?.worktree_branch ?? null,
+    changed_files: Array.isArray(wt?.changed_files) ? (wt.changed_files as string[]).join(' ') || '-' : null,
+    worktree_status: wt?.cleanup_status ?? null,
+  };
 }
 
 function showSnapshot(t: Row): string {
   const f = flat(t);
-  delete f.command;
+  for (const k of ['command', 'child_supervision', 'child_observability']) delete f[k];
   return record(f);
 }
 
@@ -42,8 +63,23 @@ function writeOutput(res: OutputResult): void {
   process.stderr.write(`task ${res.task.task_id} ${res.task.status}${exit} (${res.retrieval_status})\n`);
 }
 
+/** POST the task; print its snapshot, or with --wait its output (exit 0 only if it completed). */
+async function startTask(target: Target, agent: string, body: Row, flags: ClientFlags & { wait?: boolean; timeoutMs?: number }): Promise<void> {
+  const task = await call<Row & { task_id: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/tasks`, { body });
+  if (!flags.wait) {
+    print(task, flags.json, showSnapshot);
+    return;
+  }
+  const out = await call<OutputResult>(target, 'GET', `/api/agents/${seg(agent)}/tasks/${seg(task.task_id)}/output`, {
+    query: { block: true, timeout_ms: flags.timeoutMs },
+  });
+  if (flags.json) print(out, true, () => '');
+  else writeOutput(out);
+  process.exitCode = out.task.status === 'completed' ? 0 : 1;
+}
+
 export function registerTasks(program: Command): void {
-  const tasks = program.command('tasks').description('background command tasks of an agent');
+  const tasks = program.command('tasks').description('background command tasks and supervised child agents of an agent');
 
   clientOptions(tasks.command('run <agent> <cmd...>').description('start a command task (`<shell> -c CMD`); words of CMD are joined with spaces'))
     .option('--summary <text>', 'what the task is for (default: the command line)')
@@ -69,17 +105,35 @@ export function registerTasks(program: Command): void {
             login: flags.login ? true : undefined,
             accepts_input: flags.input ? true : undefined,
           };
-          const task = await call<Row & { task_id: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/tasks`, { body });
-          if (!flags.wait) {
-            print(task, flags.json, showSnapshot);
-            return;
-          }
-          const out = await call<OutputResult>(target, 'GET', `/api/agents/${seg(agent)}/tasks/${seg(task.task_id)}/output`, {
-            query: { block: true, timeout_ms: flags.timeoutMs },
-          });
-          if (flags.json) print(out, true, () => '');
-          else writeOutput(out);
-          process.exitCode = out.task.status === 'completed' ? 0 : 1;
+          await startTask(target, agent, body, flags);
+        },
+      ),
+    );
+
+  clientOptions(tasks.command('delegate <agent> <message...>').description('hand work to a new supervised child agent (task kind child_agent); words of MESSAGE are joined'))
+    .option('--worktree', "give the child a new git worktree of the agent's workspace (default: share the workspace)")
+    .option('--cleanup <policy>', 'worktree when the child answers: auto (default: keep it only if changed), retain, remove')
+    .option('--objective <text>', 'a work item for the child')
+    .option('--summary <text>', 'what the delegation is for')
+    .option('--wait', "wait for the child's answer and print it; exit 0 only if the task completed")
+    .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
+    .action(
+      action(
+        async (
+          agent: string,
+          words: string[],
+          flags: ClientFlags & { worktree?: boolean; cleanup?: string; objective?: string; summary?: string; wait?: boolean; timeoutMs?: number },
+        ) => {
+          const target = resolveTarget(flags);
+          const body = {
+            kind: 'child_agent',
+            initial_message: words.join(' '),
+            workspace_mode: flags.worktree ? 'worktree' : undefined,
+            worktree_cleanup: flags.cleanup,
+            objective: flags.objective,
+            summary: flags.summary,
+          };
+          await startTask(target, agent, body, flags);
         },
       ),
     );

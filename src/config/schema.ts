@@ -115,6 +115,7 @@ export const ConfigSchema = z.strictObject({
       // Supervised child agents (kind child_agent): active ones per parent, and how deep a chain
       // of delegations may go (a root agent's child is depth 1).
       max_active_children_per_agent: int(1, 32),
+      max_active_children: int(1, 256),
       max_child_depth: int(1, 4),
     })
     .prefault({}),

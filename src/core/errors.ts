@@ -138,10 +138,11 @@ export const errors = {
     new AppError(400, 'shell_not_found', `shell ${JSON.stringify(shell)} was not found or is not executable`, { shell }),
   childAgentExists: (agentId: string) =>
     new AppError(409, 'child_agent_exists', `an agent ${JSON.stringify(agentId)} already exists; choose another child_agent_id or omit it`, { agent_id: agentId }),
-  childLimitReached: (agentId: string, limit: number) =>
-    new AppError(409, 'child_limit_reached', `agent ${JSON.stringify(agentId)} already supervises ${limit} active child agents (tasks.max_active_children_per_agent); wait for one or stop it`, {
+  childLimitReached: (agentId: string, limit: number, key: string) =>
+    new AppError(409, 'child_limit_reached', `${limit} child agents are already active (${key}); wait for one to finish or stop it`, {
       agent_id: agentId,
       limit,
+      config_key: key,
     }),
   childDepthExceeded: (agentId: string, limit: number) =>
     new AppError(409, 'child_depth_exceeded', `agent ${JSON.stringify(agentId)} is ${limit} levels below a root agent (tasks.max_child_depth); it may not delegate further`, {

@@ -63,6 +63,10 @@ export class SupervisionStore {
       ),
       purgeParent: db.prepare('DELETE FROM child_supervisions WHERE parent_agent_id = ?'),
       runningOfChild: db.prepare("SELECT * FROM tasks WHERE child_agent_id = ? AND kind = 'child_agent' AND status = 'running' LIMIT 1"),
+      followupQueued: db
+        .prepare("SELECT 1 FROM messages WHERE agent_id = ? AND status = 'queued' AND correlation_id = ? LIMIT 1")
+        .pluck(),
+      activeTotal: db.prepare("SELECT count(*) FROM tasks WHERE kind = 'child_agent' AND status IN ('queued', 'running', 'cancelling')").pluck(),
       activeChildren: db
         .prepare("SELECT count(*) FROM tasks WHERE agent_id = ? AND kind = 'child_agent' AND status IN ('queued', 'running', 'cancelling')")
         .pluck(),
@@ -108,6 +112,15 @@ export class SupervisionStore {
   /** The running task supervising `childId`, if any. */
   runningTaskOf(childId: string): TaskRow | null {
     return (this.stmt.runningOfChild.get(childId) as TaskRow | undefined) ?? null;
+  }
+
+  /** Whether a message of this supervision (the delegation or a follow-up) still waits in the child's queue. */
+  followupQueued(childId: string, taskId: string): boolean {
+    return this.stmt.followupQueued.get(childId, taskId) !== undefined;
+  }
+
+  activeChildrenTotal(): number {
+    return this.stmt.activeTotal.get() as number;
   }
 
   activeChildrenOf(parentId: string): number {

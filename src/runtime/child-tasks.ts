@@ -9,7 +9,7 @@
  * system). The child's turns run through the same run loop and provider as any agent's.
  *
  * The child's answer: when a turn of the child ends with a result brief while the child is at rest
- * (no active task of its own, no active timer, nothing queued), or with a failure brief, the task
+ * (no active task or timer of its own, no follow-up of the task still queued), or with a failure brief, the task
  * finishes (`completed` / `failed`) with the brief's text as its result, in one transaction with its
  * `task_result` message to the parent. A worktree is inspected first (changed files), then, per the
  * task's `worktree_cleanup` policy, removed with its branch (`remove`; `auto` when nothing changed)
@@ -41,9 +41,6 @@ import type { WorkItemService } from './work-items.js';
 import type { WorkspaceService } from './workspaces.js';
 
 export { CLEANUP_POLICIES, WORKSPACE_MODES, type CleanupPolicy, type WorkspaceMode } from './child-supervisions.js';
-
-/** The kind names a create request may use (`child_agent_task` is the seed's name). */
-export const CHILD_KIND_ALIASES = ['child_agent', 'child_agent_task'] as const;
 
 /** Longest result text kept in the task's result_summary (the whole brief stays in the child's briefs). */
 const RESULT_SUMMARY_MAX = 16_384;
@@ -96,8 +93,10 @@ export class ChildTasks {
     const limits = config.values.tasks;
     if (agents.lineage(parent).length + 1 > limits.max_child_depth) throw errors.childDepthExceeded(parentId, limits.max_child_depth);
     if (this.records.activeChildrenOf(parentId) >= limits.max_active_children_per_agent) {
-      throw errors.childLimitReached(parentId, limits.max_active_children_per_agent);
+      throw errors.childLimitReached(parentId, limits.max_active_children_per_agent, 'tasks.max_active_children_per_agent');
     }
+    // Children may delegate too: the daemon-wide cap bounds the whole tree, whatever its shape.
+    if (this.records.activeChildrenTotal() >= limits.max_active_children) throw errors.childLimitReached(parentId, limits.max_active_children, 'tasks.max_active_children');
     if (input.parent_work_item_id) this.deps.workItems.get(parentId, input.parent_work_item_id);
     if (input.template) agents.assertTemplate(input.template);
     const taskId = ids.make('task');
@@ -218,16 +217,23 @@ export class ChildTasks {
     const row = this.records.runningTaskOf(brief.agent_id);
     if (!row) return;
     const sup = this.records.load(row.task_id);
-    const ready = brief.kind === 'failure' || this.atRest(sup.child_agent_id);
+    // An answer is already being recorded: later turns (e.g. on a queued task_result) do not replace it.
+    if (sup.result_pending) return;
+    const ready = brief.kind === 'failure' || this.atRest(sup);
     this.records.save({ ...sup, last_result_brief: brief.brief_id, result_pending: ready ? 1 : sup.result_pending });
     if (ready) this.deps.store.afterCommit(() => this.track(this.finish(row.task_id)));
   }
 
-  /** Whether the child waits for nothing of its own: no active task, no active timer, nothing queued. */
-  private atRest(childId: string): boolean {
+  /**
+   * Whether the child's answer is final: it waits for no task or timer of its own, and no
+   * follow-up of this supervision is still queued for it. (Other queued messages, such as the
+   * task_result of a command its tool call already waited for, do not hold the answer back.)
+   */
+  private atRest(sup: Supervision): boolean {
+    const childId = sup.child_agent_id;
     if ((this.deps.ledger.stmt.activeOf.all(childId, 1) as TaskRow[]).length > 0) return false;
     if (this.deps.timers.stateFor(childId).some((t) => t.status === 'active')) return false;
-    return this.deps.queue.pending(childId) === 0;
+    return !this.records.followupQueued(childId, sup.task_id);
   }
 
   /** Inspect the worktree, then finish the task with the child's answer and apply the cleanup policy. */

@@ -71,6 +71,11 @@ export class FakeModelServer {
   readonly requests: RecordedRequest[] = [];
   models: string[] = [];
   defaultReply: Reply = { text: ['ok'] };
+  /**
+   * Chooses a reply from the request (e.g. by the agent named in its system prompt) before the
+   * queue is consulted; undefined falls through to the queue. For several agents on one server.
+   */
+  responder: ((request: RecordedRequest) => Reply | undefined) | null = null;
   private readonly queue: Reply[] = [];
   private readonly modelsQueue: Reply[] = [];
   private readonly server: http.Server;
@@ -124,7 +129,7 @@ export class FakeModelServer {
       return sendJson(res, 200, { object: 'list', data: this.models.map((id) => ({ id, object: 'model', type: 'model', display_name: id })), has_more: false });
     }
     if (req.method === 'POST' && path === `/v1${this.wire.completionPath}`) {
-      return this.answer(this.queue.shift() ?? this.defaultReply, recorded, res);
+      return this.answer(this.responder?.(recorded) ?? this.queue.shift() ?? this.defaultReply, recorded, res);
     }
     sendJson(res, 404, this.wire.errorBody(404, `no route ${req.method} ${path}`));
   }

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { git, gitRepo } from '../helpers/git.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices | null = null;
@@ -21,18 +20,6 @@ async function until<T>(fn: () => T | undefined | null | false, ms = 10_000): Pr
   }
 }
 
-/** A git repository with one commit, in a fresh temporary directory. */
-export function gitRepo(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-repo-'));
-  const g = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { stdio: 'pipe' });
-  g('init', '-q', '-b', 'main');
-  g('config', 'user.email', 't@example.com');
-  g('config', 'user.name', 'T');
-  fs.writeFileSync(path.join(dir, 'README.md'), 'hello\n');
-  g('add', '.');
-  g('commit', '-q', '-m', 'init');
-  return dir;
-}
 
 describe('child agent tasks (builtin/echo)', () => {
   it('inherit: creates a private child, runs its turn, completes with its answer and tells the parent', async () => {
@@ -58,8 +45,6 @@ describe('child agent tasks (builtin/echo)', () => {
 });
 
 describe('child agent tasks in a git worktree', () => {
-  const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
-
   it('worktree: a branch and worktree for the child; a changed worktree is retained for review, the parent sees the changed files', async () => {
     t = testServices({ runLoop: false });
     const { s } = t;
@@ -122,5 +107,51 @@ describe('child agent tasks in a git worktree', () => {
     await expect(s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'x', workspace_mode: 'worktree' })).rejects.toMatchObject({ status: 400, code: 'worktree_unavailable' });
     expect(s.tasks.list('main')).toHaveLength(0);
     expect(s.agents.list().map((a) => a.agent_id)).toEqual(['main']);
+  });
+});
+
+describe('child agent limits and lifecycle', () => {
+  it('bounds active children per parent, in the whole daemon, and the depth of delegation (409, nothing created)', async () => {
+    t = testServices({ runLoop: false, configToml: '[tasks]\nmax_active_children_per_agent = 2\nmax_active_children = 3\nmax_child_depth = 2\n' });
+    const { s } = t;
+    const a = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'one' });
+    await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'two' });
+    await expect(s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'three' })).rejects.toMatchObject({
+      status: 409,
+      code: 'child_limit_reached',
+      extra: expect.objectContaining({ config_key: 'tasks.max_active_children_per_agent' }),
+    });
+    // A child delegates (depth 2 is allowed), its child may not (depth 3).
+    const grand = await s.tasks.createAny(a.child_agent_id!, { kind: 'child_agent', initial_message: 'deeper' });
+    expect(s.agents.lineage(s.agents.get(grand.child_agent_id!))).toEqual([a.child_agent_id, 'main']);
+    await expect(s.tasks.createAny(grand.child_agent_id!, { kind: 'child_agent', initial_message: 'too deep' })).rejects.toMatchObject({ code: 'child_depth_exceeded' });
+    // Three active in the daemon: another parent is refused too.
+    s.agents.create('other', {});
+    await expect(s.tasks.createAny('other', { kind: 'child_agent', initial_message: 'x' })).rejects.toMatchObject({
+      code: 'child_limit_reached',
+      extra: expect.objectContaining({ config_key: 'tasks.max_active_children' }),
+    });
+    expect(s.agents.list()).toHaveLength(5);
+  });
+
+  it('a follow-up to a running child is queued for it; deleting the child cancels its task and tells the parent', async () => {
+    t = testServices({ runLoop: false });
+    const { s } = t;
+    const task = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'first' });
+    const r = s.tasks.input('main', task.task_id, { text: 'second' });
+    expect(r).toMatchObject({ accepted_input: true, input_target: 'child_followup', bytes_written: 6 });
+    const queued = s.store.db.prepare("SELECT kind, body, origin FROM messages WHERE agent_id = ? AND status = 'queued' ORDER BY seq").all(task.child_agent_id) as any[];
+    expect(queued.map((m) => [m.kind, JSON.parse(m.body).text, JSON.parse(m.origin)])).toEqual([
+      ['internal_followup', 'first', { kind: 'task', task_id: task.task_id }],
+      ['internal_followup', 'second', { kind: 'task', task_id: task.task_id }],
+    ]);
+    s.deletion.request(task.child_agent_id!, { cascadePrivateChildren: false });
+    await s.deletion.idle();
+    const after = s.tasks.get('main', task.task_id);
+    expect(after.status).toBe('cancelled');
+    expect(after.child_observability).toMatchObject({ phase: 'terminal' });
+    const result = s.store.db.prepare("SELECT body FROM messages WHERE agent_id = 'main' AND kind = 'task_result'").get() as any;
+    expect(JSON.parse(result.body).value).toMatchObject({ status: 'cancelled', failure_artifact: expect.objectContaining({ kind: 'child_deleted' }) });
+    expect(s.tasks.input('main', task.task_id, { text: 'anyone?' })).toMatchObject({ accepted_input: false });
   });
 });
