@@ -84,6 +84,8 @@ export const errors = {
     }),
   defaultAgentProtected: (id: string) =>
     new AppError(409, 'default_agent_protected', `agent ${JSON.stringify(id)} is the default agent and cannot be deleted`, { agent_id: id }),
+  agentPrivate: (id: string) =>
+    new AppError(403, 'agent_private', `agent ${JSON.stringify(id)} is a private child agent: it takes messages only from its supervisor, the operator and the runtime`, { agent_id: id }),
   agentDeleting: (id: string) =>
     new AppError(409, 'agent_deleting', `agent ${JSON.stringify(id)} is being deleted`, { agent_id: id }),
   privateChildrenExist: (id: string, children: string[]) =>

@@ -48,7 +48,8 @@ export interface InboxDeps {
   /** The control plane's ingress: the `runtime` target enqueues into an agent's queue through it. */
   ingress: Ingress;
   /** Whether a control-plane agent exists (runtime targets name one). */
-  runtimeAgentExists: (agentId: string) => boolean;
+  /** Whether a control-plane agent can take runtime-target notifications (private child agents cannot). */
+  runtimeAgentStatus: (agentId: string) => 'ok' | 'missing' | 'private';
   /** Usable secrets out of the database (webhook signing secrets). */
   secrets: SecretStore;
   tracer?: Tracer;
@@ -94,7 +95,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const watch = new InboxWatch({ store, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
-  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentExists: deps.runtimeAgentExists, secrets: deps.secrets });
+  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentStatus: deps.runtimeAgentStatus, secrets: deps.secrets });
   const timeoutMs = () => delivery.timeout_ms;
   const notifier = new Notifier({
     store,

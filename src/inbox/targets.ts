@@ -88,7 +88,8 @@ export interface TargetsDeps {
   ids: IdGenerator;
   agents: InboxAgents;
   /** Whether a control-plane agent exists (runtime targets are checked at creation). */
-  runtimeAgentExists: (agentId: string) => boolean;
+  /** Whether a control-plane agent can take runtime-target notifications (private child agents cannot). */
+  runtimeAgentStatus: (agentId: string) => 'ok' | 'missing' | 'private';
   /** Webhook signing secrets live here, out of the database. */
   secrets: SecretStore;
 }
@@ -189,7 +190,9 @@ export class TargetService {
         config.tmuxTarget = input.tmuxTarget;
         if (input.tmuxSocket) config.tmuxSocket = input.tmuxSocket;
       } else {
-        if (!this.deps.runtimeAgentExists(input.runtimeAgentId)) throw errors.runtimeAgentNotFound(input.runtimeAgentId);
+        const status = this.deps.runtimeAgentStatus(input.runtimeAgentId);
+        if (status === 'missing') throw errors.runtimeAgentNotFound(input.runtimeAgentId);
+        if (status === 'private') throw errors.agentPrivate(input.runtimeAgentId);
         config.runtimeAgentId = input.runtimeAgentId;
       }
       const now = this.deps.clock.now();

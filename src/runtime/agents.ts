@@ -67,10 +67,13 @@ export class AgentService {
   private readonly stmt;
   /** Status per agent id (null: no such agent), read by every enqueue. */
   private readonly statuses: TxCache<AgentStatus | null>;
+  /** Visibility per agent id (null: no such agent); it never changes while the agent exists. */
+  private readonly visibilities: TxCache<Visibility | null>;
 
   constructor(private readonly deps: AgentsDeps) {
     const db: Database.Database = deps.store.db;
     this.statuses = new TxCache(deps.store);
+    this.visibilities = new TxCache(deps.store);
     this.stmt = {
       get: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
       all: db.prepare('SELECT * FROM agents ORDER BY created_at, agent_id'),
@@ -90,6 +93,7 @@ export class AgentService {
       children: db.prepare('SELECT agent_id, visibility FROM agents WHERE parent_agent_id = ?'),
       count: db.prepare('SELECT count(*) AS n FROM agents'),
       status: db.prepare('SELECT status FROM agents WHERE agent_id = ?').pluck(),
+      visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?').pluck(),
     };
   }
 
@@ -247,6 +251,11 @@ export class AgentService {
     return this.statuses.get(agentId, () => (this.stmt.status.get(agentId) as AgentStatus | undefined) ?? null);
   }
 
+  /** Whether the agent is private (a supervised child); cheap, cached. */
+  isPrivate(agentId: string): boolean {
+    return this.visibilities.get(agentId, () => (this.stmt.visibility.get(agentId) as Visibility | undefined) ?? null) === 'private';
+  }
+
   /** Set status; inside a transaction (the caller appends the event that explains it). */
   setStatus(agentId: string, status: AgentStatus): void {
     this.stmt.setStatus.run(status, isoAt(this.deps.clock.now()), agentId);
@@ -261,6 +270,7 @@ export class AgentService {
   remove(agentId: string): void {
     this.stmt.remove.run(agentId);
     this.statuses.set(agentId, null);
+    this.visibilities.delete(agentId);
   }
 
   children(agentId: string): Array<{ agent_id: string; visibility: Visibility }> {

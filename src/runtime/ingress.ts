@@ -4,7 +4,7 @@
  * message with its `message_enqueued` event. Callers are answered after the commit.
  */
 import { errors } from '../core/errors.js';
-import { checkPublicEnqueue, deriveProvenance, type MessageKind, type Provenance } from '../core/provenance.js';
+import { checkPublicEnqueue, deriveProvenance, type DeliverySurface, type MessageKind, type Provenance } from '../core/provenance.js';
 import type { Store } from '../store/store.js';
 import type { AgentService } from './agents.js';
 import type { Message, MessageBody, MessageQueue } from './queue.js';
@@ -33,6 +33,8 @@ export interface Admitted {
   agent_id: string;
   message_id: string;
 }
+
+const CLOSED_TO_PRIVATE: ReadonlySet<DeliverySurface> = new Set(['public_enqueue', 'generic_webhook', 'inbox']);
 
 export class Ingress {
   constructor(private readonly deps: { store: Store; agents: AgentService; queue: MessageQueue }) {}
@@ -69,9 +71,15 @@ export class Ingress {
     return this.admit(agentId, provenance, { type: 'text', text }, extra);
   }
 
-  /** Enqueue with an already-derived provenance (runtime-internal producers). Inside a transaction. */
+  /**
+   * Enqueue with an already-derived provenance (runtime-internal producers). Inside a transaction.
+   * A private agent (a supervised child) takes nothing from anonymous external surfaces (public
+   * enqueue, generic webhook, inbox notifications): only its supervisor, the operator, its own
+   * timers, tasks and callbacks reach it.
+   */
   enqueueNow(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras = {}): Message {
     this.deps.agents.assertWritable(agentId);
+    if (CLOSED_TO_PRIVATE.has(provenance.delivery_surface) && this.deps.agents.isPrivate(agentId)) throw errors.agentPrivate(agentId);
     return this.deps.queue.enqueue({
       agentId,
       provenance,

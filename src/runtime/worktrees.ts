@@ -103,14 +103,15 @@ export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Pr
   return new Promise((resolve) => {
     execFile(
       'git',
-      // fsmonitor could run a configured program: never from a workspace we only inspect.
-      ['-c', 'core.fsmonitor=false', ...args],
+      // fsmonitor and hooks could run programs the repository configures: the daemon's own git
+      // calls (inspection, worktrees it creates and removes for child agents) run none of them.
+      ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args],
       {
         cwd,
         timeout: timeoutMs,
         maxBuffer: MAX_OUTPUT,
         windowsHide: true,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        env: gitEnv(),
       },
       (err, stdout, stderr) => {
         const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
@@ -118,6 +119,13 @@ export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Pr
       },
     );
   });
+}
+
+/** The daemon's environment minus its control token, never prompting, in the C locale. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+  delete env.SVC_TOKEN;
+  return env;
 }
 
 /** The worktrees of the repository holding `cwd`; is_git false when it is not in one. */

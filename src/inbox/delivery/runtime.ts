@@ -32,8 +32,9 @@ export class RuntimeDelivery implements Deliverer {
       return { ok: true };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      // A deleted control-plane agent will not come back under this target: like a 410.
-      const gone = err.code === 'agent_not_found';
+      // A deleted control-plane agent will not come back under this target, and a private child
+      // agent never takes inbox notifications: like a 410.
+      const gone = err.code === 'agent_not_found' || err.code === 'agent_private';
       const retryAfter = err.headers['retry-after'];
       return { ok: false, error: `${err.code}: ${err.message}`, gone, ...(retryAfter ? { retryAfterMs: Number(retryAfter) * 1000 } : {}) };
     }
