@@ -89,6 +89,8 @@ export class ChildTaskViews {
     }
     const base = { current_work_item_id: focus, last_progress_brief: brief('progress'), last_result_brief: brief('result'), work_summary: workSummary };
     if (isTerminal(row.status) || !exists) return { phase: 'terminal', blocked_reason: null, waiting_reason: null, ...base };
+    // Stopped by the operator (control stop, abort): it takes nothing until started again.
+    if (this.deps.agents.statusOf(child) === 'stopped') return { phase: 'waiting', blocked_reason: null, waiting_reason: 'awaiting_operator_input', ...base };
     const tasks = this.deps.ledger.stmt.activeOf.all(child, 100) as TaskRow[];
     const commands = tasks.filter((t) => t.kind === 'command');
     if (commands.length > 0) {

@@ -114,7 +114,7 @@ export class ChildTasks {
     }
     const summary = input.summary?.trim() || oneLine(message);
     const delegationId = input.delegation_id?.trim() || ids.make('delegation');
-    let row = store.tx(() => {
+    const row = store.tx(() => {
       agents.assertWritable(parentId);
       if (agents.find(childId)) throw errors.childAgentExists(childId);
       const inserted = ledger.insert(
@@ -133,12 +133,10 @@ export class ChildTasks {
       });
       return inserted;
     });
-    try {
-      row = await this.setUp(row, parent.model_override, input, message);
-    } catch (err) {
-      row = this.failSetUp(row, err as Error);
-    }
-    return row;
+    // Tracked: a shutdown waits for a set-up in flight.
+    const setUp = this.setUp(row, parent.model_override, input, message).catch((err: Error) => this.failSetUp(row, err));
+    this.track(setUp);
+    return setUp;
   }
 
   /** Worktree, child agent, workspace, work item, the delegated message: then `running`. */
@@ -163,7 +161,7 @@ export class ChildTasks {
       workItems.pick(child, item.id, { reason: `delegated by ${row.agent_id} (task ${row.task_id})`, authority_class: 'runtime_instruction' });
       this.records.save({ ...this.records.load(row.task_id), child_work_item_id: item.id });
     }
-    return store.tx(() => {
+    const started = store.tx(() => {
       const current = ledger.find(row.task_id)!;
       if (current.status !== 'queued') return current;
       const sent = this.sendToChild(this.records.load(row.task_id), message, { spawn: true, authority: input.authority_class ?? null });
@@ -172,6 +170,9 @@ export class ChildTasks {
         event: { child_agent_id: child, workspace_mode: sup.workspace_mode, workdir, message_id: sent },
       });
     });
+    // Stopped while it was being set up: what was made goes.
+    if (started.status !== 'running') this.discardChild(row.task_id, 'task_stopped');
+    return started;
   }
 
   private failSetUp(row: TaskRow, err: Error): TaskRow {

@@ -155,3 +155,41 @@ describe('child agent limits and lifecycle', () => {
     expect(s.tasks.input('main', task.task_id, { text: 'anyone?' })).toMatchObject({ accepted_input: false });
   });
 });
+
+describe('child agent tasks: stop races and observability', () => {
+  it('a stop during the worktree set-up leaves no child, worktree or branch behind', async () => {
+    t = testServices({ runLoop: false });
+    const { s } = t;
+    const repo = gitRepo();
+    s.workspaces.attach('main', repo);
+    const pending = s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'x', workspace_mode: 'worktree', child_agent_id: 'racer' });
+    // The task row exists (queued) while git creates the worktree.
+    let queued = s.tasks.list('main')[0];
+    while (!queued) {
+      await new Promise((r) => setImmediate(r));
+      queued = s.tasks.list('main')[0];
+    }
+    expect(queued.status).toBe('queued');
+    expect(s.tasks.requestStop('main', queued.task_id).task.status).toBe('cancelled');
+    const done = await pending;
+    expect(done.status).toBe('cancelled');
+    await s.deletion.idle();
+    await until(() => s.agents.find('racer') === null);
+    await until(() => !git(repo, 'branch', '--list').includes('svc/'));
+    expect(fs.readdirSync(path.join(t.home, 'worktrees'))).toEqual([]);
+  });
+
+  it('observability: blocked on the child\'s own running command, waiting when the operator stopped it', async () => {
+    t = testServices({ runLoop: false });
+    const { s } = t;
+    const task = await s.tasks.createAny('main', { kind: 'child_agent', initial_message: 'x' });
+    const child = task.child_agent_id!;
+    const cmd = s.tasks.create(child, { cmd: 'sleep 5' });
+    await until(() => s.tasks.get(child, cmd.task_id).status === 'running');
+    expect(s.tasks.get('main', task.task_id).child_observability).toMatchObject({ phase: 'blocked', blocked_reason: 'managed_task_running' });
+    s.tasks.requestStop(child, cmd.task_id);
+    await until(() => s.tasks.get(child, cmd.task_id).status === 'cancelled');
+    await s.runLoop.control.control(child, { action: 'stop' });
+    expect(s.tasks.get('main', task.task_id).child_observability).toMatchObject({ phase: 'waiting', waiting_reason: 'awaiting_operator_input' });
+  });
+});
