@@ -87,7 +87,11 @@ export class ChildTaskViews {
         /* the focus was deleted: keep the task summary */
       }
     }
-    const base = { current_work_item_id: focus, last_progress_brief: brief('progress'), last_result_brief: brief('result'), work_summary: workSummary };
+    // The answer recorded for the task once there is one (a finished task keeps showing the answer it
+    // finished with, not what the child said afterwards), else the child's newest result brief.
+    const recorded = sup.last_result_brief ? this.deps.briefs.get(sup.last_result_brief) : null;
+    const lastResult = recorded ? clip(recorded.text) : brief('result');
+    const base = { current_work_item_id: focus, last_progress_brief: brief('progress'), last_result_brief: lastResult, work_summary: workSummary };
     if (isTerminal(row.status) || !exists) return { phase: 'terminal', blocked_reason: null, waiting_reason: null, ...base };
     // Stopped by the operator (control stop, abort): it takes nothing until started again.
     if (this.deps.agents.statusOf(child) === 'stopped') return { phase: 'waiting', blocked_reason: null, waiting_reason: 'awaiting_operator_input', ...base };
