@@ -5,171 +5,41 @@
  * with a result report.
  *
  * Every change commits with its event in one transaction (work_item_created, work_item_updated,
- * work_item_picked, work_item_completed + brief_created, work_item_recheck_fired). Rechecks: one
- * real setTimeout armed for the earliest pending `recheck_at` (re-armed after every committed
- * change and at start); when it passes, a `system_tick` is enqueued for the agent and
- * `recheck_consumed_at` is set in the same transaction, so each recheck fires exactly once.
- * Time is read only through deps.clock; tests advance a ManualClock and call runDueRechecks().
+ * work_item_picked, work_item_completed + brief_created). The record and its projections live in
+ * work-item-records.ts; the recheck schedule (work_item_recheck_fired) in work-item-rechecks.ts.
  */
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
-import { deriveProvenance, type AuthorityClass } from '../core/provenance.js';
 import type { BriefService } from './briefs.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
-
-export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;
-export type WorkItemState = (typeof WORK_ITEM_STATES)[number];
-export const PLAN_STATUSES = ['draft', 'ready', 'needs_input'] as const;
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
-export const TODO_STATES = ['pending', 'in_progress', 'completed'] as const;
-export type TodoState = (typeof TODO_STATES)[number];
-export const READINESS = ['runnable', 'waiting_for_operator', 'blocked', 'completed'] as const;
-export type Readiness = (typeof READINESS)[number];
-export type SwitchKind = 'initial_pick' | 'same_work_item' | 'focus_switch';
-export type FocusMode = 'runnable' | 'inspection';
-
-export interface TodoItem {
-  text: string;
-  state: TodoState;
-}
-
-export interface PlanArtifact {
-  path: string;
-  hash: string;
-  bytes: number;
-  updated_at: string;
-  preview: string;
-  preview_complete: boolean;
-  owner_agent_id?: string;
-  relative_path?: string;
-  workspace_alias?: string | null;
-  workspace_id?: string;
-}
-
-/** The public WorkItem record (spec "WorkItem"; `legacy_inline_plan` is write-only, never shown). */
-export interface WorkItem {
-  id: string;
-  agent_id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  created_at: string;
-  updated_at: string;
-  blocked_by: string | null;
-  plan_artifact: PlanArtifact | null;
-  recheck_at: string | null;
-  recheck_consumed_at: string | null;
-  result_summary: string | null;
-  revision: number;
-  todo_list: TodoItem[];
-  workspace_id: string;
-}
-
-/** The slim entry of the agent state page. */
-export interface WorkItemSlim {
-  id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  readiness: Readiness;
-  blocked_by: string | null;
-  revision: number;
-  updated_at: string;
-}
-
-export interface CreateWorkItemInput {
-  objective: string;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface WorkItemPatch {
-  objective?: string | undefined;
-  plan_status?: PlanStatus | undefined;
-  todo_list?: TodoItem[] | undefined;
-  /** A string sets the blocker, null clears it, undefined leaves it unchanged. */
-  blocked_by?: string | null | undefined;
-  /** Milliseconds from now; needs a non-empty blocker after this update. */
-  recheck_after?: number | undefined;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface PickInput {
-  reason?: string | null | undefined;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface CompleteInput {
-  report_text: string;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface Warning {
-  code: string;
-  message: string;
-}
-
-export interface PickResult {
-  current_work_item: WorkItem;
-  current_work_item_id: string;
-  previous_work_item: WorkItem | null;
-  transition: {
-    current_work_item_id: string;
-    current_readiness: Readiness;
-    switch_kind: SwitchKind;
-    current_focus_mode: FocusMode;
-    previous_readiness: Readiness | null;
-    previous_work_item_id: string | null;
-    reason: string | null;
-    warnings: Warning[];
-  };
-}
-
-interface Row {
-  work_item_id: string;
-  agent_id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  blocked_by: string | null;
-  plan_artifact: string | null;
-  recheck_at: number | null;
-  recheck_consumed_at: string | null;
-  result_summary: string | null;
-  revision: number;
-  todo_list: string;
-  workspace_id: string;
-  created_at: string;
-  updated_at: string;
-}
+import { WorkItemRechecks } from './work-item-rechecks.js';
+import {
+  fromRow,
+  readinessOf,
+  slimOf,
+  type CompleteInput,
+  type CreateWorkItemInput,
+  type PickInput,
+  type PickResult,
+  type SwitchKind,
+  type Warning,
+  type WorkItem,
+  type WorkItemPatch,
+  type WorkItemRow,
+  type WorkItemSlim,
+} from './work-item-records.js';
 
 /** Bound of the state page's work item section. */
 export const STATE_PAGE_LIMIT = 50;
-/** Due rechecks handled per transaction. */
-const RECHECK_BATCH = 100;
-/** Wait before retrying rechecks that could not be enqueued (an I/O error: runtime messages are never refused by the queue cap). */
-const RECHECK_RETRY_MS = 1000;
-/** setTimeout's largest delay; a later recheck simply re-arms when this one passes. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** Readiness (CONTRACT.md section 8): completed > blocked > waiting_for_operator > runnable. */
-export function readinessOf(item: Pick<WorkItem, 'state' | 'blocked_by' | 'plan_status'>): Readiness {
-  if (item.state !== 'open') return 'completed';
-  if (item.blocked_by !== null && item.blocked_by.trim() !== '') return 'blocked';
-  if (item.plan_status === 'needs_input') return 'waiting_for_operator';
-  return 'runnable';
-}
 
 export class WorkItemService implements ResourceService {
   private readonly stmt;
-  private timer: NodeJS.Timeout | null = null;
-  private started = false;
-  private stopped = false;
-  /** After a recheck could not be enqueued: do not retry before this time. */
-  private backoffUntil = 0;
+  private readonly rechecks: WorkItemRechecks;
 
   constructor(private readonly deps: RuntimeDeps & { briefs: BriefService }) {
     const db: Database.Database = deps.store.db;
+    this.rechecks = new WorkItemRechecks(deps);
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO work_items (work_item_id, agent_id, objective, state, plan_status, revision, todo_list, workspace_id, created_at, updated_at)
@@ -189,16 +59,6 @@ export class WorkItemService implements ResourceService {
       complete: db.prepare(
         `UPDATE work_items SET state = 'completed', result_summary = ?, revision = revision + 1, updated_at = ? WHERE work_item_id = ?`,
       ),
-      consumeRecheck: db.prepare('UPDATE work_items SET recheck_consumed_at = ?, updated_at = ? WHERE work_item_id = ?'),
-      nextRecheck: db
-        .prepare(
-          "SELECT min(recheck_at) FROM work_items WHERE recheck_at IS NOT NULL AND recheck_consumed_at IS NULL AND state = 'open'",
-        )
-        .pluck(),
-      dueRechecks: db.prepare(
-        `SELECT * FROM work_items WHERE recheck_at IS NOT NULL AND recheck_consumed_at IS NULL AND state = 'open' AND recheck_at <= ?
-         ORDER BY recheck_at, work_item_id LIMIT ?`,
-      ),
       focus: db.prepare('SELECT work_item_id FROM work_item_focus WHERE agent_id = ?').pluck(),
       setFocus: db.prepare(
         `INSERT INTO work_item_focus (agent_id, work_item_id, reason, picked_at) VALUES (?, ?, ?, ?)
@@ -212,15 +72,11 @@ export class WorkItemService implements ResourceService {
   // --- lifecycle ------------------------------------------------------------------------------
 
   start(): void {
-    this.started = true;
-    this.stopped = false;
-    // Rechecks that came due while the daemon was down fire now (once), later ones get the timer.
-    this.arm();
+    this.rechecks.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.clearTimer();
+    this.rechecks.stop();
   }
 
   /**
@@ -232,24 +88,12 @@ export class WorkItemService implements ResourceService {
       this.stmt.purgeItems.run(agentId);
       this.stmt.purgeFocus.run(agentId);
     });
-    this.arm();
+    this.rechecks.arm();
   }
 
   /** Slim work items for GET /api/agents/:id/state: open ones first, newest first, bounded. */
   stateFor(agentId: string): WorkItemSlim[] {
-    return (this.stmt.slim.all(agentId, STATE_PAGE_LIMIT) as Row[]).map((row) => {
-      const item = fromRow(row);
-      return {
-        id: item.id,
-        objective: item.objective,
-        state: item.state,
-        plan_status: item.plan_status,
-        readiness: readinessOf(item),
-        blocked_by: item.blocked_by,
-        revision: item.revision,
-        updated_at: item.updated_at,
-      };
-    });
+    return (this.stmt.slim.all(agentId, STATE_PAGE_LIMIT) as WorkItemRow[]).map((row) => slimOf(fromRow(row)));
   }
 
   // --- reads ----------------------------------------------------------------------------------
@@ -257,7 +101,7 @@ export class WorkItemService implements ResourceService {
   /** Every work item of the agent, oldest first (404 agent_not_found for an unknown agent). */
   list(agentId: string): WorkItem[] {
     this.deps.agents.get(agentId);
-    return (this.stmt.list.all(agentId) as Row[]).map(fromRow);
+    return (this.stmt.list.all(agentId) as WorkItemRow[]).map(fromRow);
   }
 
   /** One work item (404 agent_not_found, 404 work_item_not_found). */
@@ -355,7 +199,7 @@ export class WorkItemService implements ResourceService {
         recheck_at: updated.recheck_at,
         authority_class: patch.authority_class ?? null,
       });
-      this.rearmAfterCommit();
+      this.rechecks.rearmAfterCommit();
       return updated;
     });
   }
@@ -428,109 +272,22 @@ export class WorkItemService implements ResourceService {
         authority_class: input.authority_class ?? null,
       });
       // A pending recheck of a completed item never fires.
-      this.rearmAfterCommit();
+      this.rechecks.rearmAfterCommit();
       return completed;
     });
   }
 
   // --- rechecks -------------------------------------------------------------------------------
 
-  /**
-   * Fire every recheck whose time has passed: enqueue a `system_tick` for the agent and set
-   * `recheck_consumed_at`, each in one transaction (exactly once). Returns how many fired.
-   * The timer calls this; tests call it after advancing a ManualClock.
-   */
+  /** Fire every recheck whose time has passed (work-item-rechecks.ts); returns how many fired. */
   runDueRechecks(): number {
-    let fired = 0;
-    let failed = false;
-    for (;;) {
-      const nowMs = this.deps.clock.now();
-      const due = this.stmt.dueRechecks.all(nowMs, RECHECK_BATCH) as Row[];
-      if (due.length === 0) break;
-      let progressed = 0;
-      this.deps.store.tx(() => {
-        for (const row of due) {
-          try {
-            if (this.deps.store.tx(() => this.fireRecheck(row, nowMs))) fired++;
-            progressed++;
-          } catch (err) {
-            failed = true;
-            this.deps.logger.warn({ err, agent_id: row.agent_id, work_item_id: row.work_item_id }, 'work item recheck could not be enqueued; will retry');
-          }
-        }
-      });
-      if (failed || progressed < RECHECK_BATCH) break;
-    }
-    this.backoffUntil = failed ? this.deps.clock.now() + RECHECK_RETRY_MS : 0;
-    this.arm();
-    return fired;
-  }
-
-  /** One due recheck, inside a transaction. False when nothing was enqueued (agent gone). */
-  private fireRecheck(row: Row, nowMs: number): boolean {
-    const now = isoAt(nowMs);
-    const agent = this.deps.agents.find(row.agent_id);
-    if (!agent || agent.status === 'deleting') {
-      // Its agent is going away: consume the recheck without a tick (deletion purges the item).
-      this.stmt.consumeRecheck.run(now, now, row.work_item_id);
-      return false;
-    }
-    const provenance = deriveProvenance('runtime', { kind: 'system', subsystem: 'work_items' }, { kind: 'system_tick', priority: 'next' });
-    const message = this.deps.ingress.enqueueNow(
-      row.agent_id,
-      provenance,
-      { type: 'text', text: `Recheck work item ${row.work_item_id} (${row.objective}): blocked by ${row.blocked_by ?? 'nothing'}` },
-      {
-        metadata: {
-          reason: 'work_item_recheck',
-          work_item_id: row.work_item_id,
-          blocked_by: row.blocked_by,
-          recheck_at: isoAt(row.recheck_at!),
-        },
-      },
-    );
-    this.stmt.consumeRecheck.run(now, now, row.work_item_id);
-    this.deps.events.append(row.agent_id, 'work_item_recheck_fired', {
-      work_item_id: row.work_item_id,
-      message_id: message.message_id,
-      recheck_at: isoAt(row.recheck_at!),
-      recheck_consumed_at: now,
-    });
-    return true;
-  }
-
-  /** Arm the one timer for the earliest pending recheck (no-op before start or after stop). */
-  private arm(): void {
-    if (!this.started || this.stopped) return;
-    this.clearTimer();
-    const next = this.stmt.nextRecheck.get() as number | null;
-    if (next === null || next === undefined) return;
-    const at = Math.max(next, this.backoffUntil);
-    const delay = Math.min(Math.max(0, at - this.deps.clock.now()), MAX_TIMEOUT_MS);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      try {
-        this.runDueRechecks();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'work item rechecks failed');
-      }
-    }, delay);
-    this.timer.unref();
-  }
-
-  private rearmAfterCommit(): void {
-    this.deps.store.afterCommit(() => this.arm());
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    return this.rechecks.runDue();
   }
 
   // --- helpers --------------------------------------------------------------------------------
 
   private find(agentId: string, workItemId: string): WorkItem | null {
-    const row = this.stmt.get.get(workItemId, agentId) as Row | undefined;
+    const row = this.stmt.get.get(workItemId, agentId) as WorkItemRow | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -543,24 +300,4 @@ export class WorkItemService implements ResourceService {
   private now(): string {
     return isoAt(this.deps.clock.now());
   }
-}
-
-function fromRow(row: Row): WorkItem {
-  return {
-    id: row.work_item_id,
-    agent_id: row.agent_id,
-    objective: row.objective,
-    state: row.state,
-    plan_status: row.plan_status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    blocked_by: row.blocked_by,
-    plan_artifact: row.plan_artifact ? (JSON.parse(row.plan_artifact) as PlanArtifact) : null,
-    recheck_at: row.recheck_at === null ? null : isoAt(row.recheck_at),
-    recheck_consumed_at: row.recheck_consumed_at,
-    result_summary: row.result_summary,
-    revision: row.revision,
-    todo_list: JSON.parse(row.todo_list) as TodoItem[],
-    workspace_id: row.workspace_id,
-  };
 }

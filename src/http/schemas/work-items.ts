@@ -1,6 +1,6 @@
 /** Work item schemas (spec WorkItem, PlanArtifact, PickWorkItemResponse; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-items.js';
+import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-item-records.js';
 import { AuthorityClass } from './common.js';
 
 export const WorkItemParams = z.object({

@@ -4,7 +4,7 @@
  * authority `runtime_instruction`. Answers are the records the routes answer with.
  */
 import { z } from 'zod';
-import { PLAN_STATUSES, TODO_STATES } from '../work-items.js';
+import { PLAN_STATUSES, TODO_STATES } from '../work-item-records.js';
 import type { ToolDeps } from './index.js';
 import { defineTool } from './define.js';
 
