@@ -4,6 +4,7 @@
  */
 import { isoAt } from '../core/clock.js';
 import type { AuthorityClass } from '../core/provenance.js';
+import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from './plan-artifacts.js';
 
 export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;
 export type WorkItemState = (typeof WORK_ITEM_STATES)[number];
@@ -21,17 +22,22 @@ export interface TodoItem {
   state: TodoState;
 }
 
-export interface PlanArtifact {
-  path: string;
-  hash: string;
-  bytes: number;
-  updated_at: string;
-  preview: string;
-  preview_complete: boolean;
-  owner_agent_id?: string;
-  relative_path?: string;
-  workspace_alias?: string | null;
-  workspace_id?: string;
+/** Who completed a work item: the operator (control-plane route, CLI) or the agent (its tool). */
+export type CompletedBy = 'operator' | 'agent';
+
+/**
+ * The completion intent bound when a work item is completed (spec "States and transitions /
+ * Work item": complete "binds the completion intent"): what it was completed with, by whom, when.
+ */
+export interface Completion {
+  result_summary: string | null;
+  completed_by: CompletedBy;
+  completed_at: string;
+  authority_class: AuthorityClass | null;
+  /** The result brief made from the report; null when a legacy record was finalised without one. */
+  result_brief_id: string | null;
+  /** Hash of the plan artifact at completion (as last read), null without a plan. */
+  plan_hash: string | null;
 }
 
 /** The public WorkItem record (spec "WorkItem"; `legacy_inline_plan` is write-only, never shown). */
@@ -51,6 +57,8 @@ export interface WorkItem {
   revision: number;
   todo_list: TodoItem[];
   workspace_id: string;
+  /** Null while open, and for items completed before completion intents were recorded (migration 019). */
+  completion: Completion | null;
 }
 
 /** The slim entry of the agent state page. */
@@ -67,6 +75,8 @@ export interface WorkItemSlim {
 
 export interface CreateWorkItemInput {
   objective: string;
+  /** Write-only: written to `<agent home>/plans/<work_item_id>.md` and attached as the plan artifact. */
+  legacy_inline_plan?: string | null | undefined;
   authority_class?: AuthorityClass | null | undefined;
 }
 
@@ -78,6 +88,14 @@ export interface WorkItemPatch {
   blocked_by?: string | null | undefined;
   /** Milliseconds from now; needs a non-empty blocker after this update. */
   recheck_after?: number | undefined;
+  /** A location attaches that file as the plan (plan-artifacts.ts), null detaches the plan. */
+  plan_artifact?: PlanLocation | null | undefined;
+  authority_class?: AuthorityClass | null | undefined;
+}
+
+export interface AttachPlanInput extends PlanLocation {
+  /** When given, written to the file first (inside the workspace only), then attached. */
+  text?: string | undefined;
   authority_class?: AuthorityClass | null | undefined;
 }
 
@@ -88,6 +106,8 @@ export interface PickInput {
 
 export interface CompleteInput {
   report_text: string;
+  /** Default `operator`: the routes and the CLI are the operator's; the agent's tool says `agent`. */
+  completed_by?: CompletedBy | undefined;
   authority_class?: AuthorityClass | null | undefined;
 }
 
@@ -112,7 +132,7 @@ export interface PickResult {
   };
 }
 
-/** A `work_items` row (migration 002). */
+/** A `work_items` row (migrations 002 and 019). */
 export interface WorkItemRow {
   work_item_id: string;
   agent_id: string;
@@ -129,6 +149,7 @@ export interface WorkItemRow {
   workspace_id: string;
   created_at: string;
   updated_at: string;
+  completion: string | null;
 }
 
 /** Readiness (CONTRACT.md section 8): completed > blocked > waiting_for_operator > runnable. */
@@ -139,7 +160,9 @@ export function readinessOf(item: Pick<WorkItem, 'state' | 'blocked_by' | 'plan_
   return 'runnable';
 }
 
+/** The record as stored; its plan artifact as captured (the service refreshes it on reads). */
 export function fromRow(row: WorkItemRow): WorkItem {
+  const plan = parseStoredPlan(row.plan_artifact);
   return {
     id: row.work_item_id,
     agent_id: row.agent_id,
@@ -149,13 +172,14 @@ export function fromRow(row: WorkItemRow): WorkItem {
     created_at: row.created_at,
     updated_at: row.updated_at,
     blocked_by: row.blocked_by,
-    plan_artifact: row.plan_artifact ? (JSON.parse(row.plan_artifact) as PlanArtifact) : null,
+    plan_artifact: plan ? capturedArtifact(plan) : null,
     recheck_at: row.recheck_at === null ? null : isoAt(row.recheck_at),
     recheck_consumed_at: row.recheck_consumed_at,
     result_summary: row.result_summary,
     revision: row.revision,
     todo_list: JSON.parse(row.todo_list) as TodoItem[],
     workspace_id: row.workspace_id,
+    completion: row.completion ? (JSON.parse(row.completion) as Completion) : null,
   };
 }
 

@@ -21,6 +21,7 @@ import { inboxSubscriptions } from './014-inbox-subscriptions.js';
 import { inboxDelivery } from './015-inbox-delivery.js';
 import { taskBoot } from './016-task-boot.js';
 import { authSessions } from './017-auth-sessions.js';
+import { workItemPlans } from './019-work-item-plans.js';
 
 export interface Migration {
   version: number;
@@ -29,7 +30,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, workItemPlans];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
