@@ -149,7 +149,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const deps: RuntimeDeps = { config, clock, logger, ids, store, events, queue, agents, ingress, tracer };
   const workspaces = new WorkspaceService(deps);
   const briefs = new BriefService({ store, clock, ids, events });
-  const workItems = new WorkItemService({ ...deps, briefs });
+  const workItems = new WorkItemService({ ...deps, briefs, workspaces });
   const timers = new TimerService(deps);
   const tasks = new TaskService({ ...deps, workspaces, briefs, deletion, workItems, timers });
   const triggers = new TriggerService(deps);

@@ -115,12 +115,20 @@ export const errors = {
   workItemNotFound: notFound('work_item_not_found', 'work item'),
   emptyObjective: () => new AppError(400, 'empty_objective', 'objective must not be empty'),
   emptyUpdate: () =>
-    new AppError(400, 'empty_update', 'the update changes nothing: send at least one of objective, plan_status, todo_list, blocked_by, recheck_after'),
+    new AppError(400, 'empty_update', 'the update changes nothing: send at least one of objective, plan_status, todo_list, blocked_by, recheck_after, plan_artifact'),
   recheckRequiresBlocker: () =>
     new AppError(400, 'recheck_requires_blocker', 'recheck_after needs a non-empty blocked_by (already set, or set in the same update)'),
   workItemNotOpen: (id: string, state: string) =>
     new AppError(409, 'work_item_not_open', `work item ${JSON.stringify(id)} is ${state}, not open`, { work_item_id: id, state }),
   emptyReport: () => new AppError(400, 'empty_report', 'report_text must not be empty'),
+  /** A plan file (runtime/plan-artifacts.ts) that does not exist where it was looked for. */
+  planFileNotFound: (p: string) =>
+    new AppError(400, 'plan_file_not_found', `plan file ${JSON.stringify(p)} does not exist`, { path: p }),
+  /** A plan path the daemon refuses: it never reads or writes outside the agent's workspaces. */
+  planFileNotAllowed: (p: string, reason: 'outside_workspace' | 'not_a_file' | 'invalid' | 'unreadable' | 'changed', detail: string) =>
+    new AppError(400, 'plan_file_not_allowed', `plan file ${JSON.stringify(p)} is not allowed: ${detail}`, { path: p, reason }),
+  planTooLarge: (what: 'file' | 'text', bytes: number, limit: number) =>
+    new AppError(400, 'plan_too_large', `the plan ${what} has ${bytes} bytes; the limit is ${limit}`, { bytes, limit }),
 
   // --- timers --------------------------------------------------------------------------------
   timerNotFound: notFound('timer_not_found', 'timer'),

@@ -7,7 +7,7 @@ import type { EventLog } from '../events/event-log.js';
 import type { MessageQueue } from './queue.js';
 import type { TaskStateEntry } from './tasks.js';
 import type { TimerRecord } from './timers.js';
-import type { WorkItemSlim } from './work-items.js';
+import type { WorkItemSlim } from './work-item-records.js';
 
 export interface ViewDeps {
   agents: AgentService;

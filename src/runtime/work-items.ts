@@ -5,175 +5,72 @@
  * with a result report.
  *
  * Every change commits with its event in one transaction (work_item_created, work_item_updated,
- * work_item_picked, work_item_completed + brief_created, work_item_recheck_fired). Rechecks: one
- * real setTimeout armed for the earliest pending `recheck_at` (re-armed after every committed
- * change and at start); when it passes, a `system_tick` is enqueued for the agent and
- * `recheck_consumed_at` is set in the same transaction, so each recheck fires exactly once.
- * Time is read only through deps.clock; tests advance a ManualClock and call runDueRechecks().
+ * work_item_picked, work_item_completed + brief_created). The record and its projections live in
+ * work-item-records.ts; the recheck schedule (work_item_recheck_fired) in work-item-rechecks.ts.
+ *
+ * Plans (plan-artifacts.ts has the rules): PATCH `plan_artifact` {path, workspace_id?} attaches a
+ * file of one of the agent's workspaces and null detaches it; the agent's attach_plan tool may
+ * write the file first; `legacy_inline_plan` on create is written to
+ * `<agent home>/plans/<work_item_id>.md` and attached, and is never stored or shown as such. Files
+ * are read and checked before the transaction; the row and the event (work_item_created or
+ * work_item_updated, carrying the artifact as captured) commit together. Reads serve the artifact
+ * refreshed from the file (PlanRefresher).
+ *
+ * Completion binds the completion intent (`completion`: result summary, completed_by, completed_at,
+ * authority class, result brief id, plan hash), stored with the state change and carried by
+ * work_item_completed.
  */
+import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/clock.js';
 import { errors } from '../core/errors.js';
-import { deriveProvenance, type AuthorityClass } from '../core/provenance.js';
 import type { BriefService } from './briefs.js';
 import type { ResourceService, RuntimeDeps } from './deps.js';
-
-export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;
-export type WorkItemState = (typeof WORK_ITEM_STATES)[number];
-export const PLAN_STATUSES = ['draft', 'ready', 'needs_input'] as const;
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
-export const TODO_STATES = ['pending', 'in_progress', 'completed'] as const;
-export type TodoState = (typeof TODO_STATES)[number];
-export const READINESS = ['runnable', 'waiting_for_operator', 'blocked', 'completed'] as const;
-export type Readiness = (typeof READINESS)[number];
-export type SwitchKind = 'initial_pick' | 'same_work_item' | 'focus_switch';
-export type FocusMode = 'runnable' | 'inspection';
-
-export interface TodoItem {
-  text: string;
-  state: TodoState;
-}
-
-export interface PlanArtifact {
-  path: string;
-  hash: string;
-  bytes: number;
-  updated_at: string;
-  preview: string;
-  preview_complete: boolean;
-  owner_agent_id?: string;
-  relative_path?: string;
-  workspace_alias?: string | null;
-  workspace_id?: string;
-}
-
-/** The public WorkItem record (spec "WorkItem"; `legacy_inline_plan` is write-only, never shown). */
-export interface WorkItem {
-  id: string;
-  agent_id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  created_at: string;
-  updated_at: string;
-  blocked_by: string | null;
-  plan_artifact: PlanArtifact | null;
-  recheck_at: string | null;
-  recheck_consumed_at: string | null;
-  result_summary: string | null;
-  revision: number;
-  todo_list: TodoItem[];
-  workspace_id: string;
-}
-
-/** The slim entry of the agent state page. */
-export interface WorkItemSlim {
-  id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  readiness: Readiness;
-  blocked_by: string | null;
-  revision: number;
-  updated_at: string;
-}
-
-export interface CreateWorkItemInput {
-  objective: string;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface WorkItemPatch {
-  objective?: string | undefined;
-  plan_status?: PlanStatus | undefined;
-  todo_list?: TodoItem[] | undefined;
-  /** A string sets the blocker, null clears it, undefined leaves it unchanged. */
-  blocked_by?: string | null | undefined;
-  /** Milliseconds from now; needs a non-empty blocker after this update. */
-  recheck_after?: number | undefined;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface PickInput {
-  reason?: string | null | undefined;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface CompleteInput {
-  report_text: string;
-  authority_class?: AuthorityClass | null | undefined;
-}
-
-export interface Warning {
-  code: string;
-  message: string;
-}
-
-export interface PickResult {
-  current_work_item: WorkItem;
-  current_work_item_id: string;
-  previous_work_item: WorkItem | null;
-  transition: {
-    current_work_item_id: string;
-    current_readiness: Readiness;
-    switch_kind: SwitchKind;
-    current_focus_mode: FocusMode;
-    previous_readiness: Readiness | null;
-    previous_work_item_id: string | null;
-    reason: string | null;
-    warnings: Warning[];
-  };
-}
-
-interface Row {
-  work_item_id: string;
-  agent_id: string;
-  objective: string;
-  state: WorkItemState;
-  plan_status: PlanStatus;
-  blocked_by: string | null;
-  plan_artifact: string | null;
-  recheck_at: number | null;
-  recheck_consumed_at: string | null;
-  result_summary: string | null;
-  revision: number;
-  todo_list: string;
-  workspace_id: string;
-  created_at: string;
-  updated_at: string;
-}
+import { AGENT_HOME_ID, type ExecutionRoot } from './file-references.js';
+import {
+  capturePlan,
+  parseStoredPlan,
+  PlanRefresher,
+  PLAN_TEXT_MAX_BYTES,
+  writePlanText,
+  type PlanRoots,
+  type StoredPlan,
+} from './plan-artifacts.js';
+import { WorkItemRechecks } from './work-item-rechecks.js';
+import type { WorkspaceService } from './workspaces.js';
+import {
+  fromRow,
+  readinessOf,
+  slimOf,
+  type AttachPlanInput,
+  type CompleteInput,
+  type Completion,
+  type CreateWorkItemInput,
+  type PickInput,
+  type PickResult,
+  type SwitchKind,
+  type Warning,
+  type WorkItem,
+  type WorkItemPatch,
+  type WorkItemRow,
+  type WorkItemSlim,
+} from './work-item-records.js';
 
 /** Bound of the state page's work item section. */
 export const STATE_PAGE_LIMIT = 50;
-/** Due rechecks handled per transaction. */
-const RECHECK_BATCH = 100;
-/** Wait before retrying rechecks that could not be enqueued (an I/O error: runtime messages are never refused by the queue cap). */
-const RECHECK_RETRY_MS = 1000;
-/** setTimeout's largest delay; a later recheck simply re-arms when this one passes. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** Readiness (CONTRACT.md section 8): completed > blocked > waiting_for_operator > runnable. */
-export function readinessOf(item: Pick<WorkItem, 'state' | 'blocked_by' | 'plan_status'>): Readiness {
-  if (item.state !== 'open') return 'completed';
-  if (item.blocked_by !== null && item.blocked_by.trim() !== '') return 'blocked';
-  if (item.plan_status === 'needs_input') return 'waiting_for_operator';
-  return 'runnable';
-}
 
 export class WorkItemService implements ResourceService {
   private readonly stmt;
-  private timer: NodeJS.Timeout | null = null;
-  private started = false;
-  private stopped = false;
-  /** After a recheck could not be enqueued: do not retry before this time. */
-  private backoffUntil = 0;
+  private readonly rechecks: WorkItemRechecks;
+  private readonly plans = new PlanRefresher();
 
-  constructor(private readonly deps: RuntimeDeps & { briefs: BriefService }) {
+  constructor(private readonly deps: RuntimeDeps & { briefs: BriefService; workspaces: WorkspaceService }) {
     const db: Database.Database = deps.store.db;
+    this.rechecks = new WorkItemRechecks(deps);
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO work_items (work_item_id, agent_id, objective, state, plan_status, revision, todo_list, workspace_id, created_at, updated_at)
-         VALUES (?, ?, ?, 'open', 'draft', 1, '[]', 'agent_home', ?, ?)`,
+        `INSERT INTO work_items (work_item_id, agent_id, objective, state, plan_status, plan_artifact, revision, todo_list, workspace_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'open', 'draft', ?, 1, '[]', 'agent_home', ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM work_items WHERE work_item_id = ? AND agent_id = ?'),
       list: db.prepare('SELECT * FROM work_items WHERE agent_id = ? ORDER BY work_item_id'),
@@ -183,21 +80,12 @@ export class WorkItemService implements ResourceService {
       ),
       update: db.prepare(
         `UPDATE work_items SET objective = @objective, plan_status = @plan_status, todo_list = @todo_list, blocked_by = @blocked_by,
-           recheck_at = @recheck_at, recheck_consumed_at = @recheck_consumed_at, revision = revision + 1, updated_at = @updated_at
+           recheck_at = @recheck_at, recheck_consumed_at = @recheck_consumed_at, plan_artifact = @plan_artifact, revision = revision + 1,
+           updated_at = @updated_at
          WHERE work_item_id = @work_item_id`,
       ),
       complete: db.prepare(
-        `UPDATE work_items SET state = 'completed', result_summary = ?, revision = revision + 1, updated_at = ? WHERE work_item_id = ?`,
-      ),
-      consumeRecheck: db.prepare('UPDATE work_items SET recheck_consumed_at = ?, updated_at = ? WHERE work_item_id = ?'),
-      nextRecheck: db
-        .prepare(
-          "SELECT min(recheck_at) FROM work_items WHERE recheck_at IS NOT NULL AND recheck_consumed_at IS NULL AND state = 'open'",
-        )
-        .pluck(),
-      dueRechecks: db.prepare(
-        `SELECT * FROM work_items WHERE recheck_at IS NOT NULL AND recheck_consumed_at IS NULL AND state = 'open' AND recheck_at <= ?
-         ORDER BY recheck_at, work_item_id LIMIT ?`,
+        `UPDATE work_items SET state = 'completed', result_summary = ?, completion = ?, revision = revision + 1, updated_at = ? WHERE work_item_id = ?`,
       ),
       focus: db.prepare('SELECT work_item_id FROM work_item_focus WHERE agent_id = ?').pluck(),
       setFocus: db.prepare(
@@ -212,15 +100,11 @@ export class WorkItemService implements ResourceService {
   // --- lifecycle ------------------------------------------------------------------------------
 
   start(): void {
-    this.started = true;
-    this.stopped = false;
-    // Rechecks that came due while the daemon was down fire now (once), later ones get the timer.
-    this.arm();
+    this.rechecks.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    this.clearTimer();
+    this.rechecks.stop();
   }
 
   /**
@@ -232,24 +116,12 @@ export class WorkItemService implements ResourceService {
       this.stmt.purgeItems.run(agentId);
       this.stmt.purgeFocus.run(agentId);
     });
-    this.arm();
+    this.rechecks.arm();
   }
 
   /** Slim work items for GET /api/agents/:id/state: open ones first, newest first, bounded. */
   stateFor(agentId: string): WorkItemSlim[] {
-    return (this.stmt.slim.all(agentId, STATE_PAGE_LIMIT) as Row[]).map((row) => {
-      const item = fromRow(row);
-      return {
-        id: item.id,
-        objective: item.objective,
-        state: item.state,
-        plan_status: item.plan_status,
-        readiness: readinessOf(item),
-        blocked_by: item.blocked_by,
-        revision: item.revision,
-        updated_at: item.updated_at,
-      };
-    });
+    return (this.stmt.slim.all(agentId, STATE_PAGE_LIMIT) as WorkItemRow[]).map((row) => slimOf(fromRow(row)));
   }
 
   // --- reads ----------------------------------------------------------------------------------
@@ -257,13 +129,14 @@ export class WorkItemService implements ResourceService {
   /** Every work item of the agent, oldest first (404 agent_not_found for an unknown agent). */
   list(agentId: string): WorkItem[] {
     this.deps.agents.get(agentId);
-    return (this.stmt.list.all(agentId) as Row[]).map(fromRow);
+    const roots = this.rootsOf(agentId);
+    return (this.stmt.list.all(agentId) as WorkItemRow[]).map((row) => this.present(row, roots));
   }
 
   /** One work item (404 agent_not_found, 404 work_item_not_found). */
   get(agentId: string, workItemId: string): WorkItem {
     this.deps.agents.get(agentId);
-    return this.load(agentId, workItemId);
+    return this.present(this.loadRow(agentId, workItemId));
   }
 
   /** The agent's current focus (the last picked work item id), or null. */
@@ -273,30 +146,47 @@ export class WorkItemService implements ResourceService {
 
   // --- changes --------------------------------------------------------------------------------
 
+  /**
+   * A new open draft. A non-blank `legacy_inline_plan` is written to
+   * `<agent home>/plans/<work_item_id>.md` (0600) and attached as the plan artifact first; the file
+   * goes away again when the item cannot be created.
+   */
   create(agentId: string, input: CreateWorkItemInput): WorkItem {
     const objective = input.objective.trim();
     if (!objective) throw errors.emptyObjective();
-    return this.deps.store.tx(() => {
-      this.deps.agents.assertWritable(agentId);
-      const id = this.deps.ids.make('workItem');
-      const now = this.now();
-      this.stmt.insert.run(id, agentId, objective, now, now);
-      const item = this.load(agentId, id);
-      this.deps.events.append(agentId, 'work_item_created', {
-        work_item_id: id,
-        objective,
-        state: item.state,
-        plan_status: item.plan_status,
-        revision: item.revision,
-        workspace_id: item.workspace_id,
-        authority_class: input.authority_class ?? null,
+    const legacy = input.legacy_inline_plan?.trim() ? input.legacy_inline_plan : null;
+    if (legacy !== null && Buffer.byteLength(legacy, 'utf8') > PLAN_TEXT_MAX_BYTES) {
+      throw errors.planTooLarge('text', Buffer.byteLength(legacy, 'utf8'), PLAN_TEXT_MAX_BYTES);
+    }
+    this.deps.agents.assertWritable(agentId);
+    const id = this.deps.ids.make('workItem');
+    const plan = legacy === null ? null : this.writeAndCapture(agentId, { path: `plans/${id}.md`, workspace_id: AGENT_HOME_ID }, legacy);
+    try {
+      return this.deps.store.tx(() => {
+        this.deps.agents.assertWritable(agentId);
+        const now = this.now();
+        this.stmt.insert.run(id, agentId, objective, plan === null ? null : JSON.stringify(plan), now, now);
+        const item = this.load(agentId, id);
+        this.deps.events.append(agentId, 'work_item_created', {
+          work_item_id: id,
+          objective,
+          state: item.state,
+          plan_status: item.plan_status,
+          revision: item.revision,
+          workspace_id: item.workspace_id,
+          plan_artifact: item.plan_artifact,
+          authority_class: input.authority_class ?? null,
+        });
+        return item;
       });
-      return item;
-    });
+    } catch (err) {
+      if (plan !== null) fs.rmSync(plan.path, { force: true });
+      throw err;
+    }
   }
 
   update(agentId: string, workItemId: string, patch: WorkItemPatch): WorkItem {
-    const fields = (['objective', 'plan_status', 'todo_list', 'blocked_by', 'recheck_after'] as const).filter(
+    const fields = (['objective', 'plan_status', 'todo_list', 'blocked_by', 'recheck_after', 'plan_artifact'] as const).filter(
       (k) => patch[k] !== undefined,
     );
     if (fields.length === 0) throw errors.emptyUpdate();
@@ -305,9 +195,16 @@ export class WorkItemService implements ResourceService {
       objective = patch.objective.trim();
       if (!objective) throw errors.emptyObjective();
     }
-    return this.deps.store.tx(() => {
+    // The file is found, checked and read before the transaction; a refusal changes nothing.
+    let plan: StoredPlan | null | undefined;
+    if (patch.plan_artifact) {
+      this.assertOpen(agentId, workItemId);
+      plan = capturePlan(this.planRoots(agentId), agentId, patch.plan_artifact, this.now());
+    } else if (patch.plan_artifact === null) plan = null;
+    const changed = this.deps.store.tx(() => {
       this.deps.agents.assertWritable(agentId);
-      const item = this.load(agentId, workItemId);
+      const row = this.loadRow(agentId, workItemId);
+      const item = fromRow(row);
       if (item.state !== 'open') throw errors.workItemNotOpen(item.id, item.state);
       const nowMs = this.deps.clock.now();
       const now = isoAt(nowMs);
@@ -341,6 +238,7 @@ export class WorkItemService implements ResourceService {
         blocked_by: next.blocked_by,
         recheck_at: next.recheck_at,
         recheck_consumed_at: next.recheck_consumed_at,
+        plan_artifact: plan === undefined ? row.plan_artifact : plan === null ? null : JSON.stringify(plan),
         updated_at: now,
       });
       const updated = this.load(agentId, item.id);
@@ -355,15 +253,28 @@ export class WorkItemService implements ResourceService {
         recheck_at: updated.recheck_at,
         authority_class: patch.authority_class ?? null,
       });
-      this.rearmAfterCommit();
+      this.rechecks.rearmAfterCommit();
       return updated;
     });
+    return this.presentItem(agentId, changed);
+  }
+
+  /**
+   * The agent's attach_plan tool: write `text` to the file first when given (inside the
+   * workspace only), then attach the file exactly like PATCH `plan_artifact`.
+   */
+  attachPlan(agentId: string, workItemId: string, input: AttachPlanInput): WorkItem {
+    const { text, authority_class, ...loc } = input;
+    if (text === undefined) return this.update(agentId, workItemId, { plan_artifact: loc, authority_class });
+    this.assertOpen(agentId, workItemId);
+    const { root, real } = writePlanText(this.planRoots(agentId), agentId, loc, text);
+    return this.update(agentId, workItemId, { plan_artifact: { path: real, workspace_id: root.workspace_id }, authority_class });
   }
 
   /** Make the item the agent's current focus and describe the transition. */
   pick(agentId: string, workItemId: string, input: PickInput = {}): PickResult {
     const reason = input.reason?.trim() ? input.reason.trim() : null;
-    return this.deps.store.tx(() => {
+    const result = this.deps.store.tx((): PickResult => {
       this.deps.agents.assertWritable(agentId);
       const current = this.load(agentId, workItemId);
       if (current.state !== 'open') throw errors.workItemNotOpen(current.id, current.state);
@@ -401,6 +312,12 @@ export class WorkItemService implements ResourceService {
       this.deps.events.append(agentId, 'work_item_picked', { work_item_id: current.id, ...transition, authority_class: input.authority_class ?? null });
       return { current_work_item: current, current_work_item_id: current.id, previous_work_item: previous, transition };
     });
+    const roots = this.rootsOf(agentId);
+    return {
+      ...result,
+      current_work_item: this.presentItem(agentId, result.current_work_item, roots),
+      previous_work_item: result.previous_work_item && this.presentItem(agentId, result.previous_work_item, roots),
+    };
   }
 
   /**
@@ -408,159 +325,114 @@ export class WorkItemService implements ResourceService {
    * `completing` record is finalised (its report may be omitted: it keeps its summary).
    */
   complete(agentId: string, workItemId: string, input: CompleteInput): WorkItem {
-    return this.deps.store.tx(() => {
+    const roots = this.rootsOf(agentId);
+    const completed = this.deps.store.tx(() => {
       this.deps.agents.assertWritable(agentId);
-      const item = this.load(agentId, workItemId);
+      const row = this.loadRow(agentId, workItemId);
+      const item = fromRow(row);
       if (item.state === 'completed') throw errors.workItemNotOpen(item.id, item.state);
       const hasReport = input.report_text.trim() !== '';
       if (!hasReport && item.state === 'open') throw errors.emptyReport();
       const summary = hasReport ? input.report_text : item.result_summary;
-      this.stmt.complete.run(summary, this.now(), item.id);
-      const completed = this.load(agentId, item.id);
-      if (hasReport) {
-        this.deps.briefs.create({ agentId, kind: 'result', title: `Work item completed: ${item.objective}`, text: input.report_text, workItemId: item.id });
-      }
+      const brief = hasReport
+        ? this.deps.briefs.create({ agentId, kind: 'result', title: `Work item completed: ${item.objective}`, text: input.report_text, workItemId: item.id })
+        : null;
+      const stored = parseStoredPlan(row.plan_artifact);
+      const now = this.now();
+      const completion: Completion = {
+        result_summary: summary,
+        completed_by: input.completed_by ?? 'operator',
+        completed_at: now,
+        authority_class: input.authority_class ?? null,
+        result_brief_id: brief?.brief_id ?? null,
+        plan_hash: stored ? this.plans.current(stored, roots).hash : null,
+      };
+      this.stmt.complete.run(summary, JSON.stringify(completion), now, item.id);
+      const done = this.load(agentId, item.id);
       this.deps.events.append(agentId, 'work_item_completed', {
         work_item_id: item.id,
         from_state: item.state,
-        revision: completed.revision,
-        result_summary: completed.result_summary,
+        revision: done.revision,
+        result_summary: done.result_summary,
+        completion,
         authority_class: input.authority_class ?? null,
       });
       // A pending recheck of a completed item never fires.
-      this.rearmAfterCommit();
-      return completed;
+      this.rechecks.rearmAfterCommit();
+      return done;
     });
+    return this.presentItem(agentId, completed, roots);
   }
 
   // --- rechecks -------------------------------------------------------------------------------
 
-  /**
-   * Fire every recheck whose time has passed: enqueue a `system_tick` for the agent and set
-   * `recheck_consumed_at`, each in one transaction (exactly once). Returns how many fired.
-   * The timer calls this; tests call it after advancing a ManualClock.
-   */
+  /** Fire every recheck whose time has passed (work-item-rechecks.ts); returns how many fired. */
   runDueRechecks(): number {
-    let fired = 0;
-    let failed = false;
-    for (;;) {
-      const nowMs = this.deps.clock.now();
-      const due = this.stmt.dueRechecks.all(nowMs, RECHECK_BATCH) as Row[];
-      if (due.length === 0) break;
-      let progressed = 0;
-      this.deps.store.tx(() => {
-        for (const row of due) {
-          try {
-            if (this.deps.store.tx(() => this.fireRecheck(row, nowMs))) fired++;
-            progressed++;
-          } catch (err) {
-            failed = true;
-            this.deps.logger.warn({ err, agent_id: row.agent_id, work_item_id: row.work_item_id }, 'work item recheck could not be enqueued; will retry');
-          }
-        }
-      });
-      if (failed || progressed < RECHECK_BATCH) break;
-    }
-    this.backoffUntil = failed ? this.deps.clock.now() + RECHECK_RETRY_MS : 0;
-    this.arm();
-    return fired;
-  }
-
-  /** One due recheck, inside a transaction. False when nothing was enqueued (agent gone). */
-  private fireRecheck(row: Row, nowMs: number): boolean {
-    const now = isoAt(nowMs);
-    const agent = this.deps.agents.find(row.agent_id);
-    if (!agent || agent.status === 'deleting') {
-      // Its agent is going away: consume the recheck without a tick (deletion purges the item).
-      this.stmt.consumeRecheck.run(now, now, row.work_item_id);
-      return false;
-    }
-    const provenance = deriveProvenance('runtime', { kind: 'system', subsystem: 'work_items' }, { kind: 'system_tick', priority: 'next' });
-    const message = this.deps.ingress.enqueueNow(
-      row.agent_id,
-      provenance,
-      { type: 'text', text: `Recheck work item ${row.work_item_id} (${row.objective}): blocked by ${row.blocked_by ?? 'nothing'}` },
-      {
-        metadata: {
-          reason: 'work_item_recheck',
-          work_item_id: row.work_item_id,
-          blocked_by: row.blocked_by,
-          recheck_at: isoAt(row.recheck_at!),
-        },
-      },
-    );
-    this.stmt.consumeRecheck.run(now, now, row.work_item_id);
-    this.deps.events.append(row.agent_id, 'work_item_recheck_fired', {
-      work_item_id: row.work_item_id,
-      message_id: message.message_id,
-      recheck_at: isoAt(row.recheck_at!),
-      recheck_consumed_at: now,
-    });
-    return true;
-  }
-
-  /** Arm the one timer for the earliest pending recheck (no-op before start or after stop). */
-  private arm(): void {
-    if (!this.started || this.stopped) return;
-    this.clearTimer();
-    const next = this.stmt.nextRecheck.get() as number | null;
-    if (next === null || next === undefined) return;
-    const at = Math.max(next, this.backoffUntil);
-    const delay = Math.min(Math.max(0, at - this.deps.clock.now()), MAX_TIMEOUT_MS);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      try {
-        this.runDueRechecks();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'work item rechecks failed');
-      }
-    }, delay);
-    this.timer.unref();
-  }
-
-  private rearmAfterCommit(): void {
-    this.deps.store.afterCommit(() => this.arm());
-  }
-
-  private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    return this.rechecks.runDue();
   }
 
   // --- helpers --------------------------------------------------------------------------------
 
+  private findRow(agentId: string, workItemId: string): WorkItemRow | null {
+    return (this.stmt.get.get(workItemId, agentId) as WorkItemRow | undefined) ?? null;
+  }
+
+  private loadRow(agentId: string, workItemId: string): WorkItemRow {
+    const row = this.findRow(agentId, workItemId);
+    if (!row) throw errors.workItemNotFound(workItemId, { agent_id: agentId, work_item_id: workItemId });
+    return row;
+  }
+
   private find(agentId: string, workItemId: string): WorkItem | null {
-    const row = this.stmt.get.get(workItemId, agentId) as Row | undefined;
+    const row = this.findRow(agentId, workItemId);
     return row ? fromRow(row) : null;
   }
 
   private load(agentId: string, workItemId: string): WorkItem {
-    const item = this.find(agentId, workItemId);
-    if (!item) throw errors.workItemNotFound(workItemId, { agent_id: agentId, work_item_id: workItemId });
-    return item;
+    return fromRow(this.loadRow(agentId, workItemId));
+  }
+
+  /** 404/409 before a file is touched (the transaction checks again). */
+  private assertOpen(agentId: string, workItemId: string): void {
+    this.deps.agents.assertWritable(agentId);
+    const item = this.load(agentId, workItemId);
+    if (item.state !== 'open') throw errors.workItemNotOpen(item.id, item.state);
+  }
+
+  /** The agent's workspaces, looked up once and only when a plan needs them. */
+  private rootsOf(agentId: string): () => ExecutionRoot[] {
+    let roots: ExecutionRoot[] | undefined;
+    return () => (roots ??= this.deps.workspaces.roots(agentId));
+  }
+
+  private planRoots(agentId: string): PlanRoots {
+    return { roots: this.deps.workspaces.roots(agentId), activeWorkspaceId: this.deps.workspaces.activeId(agentId) };
+  }
+
+  private writeAndCapture(agentId: string, loc: { path: string; workspace_id: string }, text: string): StoredPlan {
+    const ctx = this.planRoots(agentId);
+    const { root, real } = writePlanText(ctx, agentId, loc, text);
+    try {
+      return capturePlan(ctx, agentId, { path: real, workspace_id: root.workspace_id }, this.now());
+    } catch (err) {
+      fs.rmSync(real, { force: true });
+      throw err;
+    }
+  }
+
+  /** The public record of a row: its plan artifact as the file is now (plan-artifacts.ts). */
+  private present(row: WorkItemRow, roots: () => ExecutionRoot[] = this.rootsOf(row.agent_id)): WorkItem {
+    const item = fromRow(row);
+    const plan = parseStoredPlan(row.plan_artifact);
+    return plan ? { ...item, plan_artifact: this.plans.current(plan, roots) } : item;
+  }
+
+  /** `present` for a record read inside a transaction (its plan, if any, is read again). */
+  private presentItem(agentId: string, item: WorkItem, roots?: () => ExecutionRoot[]): WorkItem {
+    return item.plan_artifact === null ? item : this.present(this.loadRow(agentId, item.id), roots);
   }
 
   private now(): string {
     return isoAt(this.deps.clock.now());
   }
-}
-
-function fromRow(row: Row): WorkItem {
-  return {
-    id: row.work_item_id,
-    agent_id: row.agent_id,
-    objective: row.objective,
-    state: row.state,
-    plan_status: row.plan_status,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    blocked_by: row.blocked_by,
-    plan_artifact: row.plan_artifact ? (JSON.parse(row.plan_artifact) as PlanArtifact) : null,
-    recheck_at: row.recheck_at === null ? null : isoAt(row.recheck_at),
-    recheck_consumed_at: row.recheck_consumed_at,
-    result_summary: row.result_summary,
-    revision: row.revision,
-    todo_list: JSON.parse(row.todo_list) as TodoItem[],
-    workspace_id: row.workspace_id,
-  };
 }

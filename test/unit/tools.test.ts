@@ -4,30 +4,24 @@
  * Fastify inject), refused operations and bad arguments are ok:false outcomes carrying the
  * catalogue's codes, and nothing throws.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/http/app.js';
 import { taskRoutes } from '../../src/http/control/tasks.js';
 import { timerRoutes } from '../../src/http/control/timers.js';
 import { workItemRoutes } from '../../src/http/control/work-items.js';
 import type { Tool, ToolContext, ToolOutcome } from '../../src/runtime/tools/index.js';
-import { createLogger } from '../../src/telemetry/logger.js';
+import { routeApp } from '../helpers/app.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
 let app: FastifyInstance;
 beforeEach(async () => {
   t = testServices();
-  ({ app } = await buildApp({
-    logger: createLogger('silent'),
-    metrics: t.s.metrics,
-    auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [], trustLoopbackPeers: true },
-    surface: 'control',
-    heartbeatMs: 1000,
-    routes: [...taskRoutes(t.s), ...workItemRoutes(t.s), ...timerRoutes(t.s)],
-  }));
+  app = await routeApp(t.s, [...taskRoutes(t.s), ...workItemRoutes(t.s), ...timerRoutes(t.s)]);
 });
 afterEach(async () => {
   await app.close();
@@ -74,8 +68,11 @@ function eventsAfter(seq: number) {
     .events.map((e) => ({ type: e.type, payload: JSON.parse(JSON.stringify(e.payload).replace(/\b(task|wi|tmr|brf|msg|evt)_[0-9A-Z]{26}\b/g, '$1_ID')) }));
 }
 
-/** Runs `viaRoute` and `viaTool` from the same state mark and expects the same events from both. */
-async function sameEvents(viaRoute: () => Promise<unknown>, viaTool: () => Promise<unknown>) {
+/**
+ * Runs `viaRoute` and `viaTool` from the same state mark and expects the same events from both
+ * (after `normalise`, for what rightly differs: who acted).
+ */
+async function sameEvents(viaRoute: () => Promise<unknown>, viaTool: () => Promise<unknown>, normalise = (s: string) => s) {
   let mark = head();
   await viaRoute();
   const fromRoute = eventsAfter(mark);
@@ -83,7 +80,7 @@ async function sameEvents(viaRoute: () => Promise<unknown>, viaTool: () => Promi
   await viaTool();
   const fromTool = eventsAfter(mark);
   expect(fromRoute.length).toBeGreaterThan(0);
-  expect(fromTool).toEqual(fromRoute);
+  expect(JSON.parse(normalise(JSON.stringify(fromTool)))).toEqual(JSON.parse(normalise(JSON.stringify(fromRoute))));
   return fromTool;
 }
 
@@ -91,7 +88,7 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
+      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -215,12 +212,16 @@ describe('work item tools', () => {
     expect(pickedByRoute.transition.switch_kind).toBe('initial_pick');
     expect(eventsAfter(head() - 1)[0]).toMatchObject({ type: 'work_item_picked', payload: { authority_class: 'runtime_instruction' } });
 
+    // The one difference: the completion intent names who completed the item.
     const completed = await sameEvents(
       () => post(`${base}/${routeId}/complete`, { report_text: 'done', ...auth }),
       () => ok('complete_work_item', { work_item_id: toolId, report_text: 'done' }),
+      (json) => json.replace(/"completed_by":"(operator|agent)"/g, '"completed_by":"WHO"'),
     );
     expect(completed.map((e) => e.type)).toContain('work_item_completed');
-    expect(t.s.workItems.get('main', toolId)).toMatchObject({ state: 'completed', result_summary: 'done' });
+    expect(completed.find((e) => e.type === 'work_item_completed')!.payload.completion).toMatchObject({ completed_by: 'agent', result_summary: 'done' });
+    expect(t.s.workItems.get('main', routeId).completion).toMatchObject({ completed_by: 'operator', authority_class: 'runtime_instruction' });
+    expect(t.s.workItems.get('main', toolId)).toMatchObject({ state: 'completed', result_summary: 'done', completion: { completed_by: 'agent' } });
   });
 
   it('turns the service refusals into ok:false outcomes with their codes', async () => {
@@ -233,6 +234,73 @@ describe('work item tools', () => {
     await ok('complete_work_item', { work_item_id: id, report_text: 'done' });
     await refused('complete_work_item', { work_item_id: id, report_text: 'again' }, 'work_item_not_open');
     await refused('pick_work_item', { work_item_id: id }, 'work_item_not_open');
+  });
+});
+
+describe('attach_plan', () => {
+  const base = '/api/control/agents/main/work-items';
+  const homeFile = (rel: string) => path.join(fs.realpathSync(t.s.agents.homeOf('main')), rel);
+
+  it('without text attaches like PATCH plan_artifact: the same events, runtime_instruction authority', async () => {
+    fs.writeFileSync(homeFile('plan.md'), 'the plan');
+    const routeId = (await post(base, { objective: 'a' })).json().id;
+    const toolId = (await ok('create_work_item', { objective: 'b' })).id;
+    const events = await sameEvents(
+      () => post(`${base}/${routeId}`, { plan_artifact: { path: 'plan.md' }, authority_class: 'runtime_instruction' }, 'PATCH'),
+      () => ok('attach_plan', { work_item_id: toolId, path: 'plan.md' }),
+    );
+    expect(events.map((e) => e.type)).toEqual(['work_item_updated']);
+    expect(events[0]!.payload).toMatchObject({ fields: ['plan_artifact'], authority_class: 'runtime_instruction', changes: { plan_artifact: { preview: 'the plan' } } });
+  });
+
+  it('with text writes the file inside the workspace (parents created, 0600) and attaches it', async () => {
+    const { id } = await ok('create_work_item', { objective: 'x' });
+    const text = '# Plan\n\n- [ ] write\n- [ ] test\n';
+    const item = await ok('attach_plan', { work_item_id: id, path: 'plans/deep/x.md', text });
+    const file = homeFile('plans/deep/x.md');
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(item.plan_artifact).toMatchObject({
+      path: file,
+      relative_path: 'plans/deep/x.md',
+      workspace_id: 'agent_home',
+      hash: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+      bytes: Buffer.byteLength(text),
+      preview: text,
+      preview_complete: true,
+    });
+    // Rewriting replaces the content.
+    const again = await ok('attach_plan', { work_item_id: id, path: 'plans/deep/x.md', text: 'v2' });
+    expect(again).toMatchObject({ revision: 3, plan_artifact: { preview: 'v2', bytes: 2 } });
+  });
+
+  it('never writes outside the workspace: traversal, absolute paths elsewhere, symlinked directories', async () => {
+    const { id } = await ok('create_work_item', { objective: 'x' });
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-outside-')));
+    try {
+      fs.symlinkSync(outside, homeFile('link'));
+      fs.writeFileSync(path.join(outside, 'victim.md'), 'untouched');
+      fs.symlinkSync(path.join(outside, 'victim.md'), homeFile('victim.md'));
+      for (const p of [`../../${path.basename(outside)}/x.md`, path.join(outside, 'x.md'), 'link/x.md', 'link/sub/x.md', 'victim.md', '.']) {
+        const data = await refused('attach_plan', { work_item_id: id, path: p, text: 'pwned' }, 'plan_file_not_allowed');
+        expect(data.path).toBe(p);
+      }
+      expect(fs.readdirSync(outside)).toEqual(['victim.md']);
+      expect(fs.readFileSync(path.join(outside, 'victim.md'), 'utf8')).toBe('untouched');
+      await refused('attach_plan', { work_item_id: id, path: 'big.md', text: 'a'.repeat(256 * 1024 + 1) }, 'plan_too_large');
+      expect(fs.existsSync(homeFile('big.md'))).toBe(false);
+      expect(t.s.workItems.get('main', id)).toMatchObject({ revision: 1, plan_artifact: null });
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the item before writing: unknown 404, completed 409, no file', async () => {
+    const { id } = await ok('create_work_item', { objective: 'x' });
+    await ok('complete_work_item', { work_item_id: id, report_text: 'done' });
+    await refused('attach_plan', { work_item_id: 'wi_nope', path: 'a.md', text: 'a' }, 'work_item_not_found');
+    await refused('attach_plan', { work_item_id: id, path: 'b.md', text: 'b' }, 'work_item_not_open');
+    expect(fs.existsSync(homeFile('a.md')) || fs.existsSync(homeFile('b.md'))).toBe(false);
   });
 });
 

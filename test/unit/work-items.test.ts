@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Message } from '../../src/runtime/queue.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { readinessOf, type WorkItem } from '../../src/runtime/work-items.js';
+import { readinessOf, type WorkItem } from '../../src/runtime/work-item-records.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

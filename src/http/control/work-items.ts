@@ -43,6 +43,7 @@ export function workItemRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Create a durable work item (state open, plan_status draft, revision 1)',
+      description: 'A legacy_inline_plan is written to a file in the agent home and attached as plan_artifact; 400 plan_too_large when over the limit.',
       params: AgentIdParams,
       body: CreateWorkItemBody,
       responses: { 201: { description: 'Created', schema: WorkItem } },
@@ -57,8 +58,9 @@ export function workItemRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/work-items/:work_item_id',
       auth: 'control',
       tags,
-      summary: 'Update objective, plan_status, todo_list, blocked_by or recheck_after; revision + 1',
-      description: '409 work_item_not_open on a completed item; 400 empty_update, recheck_requires_blocker, empty_objective.',
+      summary: 'Update objective, plan_status, todo_list, blocked_by, recheck_after or plan_artifact; revision + 1',
+      description:
+        '409 work_item_not_open on a completed item; 400 empty_update, recheck_requires_blocker, empty_objective, plan_file_not_found, plan_file_not_allowed, plan_too_large; 404 workspace_not_found for an unknown plan workspace.',
       params: WorkItemParams,
       body: PatchWorkItemBody,
       responses: { 200: { description: 'Updated work item', schema: WorkItem } },
@@ -84,11 +86,12 @@ export function workItemRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Complete the work item with a report (also the result brief); revision + 1',
-      description: '400 empty_report for a blank report; 409 work_item_not_open when already completed. A legacy `completing` record is finalised.',
+      description:
+        '400 empty_report for a blank report; 409 work_item_not_open when already completed. A legacy `completing` record is finalised. The completion intent (completed_by operator, the result brief id, the plan hash) is stored as `completion` and carried by work_item_completed.',
       params: WorkItemParams,
       body: CompleteWorkItemBody,
       responses: { 200: { description: 'Completed work item', schema: WorkItem } },
-      handler: ({ params, body }) => s.workItems.complete(params.id, params.work_item_id, body),
+      handler: ({ params, body }) => s.workItems.complete(params.id, params.work_item_id, { ...body, completed_by: 'operator' }),
     }),
   ];
 }

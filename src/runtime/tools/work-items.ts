@@ -2,9 +2,11 @@
  * Work-item tools: each is one WorkItemService call, the one the matching route makes
  * (POST .../work-items, PATCH .../work-items/:id, POST .../pick, POST .../complete), with
  * authority `runtime_instruction`. Answers are the records the routes answer with.
+ * attach_plan is PATCH `plan_artifact`, after writing the file when it is given text;
+ * complete_work_item records `completed_by: agent` in the completion intent.
  */
 import { z } from 'zod';
-import { PLAN_STATUSES, TODO_STATES } from '../work-items.js';
+import { PLAN_STATUSES, TODO_STATES } from '../work-item-records.js';
 import type { ToolDeps } from './index.js';
 import { defineTool } from './define.js';
 
@@ -58,7 +60,24 @@ export function workItemTools(deps: ToolDeps) {
         name: 'complete_work_item',
         description: 'Complete an open work item with a report; the report becomes its result brief to the operator.',
         args: z.strictObject({ work_item_id: WorkItemId, report_text: z.string().describe('what was done and the outcome; must not be blank') }),
-        run: (ctx, a) => workItems.complete(ctx.agentId, a.work_item_id, { report_text: a.report_text, ...AUTHORITY }),
+        run: (ctx, a) => workItems.complete(ctx.agentId, a.work_item_id, { report_text: a.report_text, completed_by: 'agent', ...AUTHORITY }),
+      },
+      logger,
+    ),
+    defineTool(
+      {
+        name: 'attach_plan',
+        description:
+          "Attach a plan file to an open work item (its plan_artifact: path, hash, size, preview). The path is relative to the workspace " +
+          '(workspace_id, default the active workspace) or absolute inside one of your workspaces. With text, the file is written first ' +
+          '(created or replaced, parent directories created; only inside the workspace), then attached.',
+        args: z.strictObject({
+          work_item_id: WorkItemId,
+          path: z.string().min(1).describe('the plan file, e.g. plans/release.md'),
+          workspace_id: z.string().min(1).optional().describe('agent_home or a ws_... id; default the active workspace'),
+          text: z.string().optional().describe('the plan to write to the file before attaching it'),
+        }),
+        run: (ctx, { work_item_id, ...plan }) => workItems.attachPlan(ctx.agentId, work_item_id, { ...plan, ...AUTHORITY }),
       },
       logger,
     ),
