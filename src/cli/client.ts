@@ -8,8 +8,21 @@ import http from 'node:http';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
 
-/** Wait `ms` (polling loops and reconnect backoff). */
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
 
 export interface ClientFlags {
   url?: string;

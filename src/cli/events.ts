@@ -1,7 +1,8 @@
 /**
  * `svc events AGENT` (one page of the durable log) and `svc events tail AGENT [--after N]`, which
  * follows the agent's SSE stream and, whenever the stream ends or fails, reconnects from the last
- * id it printed (after_seq + Last-Event-ID) with a short backoff, until interrupted.
+ * id it printed (after_seq + Last-Event-ID) with a short backoff, until interrupted. `svc tui`
+ * follows an agent with the same `tail`, stopping it through an AbortSignal.
  */
 import { EventStreamParser } from '../core/event-stream.js';
 import type http from 'node:http';
@@ -101,22 +102,35 @@ export class SseParser {
 const BACKOFF_MIN_MS = 200;
 const BACKOFF_MAX_MS = 5000;
 
+/** The agent's event-log high-watermark: following after it shows only events still to come. */
+export async function headOf(target: Target, agent: string): Promise<number> {
+  return (await call<EventsPage>(target, 'GET', eventsPath(agent), { query: { limit: 1, order: 'desc' } })).cursor_seq;
+}
+
 /**
- * Follow the stream forever. Without `after` it starts at the current end of the log (live only);
- * every connection resumes after the last event delivered, so nothing is printed twice. A 404 cursor_not_found
- * (and any other 4xx except 408/429) rejects; network failures, 5xx and stream ends reconnect.
+ * Follow the stream until `signal` aborts (forever without one). Without `after` it starts at the
+ * current end of the log (live only); every connection resumes after the last event delivered, so
+ * nothing is printed twice. A 404 cursor_not_found (and any other 4xx except 408/429) rejects;
+ * network failures, 5xx and stream ends reconnect.
  */
-export async function tail(target: Target, agent: string, after: number | undefined, onEvent: (e: EventEnvelope) => void): Promise<never> {
+export async function tail(
+  target: Target,
+  agent: string,
+  after: number | undefined,
+  onEvent: (e: EventEnvelope) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   // Live only: start after the log's current high-watermark, so a reconnect before the first
   // event still resumes exactly where the first connection began.
-  let last = after ?? (await call<EventsPage>(target, 'GET', eventsPath(agent), { query: { limit: 1, order: 'desc' } })).cursor_seq;
+  let last = after ?? (await headOf(target, agent));
   let delay = BACKOFF_MIN_MS;
-  for (;;) {
-    const outcome = await connectOnce(target, agent, last, (e) => {
+  while (!signal?.aborted) {
+    const outcome = await connectOnce(target, agent, last, signal, (e) => {
       if (e.event_seq <= last) return; // never print an event twice
       last = e.event_seq;
       onEvent(e);
     });
+    if (signal?.aborted) return;
     if (outcome.error) {
       const err = outcome.error;
       const retryable = err.status === 0 || err.status >= 500 || err.status === 408 || err.status === 429;
@@ -124,7 +138,7 @@ export async function tail(target: Target, agent: string, after: number | undefi
       process.stderr.write(`svc: ${err.code}: ${err.message}; reconnecting in ${delay} ms\n`);
     }
     if (outcome.received) delay = BACKOFF_MIN_MS;
-    await sleep(delay);
+    await sleep(delay, signal);
     if (!outcome.received) delay = Math.min(delay * 2, BACKOFF_MAX_MS);
   }
 }
@@ -134,14 +148,20 @@ function connectOnce(
   target: Target,
   agent: string,
   after: number | undefined,
+  signal: AbortSignal | undefined,
   onEvent: (e: EventEnvelope) => void,
 ): Promise<{ error?: ApiError; received: boolean }> {
   return new Promise((resolve) => {
     let received = false;
     let settled = false;
+    const abort = () => {
+      req.destroy();
+      done();
+    };
     const done = (error?: ApiError) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', abort);
       resolve({ error, received });
     };
     const headers: Record<string, string> = { accept: 'text/event-stream' };
@@ -188,6 +208,8 @@ function connectOnce(
     req.on('error', (err: NodeJS.ErrnoException) =>
       done(new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${target.base!.origin}: ${err.code ?? err.message}`)),
     );
+    if (signal?.aborted) return abort();
+    signal?.addEventListener('abort', abort, { once: true });
     req.end();
   });
 }

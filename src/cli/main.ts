@@ -12,6 +12,7 @@ import { registerSkills } from './skills.js';
 import { registerTasks } from './tasks.js';
 import { registerTimers } from './timers.js';
 import { registerTriggers } from './triggers.js';
+import { registerTui } from './tui.js';
 import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<void> {
   registerMessages(program);
   registerRun(program);
   registerEvents(program);
+  registerTui(program);
   registerRuntime(program);
   registerModels(program);
   registerTasks(program);

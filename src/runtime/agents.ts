@@ -1,7 +1,8 @@
 /**
  * Agents (CONTRACT.md section 6): identity with incarnations, display name, lineage, visibility,
  * status, model override, and the post-create bootstrap (agent home, template files, workspace
- * binding) that `repair` can retry without touching identity.
+ * binding, the template's initial message) that `repair` can retry without touching identity
+ * (spec "Control plane", repair row).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,9 +10,11 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
+import { deriveProvenance } from '../core/provenance.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
 import { TxCache } from '../store/tx-cache.js';
+import { applyTemplate, initialMessageOf, templateExists } from './agent-templates.js';
 import type { MessageQueue } from './queue.js';
 
 export type AgentStatus = 'idle' | 'running' | 'stopped' | 'deleting';
@@ -32,15 +35,15 @@ export interface AgentRecord {
 }
 
 /** Post-create bootstrap steps, in order. */
-export const BOOTSTRAP_STEPS = ['home_dir', 'template', 'workspace'] as const;
+export const BOOTSTRAP_STEPS = ['home_dir', 'template', 'workspace', 'initial_message'] as const;
 export type BootstrapStep = (typeof BOOTSTRAP_STEPS)[number];
 
-/** Built-in templates: name -> files written into the agent home. */
-const BUILTIN_TEMPLATES: Record<string, Record<string, string>> = {
-  default: {
-    'AGENT.md': '# Agent\n\nNotes and instructions for this agent live here. svc created this file from the `default` template.\n',
-  },
-};
+/**
+ * Steps added after agents already existed. A stored bootstrap record without such a step's key
+ * belongs to an agent created before the step existed, so the step counts as done for it: an
+ * upgrade never enqueues a surprise initial message into an existing agent, even on repair.
+ */
+const STEPS_ADDED_LATER: ReadonlySet<BootstrapStep> = new Set(['initial_message']);
 
 export interface CreateAgentInput {
   template?: string | null | undefined;
@@ -157,7 +160,7 @@ export class AgentService {
   create(agentId: string, input: CreateAgentInput, deletionJobOf?: (id: string) => string | null): { created: boolean; agent: AgentRecord } {
     if (!AGENT_ID_PATTERN.test(agentId)) throw errors.invalidAgentId(agentId);
     const template = input.template ?? null;
-    if (template !== null && !this.templateExists(template)) throw errors.templateNotFound(template);
+    if (template !== null && !templateExists(this.deps.homeDir, template)) throw errors.templateNotFound(template);
     const outcome = this.deps.store.tx(() => {
       const existing = this.find(agentId);
       if (existing) {
@@ -177,7 +180,7 @@ export class AgentService {
         parent_agent_id: parent,
         visibility: input.visibility ?? 'public',
         model_override: null,
-        bootstrap: { home_dir: false, template: false, workspace: false },
+        bootstrap: { home_dir: false, template: false, workspace: false, initial_message: false },
         created_at: now,
         updated_at: now,
       };
@@ -200,25 +203,40 @@ export class AgentService {
 
   /**
    * Run the bootstrap steps that have not completed yet; each step is idempotent, so `repair`
-   * simply calls this again. A failing step stops the run and stays pending.
+   * simply calls this again. A failing step stops the run and stays pending. A step with a
+   * database effect (the initial message) commits it together with the bootstrap record that
+   * marks it done, so a crash can never apply it twice.
    */
   bootstrap(agentId: string): { agent: AgentRecord; completed: BootstrapStep[]; pending: BootstrapStep[]; error: string | null } {
     const agent = this.getWritable(agentId);
-    const state = { ...agent.bootstrap };
+    let state = { ...agent.bootstrap };
+    let unsaved = false;
+    const save = (next: Record<BootstrapStep, boolean>) => this.stmt.setBootstrap.run(JSON.stringify(next), isoAt(this.deps.clock.now()), agentId);
     const completed: BootstrapStep[] = [];
     let error: string | null = null;
     for (const step of BOOTSTRAP_STEPS) {
       if (state[step]) continue;
       try {
-        this.runStep(agent, step);
-        state[step] = true;
+        const effect = this.runStep(agent, step);
+        const next = { ...state, [step]: true };
+        if (effect) {
+          this.deps.store.tx(() => {
+            // Read again inside the transaction: the step's effect happens at most once.
+            if (!this.get(agentId).bootstrap[step]) effect();
+            save(next);
+          });
+          unsaved = false;
+        } else {
+          unsaved = true;
+        }
+        state = next;
         completed.push(step);
       } catch (err) {
         error = `${step}: ${(err as Error).message}`;
         break;
       }
     }
-    if (completed.length > 0) this.stmt.setBootstrap.run(JSON.stringify(state), isoAt(this.deps.clock.now()), agentId);
+    if (unsaved) save(state);
     const pending = BOOTSTRAP_STEPS.filter((s) => !state[s]);
     return { agent: { ...agent, bootstrap: state }, completed, pending, error };
   }
@@ -290,50 +308,43 @@ export class AgentService {
 
   /** 404 template_not_found unless `name` is a template create would accept. */
   assertTemplate(name: string): void {
-    if (!this.templateExists(name)) throw errors.templateNotFound(name);
+    if (!templateExists(this.deps.homeDir, name)) throw errors.templateNotFound(name);
   }
 
   /**
-   * A built-in template, or one directory directly under <home>/templates. A name is never a
-   * path: `..`, `/etc` or `a/b` would copy arbitrary directories into the agent home.
+   * Do a step's file-system work; a step with a database effect returns it, to be run in the
+   * transaction that records the step as done.
    */
-  private templateExists(name: string): boolean {
-    if (Object.hasOwn(BUILTIN_TEMPLATES, name)) return true;
-    if (name !== path.basename(name) || name === '.' || name === '..' || name.includes('\\')) return false;
-    try {
-      return fs.statSync(path.join(this.deps.homeDir, 'templates', name)).isDirectory();
-    } catch {
-      return false;
-    }
-  }
-
-  private runStep(agent: AgentRecord, step: BootstrapStep): void {
+  private runStep(agent: AgentRecord, step: BootstrapStep): (() => void) | null {
     const home = this.homeOf(agent.agent_id);
     switch (step) {
       case 'home_dir':
         fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-        return;
-      case 'template': {
-        if (!agent.template) return;
-        const builtin = Object.hasOwn(BUILTIN_TEMPLATES, agent.template) ? BUILTIN_TEMPLATES[agent.template] : undefined;
-        if (builtin) {
-          for (const [file, text] of Object.entries(builtin)) {
-            const target = path.join(home, file);
-            if (!fs.existsSync(target)) fs.writeFileSync(target, text);
-          }
-          return;
-        }
-        fs.cpSync(path.join(this.deps.homeDir, 'templates', agent.template), home, { recursive: true, force: false });
-        return;
-      }
+        return null;
+      case 'template':
+        if (agent.template) applyTemplate(this.deps.homeDir, agent.template, home);
+        return null;
       case 'workspace':
         // The agent's home is its first workspace (`agent_home`); it must exist and be a directory.
         if (!fs.statSync(home).isDirectory()) throw new Error(`${home} is not a directory`);
-        return;
+        return null;
+      case 'initial_message': {
+        const template = agent.template;
+        const text = template ? initialMessageOf(this.deps.homeDir, template) : null;
+        if (text === null) return null;
+        // A runtime-owned message, like the other messages the daemon produces for an agent.
+        const provenance = deriveProvenance('runtime', { kind: 'system', subsystem: 'bootstrap' }, { kind: 'internal_followup' });
+        return () => {
+          this.deps.queue.enqueue({ agentId: agent.agent_id, provenance, body: { type: 'text', text }, metadata: { bootstrap: true, template } });
+        };
+      }
     }
   }
 }
 
 function fromRow(row: AgentRow): AgentRecord {
-  return { ...row, bootstrap: JSON.parse(row.bootstrap) };
+  const stored = JSON.parse(row.bootstrap) as Partial<Record<BootstrapStep, boolean>>;
+  const bootstrap = {} as Record<BootstrapStep, boolean>;
+  for (const step of BOOTSTRAP_STEPS) bootstrap[step] = stored[step] ?? STEPS_ADDED_LATER.has(step);
+  return { ...row, bootstrap };
 }

@@ -200,6 +200,29 @@ describe('create', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('custom template\n');
   });
 
+  it("a template's INITIAL_MESSAGE.md is not copied; its text is enqueued once to the new agent", async () => {
+    const dir = path.join(d.home, 'templates', 'greeter');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'NOTES.md'), 'notes\n');
+    fs.writeFileSync(path.join(dir, 'INITIAL_MESSAGE.md'), 'Say hello.\n');
+    const res = await create('tpl-greeted', { template: 'greeter' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.agent.bootstrap).toEqual({ complete: true, pending_steps: [] });
+    const home = homeOf(await detail('tpl-greeted'), 'tpl-greeted');
+    expect(fs.existsSync(path.join(home, 'NOTES.md'))).toBe(true);
+    expect(fs.existsSync(path.join(home, 'INITIAL_MESSAGE.md'))).toBe(false);
+    const enqueued = (await eventsAsc('tpl-greeted')).filter((e) => e.type === 'message_enqueued');
+    expect(enqueued).toHaveLength(1);
+    expect(enqueued[0]!.payload).toMatchObject({
+      kind: 'internal_followup',
+      body: { type: 'text', text: 'Say hello.\n' },
+      metadata: { bootstrap: true, template: 'greeter' },
+      provenance: { origin: { kind: 'system', subsystem: 'bootstrap' }, trust: 'trusted_system' },
+    });
+    expect((await request(d, 'POST', '/api/control/agents/tpl-greeted/repair')).json).toMatchObject({ completed: [], pending: [] });
+    expect((await eventsAsc('tpl-greeted')).filter((e) => e.type === 'message_enqueued')).toHaveLength(1);
+  });
+
   it('visibility private is kept in the detail and the list', async () => {
     const res = await create('hidden-one', { visibility: 'private' });
     expect(res.status).toBe(201);

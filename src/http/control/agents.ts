@@ -59,7 +59,7 @@ export function agentRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Create an agent whose id is the path id (idempotent for an active agent)',
       description:
-        '201 with created:true for a new agent (after a completed deletion: a new incarnation); 200 with created:false for an existing active agent; 409 deletion_incomplete while a deletion is in flight or failed. `template` names a built-in template (`default`) or a directory under <home>/templates.',
+        '201 with created:true for a new agent (after a completed deletion: a new incarnation); 200 with created:false for an existing active agent; 409 deletion_incomplete while a deletion is in flight or failed. `template` names a built-in template (`default`) or a directory under <home>/templates, copied into the agent home except its INITIAL_MESSAGE.md, whose text is enqueued to the new agent once. A bootstrap step that fails leaves the agent created with the step in `bootstrap.pending_steps`, for repair.',
       params: AgentIdParams,
       body: CreateAgentBody,
       bodyOptional: true,
@@ -110,6 +110,8 @@ export function agentRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Retry incomplete post-create bootstrap without recreating identity',
+      description:
+        'Runs the bootstrap steps still pending, in order: home_dir, template (files), workspace (binding), initial_message (the template\'s INITIAL_MESSAGE.md, enqueued once as an internal_followup from origin system/bootstrap). `completed` lists the steps this call finished, `pending` those still open, `error` why the first pending one failed. Emits agent_repaired when a step completed. The initial message is never sent twice: the step is recorded done in the transaction that enqueues it.',
       params: AgentIdParams,
       responses: { 200: { description: 'Bootstrap outcome', schema: RepairResponse } },
       handler: ({ params }) => {

@@ -20,6 +20,8 @@ export const CAPABILITIES = [
   'runtime.metrics',
   'runtime.traces',
   'skills.catalog',
+  // A terminal UI can attach over the control plane: `svc tui` (src/cli/tui.ts).
+  'tui.remote',
 ];
 
 export function discoveryRoutes(s: Services): AnyRoute[] {
