@@ -154,7 +154,7 @@ describe('refresh', () => {
   });
 
   it('gives up on a provider that does not answer within the discovery timeout', async () => {
-    const catalog = new ModelCatalog({ ...t.s, discoveryTimeoutMs: 150 });
+    const catalog = new ModelCatalog({ ...t.s, discoveryTimeoutMs: 750 });
     claude.enqueueModels({ type: 'hang' });
     const result = await catalog.refresh();
     expect(result.errors).toEqual([expect.objectContaining({ provider: 'claude', kind: 'timeout' })]);
