@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/events.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
@@ -151,3 +152,63 @@ for (const file of files) {
     for (const step of steps) it(step.cli, () => replay(step));
   });
 }
+
+describe('random input in AgentInbox shapes', () => {
+  const text = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', 'agent-alpha', 'a'.repeat(70), '%3A:', '__proto__'));
+  const anyJson = fc.jsonValue({ maxDepth: 3 });
+  const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, anyJson);
+  const bodies: Array<[string, (ids: Record<string, unknown>) => string, fc.Arbitrary<unknown>]> = [
+    [
+      'POST',
+      () => '/agents',
+      fc.record(
+        { agentId: maybe(text), name: maybe(text), forceRebind: anyJson, webhook: maybe(fc.record({ url: maybe(fc.oneof(text, fc.webUrl())), activationMode: anyJson }, { requiredKeys: [] })) },
+        { requiredKeys: [] },
+      ),
+    ],
+    [
+      'POST',
+      (ids) => `/sources/${ids.sourceId}/events`,
+      fc.record({ sourceNativeId: maybe(text), eventVariant: maybe(text), occurredAt: maybe(fc.oneof(text, fc.date().map((t) => (Number.isNaN(t.getTime()) ? 'x' : t.toISOString())))), metadata: anyJson, rawPayload: anyJson }, { requiredKeys: [] }),
+    ],
+    [
+      'POST',
+      () => '/subscriptions',
+      fc.record({ agentId: fc.constantFrom('fuzz-agent', 'nobody'), sourceId: fc.constant('{{sourceId}}'), filter: fc.record({ metadata: anyJson, payload: anyJson, match: anyJson }, { requiredKeys: [] }) }),
+    ],
+  ];
+  const queryNames = ['agent_id', 'source_id', 'include_targets', 'after_entry_id', 'include_acked', 'heartbeat_ms', 'limit', 'agentId', 'after', 'includeAcked', 'x'];
+  const query = fc.dictionary(fc.constantFrom(...queryNames), text, { maxKeys: 3 }).map((q) => `?${new URLSearchParams(q as Record<string, string>)}`);
+  const lists = ['/agents', '/hosts', '/sources', '/subscriptions', '/timers', '/agents/fuzz-agent/targets', '/agents/fuzz-agent/inbox/entries', '/agents/fuzz-agent/inbox/watch'];
+
+  function noServerError(res: { status: number; headers: http.IncomingHttpHeaders; json?: Json; text?: string }, what: string): void {
+    expect(res.status, `${what} -> ${res.status} ${res.text ?? ''}`).toBeLessThan(500);
+    if (res.status >= 400) expect(res.json, what).toMatchObject({ ok: false, code: expect.stringMatching(/^[a-z_]+$/), error: expect.any(String) });
+  }
+
+  it('bodies and query strings never yield a 500 (~4 s)', async () => {
+    const api = (method: string, url: string, body?: unknown) => request({ socketPath: d.socket }, method, url, body === undefined ? {} : { body });
+    const hostId = (await api('POST', '/hosts', { hostType: 'local_event', hostKey: 'fuzz' })).json.hostId;
+    const ids = { sourceId: (await api('POST', '/sources', { hostId, streamKind: 'events', streamKey: 'fuzz' })).json.sourceId };
+    expect((await api('POST', '/agents', { agentId: 'fuzz-agent' })).status).toBeLessThan(300);
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(bodies.length - 1), fc.nat(lists.length - 1), fc.integer(), query, async (b, l, seed, q) => {
+        runs++;
+        const [method, url, arb] = bodies[b]!;
+        const body = JSON.parse(JSON.stringify(fc.sample(arb, { numRuns: 1, seed })[0]).replaceAll('{{sourceId}}', ids.sourceId));
+        const res = await api(method, url(ids), body);
+        noServerError(res, `${method} ${url(ids)} ${JSON.stringify(body).slice(0, 200)}`);
+        const list = `${lists[l]}${q}`;
+        if (list.includes('/watch')) {
+          const w = await firstDataFrame(list).catch(() => null);
+          if (w && w.status !== 200) noServerError({ status: w.status, headers: {}, json: JSON.parse(w.text), text: w.text }, `GET ${list}`);
+        } else {
+          noServerError(await api('GET', list), `GET ${list}`);
+        }
+      }),
+      { numRuns: 1_000_000, interruptAfterTimeLimit: 4000 },
+    );
+    expect(runs).toBeGreaterThan(20);
+  }, 60_000);
+});
