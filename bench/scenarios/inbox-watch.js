@@ -137,14 +137,15 @@ function openWatcher(socketPath, agentId) {
           buf = buf.slice(end + 2);
           const data = frame.split('\n').find((l) => l.startsWith('data: '));
           if (!data) continue;
-          const entry = JSON.parse(data.slice(6));
-          if (seen.has(entry.entryId)) w.duplicates++;
-          seen.add(entry.entryId);
-          w.count++;
-          const n = entry.event.data.n;
-          arrived.set(n, t);
-          for (const r of waiting.get(n) ?? []) r(t);
-          waiting.delete(n);
+          for (const entry of JSON.parse(data.slice(6)).entries) {
+            if (seen.has(entry.entryId)) w.duplicates++;
+            seen.add(entry.entryId);
+            w.count++;
+            const n = entry.event.data.n;
+            arrived.set(n, t);
+            for (const r of waiting.get(n) ?? []) r(t);
+            waiting.delete(n);
+          }
         }
       });
       resolve(w);

@@ -243,10 +243,11 @@ function watchOnce(target: Target, agent: string, after: string | undefined, onE
         return;
       }
       const parser = new SseParser((f) => {
-        const entry = f.event === 'entry' ? (safeJson(f.data) as Entry | null) : null;
-        if (!entry) return;
-        received = true;
-        onEntry(entry);
+        const frame = f.event === 'items' ? (safeJson(f.data) as { entries?: Entry[] } | null) : null;
+        for (const entry of frame?.entries ?? []) {
+          received = true;
+          onEntry(entry);
+        }
       });
       res.on('data', (chunk: string) => parser.push(chunk));
       res.on('close', () => done());

@@ -25,7 +25,9 @@ import { timerRoutes } from './control/timers.js';
 import { triggerRoutes } from './control/triggers.js';
 import { workItemRoutes } from './control/work-items.js';
 import { workspaceRoutes } from './control/workspaces.js';
+import { inboxAgentRoutes } from './inbox/agents.js';
 import { inboxDeliveryRoutes } from './inbox/delivery.js';
+import { inboxEntryRoutes } from './inbox/entries.js';
 import { inboxMetaRoutes } from './inbox/meta.js';
 import { inboxStreamRoutes } from './inbox/streams.js';
 import { inboxSubscriptionRoutes } from './inbox/subscriptions.js';
@@ -68,7 +70,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxDeliveryRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

@@ -1,13 +1,15 @@
 /**
  * Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9): the recipients of subscriptions,
- * inbox entries, targets and timers. Separate from the control plane's agents; ids are `agt_`.
+ * inbox entries, targets and timers. Separate from the control plane's agents; ids are generated
+ * `agt_` ids, or chosen by the caller (AgentInbox's clients name their agents, e.g. `agent-alpha`)
+ * within the control plane's agent id pattern.
  * Deleting one runs the `onDeleted` listeners inside the delete transaction, so subscriptions,
  * entries, targets and timers go with it atomically.
  */
 import type Database from 'better-sqlite3';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
-import type { IdGenerator } from '../core/ids.js';
+import { AGENT_ID_PATTERN, type IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 
 export interface InboxAgent {
@@ -57,6 +59,20 @@ export class InboxAgents {
     const createdAt = isoAt(this.deps.clock.now());
     this.deps.store.tx(() => this.stmt.insert.run(agentId, input.name ?? null, createdAt));
     return { agentId, name: input.name ?? null, deliveryPaused: false, createdAt };
+  }
+
+  /**
+   * The agent with a caller-chosen id, created when it does not exist (an existing one is returned
+   * unchanged, whatever `name` says). 400 invalid_agent_id for an id outside the pattern.
+   */
+  ensure(agentId: string, input: { name?: string | null } = {}): { agent: InboxAgent; created: boolean } {
+    if (!AGENT_ID_PATTERN.test(agentId)) throw errors.invalidAgentId(agentId);
+    return this.deps.store.tx(() => {
+      if (this.exists(agentId)) return { agent: this.get(agentId), created: false };
+      const createdAt = isoAt(this.deps.clock.now());
+      this.stmt.insert.run(agentId, input.name ?? null, createdAt);
+      return { agent: { agentId, name: input.name ?? null, deliveryPaused: false, createdAt }, created: true };
+    });
   }
 
   /** Throws 404 agent_not_found. */

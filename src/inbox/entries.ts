@@ -212,22 +212,27 @@ export class InboxEntries {
 
   /** Unacknowledged entries after the cursor, in entry order. */
   unacked(agentId: string, opts: { afterEntryId?: string; limit: number }): InboxEntry[] {
-    const after = opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0;
-    return (this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[]).map(toEntry);
+    return this.list(agentId, opts);
   }
 
   /** GET /agents/{id}/inbox/items: a page in entry order; unacknowledged only unless includeAcked. */
-  page(agentId: string, opts: { after?: string; limit: number; includeAcked?: boolean }): EntryPage {
+  page(agentId: string, opts: { after?: string | undefined; limit: number; includeAcked?: boolean }): EntryPage {
     this.deps.agents.get(agentId);
-    const after = opts.after ? this.cursorSeq(agentId, opts.after) : 0;
-    let rows = this.stmt.pageUnacked.all(agentId, after, opts.limit + 1) as EntryRow[];
-    if (opts.includeAcked) {
-      const acked = this.stmt.pageAcked.all(agentId, after, opts.limit + 1) as EntryRow[];
-      rows = [...rows, ...acked].sort((a, b) => a.seq - b.seq).slice(0, opts.limit + 1);
-    }
+    const rows = this.list(agentId, { afterEntryId: opts.after, limit: opts.limit + 1, includeAcked: opts.includeAcked });
     const more = rows.length > opts.limit;
-    const entries = rows.slice(0, opts.limit).map(toEntry);
+    const entries = rows.slice(0, opts.limit);
     return { entries, nextCursor: more ? entries[entries.length - 1]!.entryId : null };
+  }
+
+  /** Entries after the cursor in entry order, unacknowledged only unless includeAcked (no agent check). */
+  list(agentId: string, opts: { afterEntryId?: string | undefined; limit: number; includeAcked?: boolean | undefined }): InboxEntry[] {
+    const after = opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0;
+    let rows = this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[];
+    if (opts.includeAcked) {
+      const acked = this.stmt.pageAcked.all(agentId, after, opts.limit) as EntryRow[];
+      rows = [...rows, ...acked].sort((a, b) => a.seq - b.seq).slice(0, opts.limit);
+    }
+    return rows.map(toEntry);
   }
 
   summary(agentId: string): InboxSummary {

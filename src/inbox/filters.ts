@@ -2,7 +2,8 @@
  * Subscription filters (CONTRACT.md section 9): `{}` matches everything; `match` maps a dot path
  * over the event (`id`, `type`, `subject`, `time`, `data.*`, `metadata.*`) to a value or an array
  * of values (any of them); `expr` is a CEL expression over `event`, compiled once at creation with
- * @bufbuild/cel. With both, an event must pass both.
+ * @bufbuild/cel. AgentInbox's `metadata` and `payload` blocks are accepted too (filter-shortcuts.ts).
+ * With several, an event must pass all of them.
  *
  * Match semantics: scalars compare with `===`; a path whose value is an array matches when any of
  * its elements equals any wanted value; a missing path matches nothing (not even `null`).
@@ -13,6 +14,7 @@ import { createRequire } from 'node:module';
 import type { CelResult } from '@bufbuild/cel';
 import type { Logger } from 'pino';
 import { errors } from '../core/errors.js';
+import { compileShortcut, SHORTCUT_BLOCKS, type ShortcutBlock } from './filter-shortcuts.js';
 import type { StoredEvent } from './streams.js';
 
 export type MatchValue = string | number | boolean | null;
@@ -21,8 +23,12 @@ export type MatchValue = string | number | boolean | null;
 export interface FilterSpec {
   match?: Record<string, unknown>;
   expr?: string;
+  metadata?: Record<string, unknown>;
+  payload?: Record<string, unknown>;
   [key: string]: unknown;
 }
+
+const FILTER_FIELDS = new Set(['match', 'expr', ...Object.keys(SHORTCUT_BLOCKS)]);
 
 export interface CompiledFilter {
   test(event: StoredEvent): boolean;
@@ -53,13 +59,16 @@ type Evaluator = (ctx: { event: unknown }) => CelResult;
 
 /** Compile a filter; an invalid one throws 400 invalid_filter. */
 export function compileFilter(spec: FilterSpec, logger?: Logger): CompiledFilter {
-  const unknown = Object.keys(spec).filter((k) => k !== 'match' && k !== 'expr');
-  if (unknown.length > 0) throw errors.invalidFilter(`unknown filter field ${unknown.join(', ')}; a filter has match and/or expr`, { fields: unknown });
+  const unknown = Object.keys(spec).filter((k) => !FILTER_FIELDS.has(k));
+  if (unknown.length > 0) throw errors.invalidFilter(`unknown filter field ${unknown.join(', ')}; a filter has match, expr, metadata and/or payload`, { fields: unknown });
   const { match, expr } = spec;
   if (match !== undefined && (match === null || typeof match !== 'object' || Array.isArray(match))) throw errors.invalidFilter('match must be an object of dot path -> value(s)');
   if (expr !== undefined && typeof expr !== 'string') throw errors.invalidFilter('expr must be a string');
   const checks: Array<(event: StoredEvent) => boolean> = [];
   for (const [path, wanted] of Object.entries(match ?? {})) checks.push(compileMatch(path, wanted));
+  for (const block of Object.keys(SHORTCUT_BLOCKS) as ShortcutBlock[]) {
+    if (spec[block] !== undefined) checks.push(compileShortcut(block, spec[block]));
+  }
   if (expr !== undefined) checks.push(compileExpr(expr, logger));
   if (checks.length === 0) return { test: () => true };
   return { test: (event) => checks.every((check) => check(event)) };

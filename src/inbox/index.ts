@@ -38,6 +38,7 @@ import { runGc, type GcReport } from './gc.js';
 import { InboxTimers } from './inbox-timers.js';
 import { Notifier } from './notifier.js';
 import { TargetService } from './targets.js';
+import { AgentRegistration } from './registration.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;
@@ -68,6 +69,8 @@ export interface Inbox {
   entries: InboxEntries;
   subscriptions: SubscriptionService;
   watch: InboxWatch;
+  /** AgentInbox-style registration (an agent with its webhook target) and agent views. */
+  registration: AgentRegistration;
   // delivery
   targets: TargetService;
   notifier: Notifier;
@@ -92,7 +95,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
   const hostExists = (hostId: string) => void hosts.get(hostId);
   const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
-  const watch = new InboxWatch({ store, entries, agents });
+  const watch = new InboxWatch({ store, clock, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
   const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentStatus: deps.runtimeAgentStatus, secrets: deps.secrets });
@@ -127,6 +130,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     entries,
     subscriptions,
     watch,
+    registration: new AgentRegistration({ store, agents, targets }),
     targets,
     notifier,
     delivery: deliveryPause,

@@ -34,6 +34,35 @@ export const EventInputSchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * AgentInbox's way of naming an event (its `POST /sources/{id}/events` body): a source-native id
+ * and an event variant, which together identify the event, plus normalised `metadata` and the
+ * provider's `rawPayload`. Read as a svc event: `type` = variant, `data` = rawPayload, `time` =
+ * occurredAt, and the id `<variant>:<native id>` (with `%` and `:` in the variant escaped), so a
+ * repeat of both is deduplicated like a repeated `id` while two variants of one native id are two events.
+ */
+export interface NativeEventInput {
+  sourceNativeId: string;
+  eventVariant: string;
+  occurredAt?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  rawPayload?: Record<string, unknown> | undefined;
+}
+
+export function nativeEventId(sourceNativeId: string, eventVariant: string): string {
+  return `${eventVariant.replace(/%/g, '%25').replace(/:/g, '%3A')}:${sourceNativeId}`;
+}
+
+export function fromNativeEvent(e: NativeEventInput): EventInput {
+  return {
+    id: nativeEventId(e.sourceNativeId, e.eventVariant),
+    type: e.eventVariant,
+    ...(e.occurredAt !== undefined ? { time: e.occurredAt } : {}),
+    ...(e.rawPayload !== undefined ? { data: e.rawPayload } : {}),
+    ...(e.metadata !== undefined ? { metadata: e.metadata } : {}),
+  };
+}
+
 /** Most events one append (or one poll) may carry. */
 export const MAX_APPEND_EVENTS = 10_000;
 

@@ -205,6 +205,18 @@ export class TargetService {
     });
   }
 
+  /**
+   * The agent's webhook target for exactly this URL, created (with a generated secret, shown in
+   * this answer only) when it has none; other targets are never changed.
+   */
+  ensureWebhook(agentId: string, url: string): { target: CreatedTarget; created: boolean } {
+    return this.deps.store.tx(() => {
+      const existing = this.list(agentId).find((t) => t.kind === 'webhook' && t.url === url);
+      if (existing) return { target: existing, created: false };
+      return { target: this.create(agentId, { kind: 'webhook', url }), created: true };
+    });
+  }
+
   delete(agentId: string, targetId: string): void {
     this.deps.store.tx(() => {
       this.rowOf(agentId, targetId);

@@ -1,14 +1,19 @@
 /**
- * Inbox watch (GET /agents/{agentId}/inbox/watch; CONTRACT.md section 9): SSE frames with
- * `id:` = entry id, `event: entry`, data = the entry JSON.
+ * Inbox watch (GET /agents/{agentId}/inbox/watch). The frames are AgentInbox's (spec/inbox.md
+ * shows no watch body, so the real system's shape is the one served): `event: items` with data
+ * `{event:"items", agentId, entries:[…]}`, and each frame with entries carries `id:` = its last
+ * entry id, so a reconnect with Last-Event-ID resumes after it. Optional heartbeats are
+ * `event: heartbeat` frames `{event:"heartbeat", agentId, timestamp}` without an id.
  *
- * A watcher first gets the backlog of unacknowledged entries after its Last-Event-ID (all of
- * them without one), in entry order and in chunks that wait for the socket to drain; when a read
- * finds nothing more it joins the live set in the same synchronous step, so no entry committed in
- * between can be missed. Live entries arrive from `entries.onCreated` (after commit), each
+ * A watcher first gets the backlog after its cursor (all entries without one; unacknowledged only
+ * unless includeAcked) in chunks that wait for the socket to drain, as one `items` frame per
+ * chunk, the first one sent even when empty; when a read comes back short it joins the live set
+ * in the same synchronous step, so no entry committed in between can be missed. Live entries
+ * arrive from `entries.onCreated` (after commit): one frame per agent per commit (per 256 entries),
  * serialised once whatever the number of watchers. Connections are the shared SseConnection
  * (backpressure, lagging disconnect), counted and closed at shutdown by the SSE hub.
  */
+import { isoAt, type Clock } from '../core/clock.js';
 import { sseFrame } from '../events/broadcaster.js';
 import type { SseConnection } from '../events/sse.js';
 import type { Store } from '../store/store.js';
@@ -19,14 +24,25 @@ const BACKLOG_CHUNK = 256;
 
 export type WatchConnection = Pick<SseConnection, 'deliver' | 'writable' | 'onClose' | 'close' | 'closed'>;
 
-export function entryFrame(entry: InboxEntry): string {
-  return sseFrame(entry.entryId, 'entry', JSON.stringify(entry));
+export interface WatchOptions {
+  /** Start after this entry. */
+  after?: string | undefined;
+  /** The backlog also lists acknowledged entries. */
+  includeAcked?: boolean | undefined;
+  /** Send a heartbeat frame this often. */
+  heartbeatMs?: number | undefined;
+}
+
+export function itemsFrame(agentId: string, entries: InboxEntry[]): string {
+  const data = JSON.stringify({ event: 'items', agentId, entries });
+  const last = entries.at(-1);
+  return last ? sseFrame(last.entryId, 'items', data) : `event: items\ndata: ${data}\n\n`;
 }
 
 export class InboxWatch {
   private readonly byAgent = new Map<string, Set<WatchConnection>>();
 
-  constructor(private readonly deps: { store: Store; entries: InboxEntries; agents: InboxAgents }) {
+  constructor(private readonly deps: { store: Store; clock: Clock; entries: InboxEntries; agents: InboxAgents }) {
     deps.entries.onCreated((entries) => this.publish(entries));
     deps.agents.onDeleted((agentId) => deps.store.afterCommit(() => this.closeAgent(agentId)));
   }
@@ -36,16 +52,17 @@ export class InboxWatch {
     return this.byAgent.get(agentId)?.size ?? 0;
   }
 
-  /** Backlog of unacknowledged entries after `afterEntryId` (all when absent), then live. */
-  async stream(conn: WatchConnection, agentId: string, afterEntryId?: string): Promise<void> {
-    let last = afterEntryId;
-    while (!conn.closed) {
-      const backlog = this.deps.entries.unacked(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK });
-      if (backlog.length === 0) {
+  /** Backlog after `opts.after` (from the start when absent), then live. */
+  async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
+    if (opts.heartbeatMs) this.heartbeat(conn, agentId, opts.heartbeatMs);
+    let last = opts.after;
+    for (let first = true; !conn.closed; first = false) {
+      const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });
+      if (first || backlog.length > 0) conn.deliver(itemsFrame(agentId, backlog));
+      if (backlog.length < BACKLOG_CHUNK) {
         this.join(agentId, conn);
         return;
       }
-      for (const entry of backlog) conn.deliver(entryFrame(entry));
       last = backlog[backlog.length - 1]!.entryId;
       await conn.writable();
     }
@@ -53,6 +70,15 @@ export class InboxWatch {
 
   closeAgent(agentId: string): void {
     for (const conn of [...(this.byAgent.get(agentId) ?? [])]) conn.close('agent_deleted');
+  }
+
+  private heartbeat(conn: WatchConnection, agentId: string, everyMs: number): void {
+    const timer = setInterval(() => {
+      const data = JSON.stringify({ event: 'heartbeat', agentId, timestamp: isoAt(this.deps.clock.now()) });
+      conn.deliver(`event: heartbeat\ndata: ${data}\n\n`);
+    }, everyMs);
+    timer.unref();
+    conn.onClose(() => clearInterval(timer));
   }
 
   private join(agentId: string, conn: WatchConnection): void {
@@ -67,11 +93,18 @@ export class InboxWatch {
 
   private publish(entries: InboxEntry[]): void {
     if (this.byAgent.size === 0) return;
+    const byAgent = new Map<string, InboxEntry[]>();
     for (const entry of entries) {
-      const set = this.byAgent.get(entry.agentId);
-      if (!set) continue;
-      const frame = entryFrame(entry);
-      for (const conn of [...set]) conn.deliver(frame);
+      if (!this.byAgent.has(entry.agentId)) continue;
+      const list = byAgent.get(entry.agentId);
+      if (list) list.push(entry);
+      else byAgent.set(entry.agentId, [entry]);
+    }
+    for (const [agentId, list] of byAgent) {
+      for (let i = 0; i < list.length; i += BACKLOG_CHUNK) {
+        const frame = itemsFrame(agentId, list.slice(i, i + BACKLOG_CHUNK));
+        for (const conn of [...this.byAgent.get(agentId)!]) conn.deliver(frame);
+      }
     }
   }
 }

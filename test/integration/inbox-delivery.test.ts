@@ -103,6 +103,73 @@ describe('webhook targets over the socket', () => {
   });
 });
 
+describe("agent registration, AgentInbox's way", () => {
+  it('should register a chosen id with its webhook target once, notify it signed, and list it with its targets', async () => {
+    const url = `${rx.url}?t=register`;
+    const first = await api('POST', '/agents', { agentId: 'reg-alpha', forceRebind: false, webhook: { url } });
+    expect(first.status, first.text).toBe(201);
+    expect(first.json).toMatchObject({
+      agentId: 'reg-alpha',
+      name: null,
+      deliveryPaused: false,
+      agent: { agentId: 'reg-alpha', status: 'active' },
+      webhookTarget: { kind: 'webhook', url, status: 'active', secret: expect.stringMatching(/^whsec_/) },
+      terminalTarget: null,
+      activationChannel: 'webhook',
+    });
+    rx.setSecret(first.json.webhookTarget.secret);
+    const again = await api('POST', '/agents', { agentId: 'reg-alpha', webhook: { url } });
+    expect(again.status).toBe(200);
+    expect(again.json.webhookTarget.targetId).toBe(first.json.webhookTarget.targetId);
+    expect(again.text).not.toContain('whsec_');
+    expect((await api('GET', '/agents/reg-alpha/targets')).json.targets).toHaveLength(1);
+
+    await item('reg-alpha', 'hello');
+    await waitFor(() => got('register').length >= 1, 10_000);
+    expect(got('register')[0]!.signatureValid).toBe(true);
+
+    // Another URL adds a target and leaves the first one as it was.
+    const second = await api('POST', '/agents', { agentId: 'reg-alpha', webhook: { url: `${rx.url}?t=register-2` } });
+    expect(second.status).toBe(200);
+    const listed = (await api('GET', '/agents?include_targets=true')).json.agents.find((a: { agentId: string }) => a.agentId === 'reg-alpha');
+    expect(listed).toMatchObject({ agentId: 'reg-alpha', agent: { agentId: 'reg-alpha', status: 'active', deliveryPaused: false } });
+    expect(listed.activationTargets.map((t: { url: string }) => t.url)).toEqual([url, `${rx.url}?t=register-2`]);
+    expect((await api('GET', '/agents?includeTargets=false')).json.agents.find((a: { agentId: string }) => a.agentId === 'reg-alpha')).toEqual({
+      agentId: 'reg-alpha',
+      name: null,
+      deliveryPaused: false,
+      createdAt: expect.any(String),
+    });
+    // svc's own form keeps its answer.
+    const plain = await api('POST', '/agents', { name: 'plain' });
+    expect(Object.keys(plain.json).sort()).toEqual(['agentId', 'createdAt', 'deliveryPaused', 'name']);
+  });
+
+  it('should refuse bad registrations with 400 and create nothing', async () => {
+    const before = (await api('GET', '/agents')).json.agents.length;
+    const bad: Array<[unknown, string]> = [
+      [{ agentId: 'bad id!', webhook: { url: rx.url } }, 'invalid_agent_id'],
+      [{ agentId: '-x', webhook: { url: rx.url } }, 'invalid_agent_id'],
+      [{ agentId: 'reg-bad', webhook: { url: 'ftp://127.0.0.1/x' } }, 'invalid_request'],
+      [{ agentId: 'reg-bad', webhook: { url: 'not a url' } }, 'invalid_request'],
+      [{ agentId: 'reg-bad', webhook: { url: rx.url, activationMode: 'activation_only' } }, 'invalid_request'],
+      [{ agentId: 'reg-bad', webhook: { url: rx.url, notifyLeaseMs: 1000 } }, 'invalid_request'],
+      [{ agentId: 'reg-bad', backend: 'tmux', tmuxPaneId: '%1' }, 'invalid_request'],
+      [{ agentId: 5 }, 'invalid_request'],
+    ];
+    for (const [body, code] of bad) {
+      const res = await api('POST', '/agents', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json).toMatchObject({ ok: false, code });
+    }
+    expect((await api('GET', '/agents')).json.agents).toHaveLength(before);
+    const terminal = await api('POST', '/agents', { backend: 'tmux', tmuxPaneId: '%1', runtimeKind: 'unknown' });
+    expect(terminal.json.hint).toMatch(/webhook: \{url\}.*kind: "terminal"/);
+    expect((await api('GET', '/agents?include_targets=maybe')).status).toBe(400);
+    expect((await api('GET', '/agents?include_targets=true&includeTargets=false')).status).toBe(400);
+  });
+});
+
 describe('runtime targets over the socket', () => {
   it('should put a webhook_event with the inbox provenance into the control-plane queue', async () => {
     const agentId = await newAgent();

@@ -156,6 +156,29 @@ describe('append', () => {
     expect(remote.status, remote.text).toBe(201);
     await expectError('POST', `/sources/${remote.json.sourceId}/events`, { type: 't' }, 409, 'manual_append_unsupported');
   });
+
+  it("takes AgentInbox's form: eventVariant + sourceNativeId identify the event, rawPayload is its data", async () => {
+    const id = await localSource();
+    const agentId = await consumer(id);
+    const body = { sourceNativeId: 'pr:87', eventVariant: 'review:submitted', occurredAt: '2030-01-01T00:00:00+01:00', metadata: { channel: 'eng' }, rawPayload: { text: 'hi' } };
+    expect((await sock('POST', `/sources/${id}/events`, body)).json).toEqual({ appended: 1, deduped: 0, firstOffset: 1, lastOffset: 1 });
+    expect((await sock('POST', `/sources/${id}/events`, body)).json).toEqual({ appended: 0, deduped: 1, firstOffset: null, lastOffset: null });
+    // Another variant of the native id is another event, and ':' in a variant cannot make two identities one.
+    expect((await sock('POST', `/sources/${id}/events`, { sourceNativeId: 'pr:87', eventVariant: 'review' })).json).toMatchObject({ appended: 1 });
+    expect((await sock('POST', `/sources/${id}/events`, { sourceNativeId: 'submitted:pr:87', eventVariant: 'review' })).json).toMatchObject({ appended: 1 });
+    const events = (await sock('GET', `/agents/${agentId}/inbox/items`)).json.entries.map((e: { event: unknown }) => e.event);
+    expect(events[0]).toMatchObject({ id: 'review%3Asubmitted:pr:87', type: 'review:submitted', subject: null, time: '2029-12-31T23:00:00.000Z', data: { text: 'hi' }, metadata: { channel: 'eng' } });
+    expect(events.slice(1)).toMatchObject([{ id: 'review:pr:87', data: null, metadata: {} }, { id: 'review:submitted:pr:87' }]);
+
+    const noVariant = await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'x' }, 400, 'invalid_request');
+    expect(noVariant.error).toMatch(/eventVariant/);
+    await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'x', eventVariant: 'v', type: 't' }, 400, 'invalid_request');
+    await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'x', eventVariant: 'v', rawPayload: [1] }, 400, 'invalid_request');
+    await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'x', eventVariant: 'v', occurredAt: 'yesterday' }, 400, 'invalid_request');
+    const tooLong = await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'n'.repeat(500), eventVariant: 'v'.repeat(20) }, 400, 'invalid_request');
+    expect(tooLong.error).toMatch(/together/);
+    expect((await sock('GET', `/sources/${id}`)).json.streamStats).toMatchObject({ highWatermarkOffset: 3 });
+  });
 });
 
 describe('remote sources', () => {

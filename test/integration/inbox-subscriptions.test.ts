@@ -54,11 +54,11 @@ class Watcher {
   status = 0;
   ended = false;
 
-  static open(agentId: string, headers: Record<string, string> = {}): Promise<Watcher> {
+  static open(agentId: string, headers: Record<string, string> = {}, query = ''): Promise<Watcher> {
     const w = new Watcher();
     watchers.push(w);
     return new Promise((resolve, reject) => {
-      w.req = http.get({ socketPath: d.socket, path: `/agents/${agentId}/inbox/watch`, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      w.req = http.get({ socketPath: d.socket, path: `/agents/${agentId}/inbox/watch${query}`, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
         w.status = res.statusCode ?? 0;
         res.setEncoding('utf8');
         const parser = new SseParser((f) => w.frames.push(f));
@@ -71,7 +71,7 @@ class Watcher {
   }
 
   entries(): Json[] {
-    return this.frames.filter((f) => f.event === 'entry').map((f) => JSON.parse(f.data));
+    return this.frames.filter((f) => f.event === 'items').flatMap((f) => JSON.parse(f.data).entries);
   }
 
   close(): void {
@@ -156,6 +156,46 @@ describe('subscriptions', () => {
   });
 });
 
+describe("AgentInbox's query names and limits", () => {
+  it('lists take limit and snake_case names; both spellings at once, or unknown names, are 400', async () => {
+    const { sourceId, agentId } = await fixture();
+    const other = await fixture();
+    for (const a of [agentId, other.agentId]) await ok(api('POST', '/subscriptions', { agentId: a, sourceId }), 201);
+    await ok(api('POST', '/subscriptions', { agentId, sourceId: other.sourceId }), 201);
+    const subs = async (q: string) => (await ok(api('GET', `/subscriptions${q}`))).subscriptions.map((x: Json) => [x.agentId, x.sourceId]);
+    expect(await subs(`?agent_id=${agentId}`)).toEqual([[agentId, sourceId], [agentId, other.sourceId]]);
+    expect(await subs(`?agent_id=${agentId}&source_id=${sourceId}`)).toEqual([[agentId, sourceId]]);
+    expect(await subs(`?source_id=${sourceId}&limit=1`)).toEqual([[agentId, sourceId]]);
+    expect(await subs(`?agentId=${agentId}&agent_id=${agentId}`)).toHaveLength(2);
+    expectError(await api('GET', `/subscriptions?agentId=${agentId}&agent_id=${other.agentId}`), 400, 'invalid_request');
+    expectError(await api('GET', '/subscriptions?limit=0'), 400, 'invalid_request');
+    expectError(await api('GET', '/subscriptions?agent=x'), 400, 'invalid_request');
+
+    for (let i = 0; i < 3; i++) await ok(api('POST', `/agents/${agentId}/inbox/items`, { message: `m${i}` }), 201);
+    const page = await ok(api('GET', `/agents/${agentId}/inbox/entries?limit=2`));
+    expect(page.entries.map((e: Json) => e.message)).toEqual(['m0', 'm1']);
+    expect(await ok(api('GET', `/agents/${agentId}/inbox/items?limit=2`))).toEqual(page);
+    await ok(api('POST', `/agents/${agentId}/inbox/ack`, { throughEntryId: page.entries[0].entryId }));
+    const rest = await ok(api('GET', `/agents/${agentId}/inbox/entries?after_entry_id=${page.entries[0].entryId}&include_acked=true`));
+    expect(rest.entries.map((e: Json) => e.message)).toEqual(['m1', 'm2']);
+    expect((await ok(api('GET', `/agents/${agentId}/inbox/entries?include_acked=true`))).entries).toHaveLength(3);
+    expectError(await api('GET', '/agents/agt_missing/inbox/entries'), 404, 'agent_not_found');
+
+    expect((await ok(api('GET', '/hosts?limit=1'))).hosts).toHaveLength(1);
+    expect((await ok(api('GET', '/sources?limit=1'))).sources).toHaveLength(1);
+    expect((await ok(api('GET', '/agents?limit=1'))).agents).toHaveLength(1);
+    await ok(api('POST', `/agents/${agentId}/targets`, { kind: 'webhook', url: 'http://127.0.0.1:9/a' }), 201);
+    await ok(api('POST', `/agents/${agentId}/targets`, { kind: 'webhook', url: 'http://127.0.0.1:9/b' }), 201);
+    expect((await ok(api('GET', `/agents/${agentId}/targets?limit=1`))).targets.map((t: Json) => t.url)).toEqual(['http://127.0.0.1:9/a']);
+    const timers: Json[] = [];
+    for (const at of ['2099-01-01T00:00:00Z', '2099-01-02T00:00:00Z']) timers.push(await ok(api('POST', '/timers', { agentId, at, message: 'x' }), 201));
+    expect((await ok(api('GET', `/timers?agent_id=${agentId}&limit=1`))).timers.map((t: Json) => t.scheduleId)).toEqual([timers[0].scheduleId]);
+    for (const q of ['/hosts?limit=-1', '/hosts?bogus=1', '/sources?limit=x', '/timers?agent_id=a&agentId=b', `/agents/${agentId}/targets?limit=0`]) {
+      expectError(await api('GET', q), 400, 'invalid_request');
+    }
+  });
+});
+
 describe('inbox items, acks and compaction', () => {
   it('lists with a cursor and limit, acks in the three forms, compacts acknowledged entries', async () => {
     const { agentId } = await fixture();
@@ -193,7 +233,8 @@ describe('inbox watch (SSE)', () => {
     const w = await Watcher.open(agentId);
     expect(w.status).toBe(200);
     await waitFor(() => w.entries().length === 1);
-    expect(w.frames[0]).toMatchObject({ id: first[1].entryId, event: 'entry' });
+    expect(w.frames[0]).toMatchObject({ id: first[1].entryId, event: 'items' });
+    expect(JSON.parse(w.frames[0]!.data)).toMatchObject({ event: 'items', agentId });
     expect(w.entries()[0]).toMatchObject({ entryId: first[1].entryId, offset: 2, event: { type: 'b' } });
 
     await append(sourceId, [{ type: 'c' }]);
@@ -207,6 +248,37 @@ describe('inbox watch (SSE)', () => {
     await waitFor(() => resumed.entries().length === 1);
     expect(resumed.entries().map((e) => e.event.type)).toEqual(['d']);
     expect(new Set(w.entries().map((e) => e.entryId)).size).toBe(3);
+  });
+
+  it("takes AgentInbox's cursor, include_acked and heartbeat_ms; the cursor is the later of after_entry_id and Last-Event-ID", async () => {
+    const { agentId } = await fixture();
+    const made: Json[] = [];
+    for (let i = 0; i < 4; i++) made.push(await ok(api('POST', `/agents/${agentId}/inbox/items`, { message: `m${i}` }), 201));
+    await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [made[0].entryId] }));
+    const messages = (w: Watcher) => w.entries().map((e) => e.message);
+
+    const acked = await Watcher.open(agentId, {}, '?include_acked=true');
+    await waitFor(() => acked.entries().length === 4);
+    expect(messages(acked)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(acked.frames[0]).toMatchObject({ event: 'items', id: made[3].entryId });
+
+    const after = await Watcher.open(agentId, {}, `?after_entry_id=${made[1].entryId}`);
+    await waitFor(() => after.entries().length === 2);
+    expect(messages(after)).toEqual(['m2', 'm3']);
+    const header = await Watcher.open(agentId, { 'last-event-id': made[2].entryId }, `?after_entry_id=${made[1].entryId}`);
+    await waitFor(() => header.entries().length === 1);
+    expect(messages(header)).toEqual(['m3']);
+
+    const beating = await Watcher.open(agentId, {}, `?after=${made[3].entryId}&heartbeatMs=1000`);
+    await waitFor(() => beating.frames.some((f) => f.event === 'heartbeat'), 5000);
+    expect(beating.frames[0]).toEqual({ id: undefined, event: 'items', data: JSON.stringify({ event: 'items', agentId, entries: [] }) });
+    const beat = beating.frames.find((f) => f.event === 'heartbeat')!;
+    expect(beat.id).toBeUndefined();
+    expect(JSON.parse(beat.data)).toEqual({ event: 'heartbeat', agentId, timestamp: expect.any(String) });
+
+    for (const query of ['?heartbeat_ms=10', '?include_acked=yes', '?after_entry_id=12', `?after=${made[0].entryId}&after_entry_id=${made[1].entryId}`, '?bogus=1']) {
+      expectError(await api('GET', `/agents/${agentId}/inbox/watch${query}`), 400, 'invalid_request');
+    }
   });
 
   it('refuses an unknown agent or a malformed Last-Event-ID before any SSE byte', async () => {

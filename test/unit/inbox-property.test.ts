@@ -34,7 +34,10 @@ class Recorder implements WatchConnection {
   ids: string[] = [];
   closed = false;
   deliver(frame: string): void {
-    this.ids.push(/^id: (\S+)/.exec(frame)![1]!);
+    const { entries } = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as { entries: InboxEntry[] };
+    // A frame's id is its last entry's (the Last-Event-ID a reconnect resumes after).
+    if (entries.length > 0) expect(/^id: (\S+)/.exec(frame)?.[1]).toBe(entries.at(-1)!.entryId);
+    this.ids.push(...entries.map((e) => e.entryId));
   }
   writable(): Promise<void> {
     return Promise.resolve();

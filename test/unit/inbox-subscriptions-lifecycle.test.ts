@@ -133,12 +133,15 @@ describe('cleanup policies (injected clock)', () => {
 });
 
 class FakeConnection implements WatchConnection {
-  frames: Array<{ id: string; event: string; data: Record<string, unknown> }> = [];
+  frames: Array<{ id: string | undefined; event: string; data: { event: string; agentId: string; entries: Array<Record<string, unknown>> } }> = [];
   closed = false;
   private hooks: Array<() => void> = [];
   deliver(frame: string): void {
-    const [id, event, data] = frame.trim().split('\n').map((l) => l.slice(l.indexOf(': ') + 2));
-    this.frames.push({ id: id!, event: event!, data: JSON.parse(data!) as Record<string, unknown> });
+    const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(frame)?.[1];
+    this.frames.push({ id: field('id'), event: field('event')!, data: JSON.parse(field('data')!) });
+  }
+  entries(): Array<Record<string, unknown>> {
+    return this.frames.flatMap((f) => f.data.entries);
   }
   writable(): Promise<void> {
     return Promise.resolve();
@@ -153,7 +156,7 @@ class FakeConnection implements WatchConnection {
 }
 
 describe('inbox watch', () => {
-  it('sends the unacknowledged backlog (after Last-Event-ID when given), then live entries once each', async () => {
+  it('sends the unacknowledged backlog (after the cursor when given) as one items frame, then live entries once each', async () => {
     const { s, agentId, sourceId, subscribe } = await setup();
     subscribe({});
     const e = [0, 1, 2, 3].map((i) => s.inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` }));
@@ -161,21 +164,36 @@ describe('inbox watch', () => {
 
     const all = new FakeConnection();
     await s.inbox.watch.stream(all, agentId);
-    expect(all.frames.map((f) => f.data.message)).toEqual(['m1', 'm2', 'm3']);
-    expect(all.frames[0]).toMatchObject({ id: e[1]!.entryId, event: 'entry', data: { entryId: e[1]!.entryId, kind: 'direct' } });
+    expect(all.frames).toHaveLength(1);
+    expect(all.frames[0]).toMatchObject({ id: e[3]!.entryId, event: 'items', data: { event: 'items', agentId } });
+    expect(all.entries().map((x) => x.message)).toEqual(['m1', 'm2', 'm3']);
+    expect(all.entries()[0]).toMatchObject({ entryId: e[1]!.entryId, kind: 'direct' });
 
     const resumed = new FakeConnection();
-    await s.inbox.watch.stream(resumed, agentId, e[2]!.entryId);
-    expect(resumed.frames.map((f) => f.data.message)).toEqual(['m3']);
+    await s.inbox.watch.stream(resumed, agentId, { after: e[2]!.entryId });
+    expect(resumed.entries().map((x) => x.message)).toEqual(['m3']);
 
-    await s.inbox.streams.append(sourceId, [{ type: 'live' }]);
+    const withAcked = new FakeConnection();
+    await s.inbox.watch.stream(withAcked, agentId, { includeAcked: true });
+    expect(withAcked.entries().map((x) => x.message)).toEqual(['m0', 'm1', 'm2', 'm3']);
+
+    await s.inbox.streams.append(sourceId, [{ type: 'live' }, { type: 'live' }]);
     for (const conn of [all, resumed]) {
-      expect(conn.frames.at(-1)).toMatchObject({ event: 'entry', data: { kind: 'event', offset: 1, event: { type: 'live' } } });
+      const live = conn.frames.at(-1)!;
+      expect(live.data.entries.map((x) => x.offset)).toEqual([1, 2]);
+      expect(live).toMatchObject({ event: 'items', id: live.data.entries[1]!.entryId, data: { entries: [{ kind: 'event', event: { type: 'live' } }, {}] } });
     }
-    expect(all.frames).toHaveLength(4);
-    expect(s.inbox.watch.watchers(agentId)).toBe(2);
+    expect(all.frames).toHaveLength(2);
+    expect(s.inbox.watch.watchers(agentId)).toBe(3);
     all.close();
-    expect(s.inbox.watch.watchers(agentId)).toBe(1);
+    expect(s.inbox.watch.watchers(agentId)).toBe(2);
+  });
+
+  it('sends an empty first frame without an id when there is no backlog', async () => {
+    const { s, agentId } = await setup();
+    const conn = new FakeConnection();
+    await s.inbox.watch.stream(conn, agentId);
+    expect(conn.frames).toEqual([{ id: undefined, event: 'items', data: { event: 'items', agentId, entries: [] } }]);
   });
 
   it('closes the watch streams of a deleted agent', async () => {

@@ -73,6 +73,21 @@ describe('subscription filters', () => {
     ['CEL runtime error (missing field) is no match', { expr: 'event.data.nope == 1' }, false],
     ['match and expr together', { match: { type: 'issue.opened' }, expr: 'event.subject.startsWith("repo/")' }, true],
     ['match and expr, expr false', { match: { type: 'issue.opened' }, expr: 'event.subject == "x"' }, false],
+    // AgentInbox's blocks: metadata over event.metadata, payload over event.data.
+    ['metadata block equals', { metadata: { lifecycle: 'open' } }, true],
+    ['metadata block differs', { metadata: { lifecycle: 'terminal' } }, false],
+    ['metadata block any-of', { metadata: { lifecycle: ['terminal', 'open'] } }, true],
+    ['payload block dot path', { payload: { 'user.login': 'ann' } }, true],
+    ['payload block nested object', { payload: { user: { login: 'ann' } } }, true],
+    ['payload block nested object differs', { payload: { user: { login: 'bob' } } }, false],
+    ['payload block scalar in an array', { payload: { labels: 'bug' } }, true],
+    ['payload block array: every wanted value in the actual array', { payload: { labels: ['p1', 'bug'] } }, true],
+    ['payload block array: one wanted value missing', { payload: { labels: ['p1', 'p2'] } }, false],
+    ['payload block missing path never matches, not even null', { payload: { missing: null } }, false],
+    ['payload block object against a scalar', { payload: { n: { x: 1 } } }, false],
+    ['payload block reads own fields only', { payload: { 'user.__proto__': {} } }, false],
+    ['metadata, payload, match and expr all hold', { metadata: { lifecycle: 'open' }, payload: { n: 5 }, match: { type: 'issue.opened' }, expr: 'event.data.n == 5' }, true],
+    ['one block fails', { metadata: { lifecycle: 'open' }, payload: { n: 6 } }, false],
   ];
   it.each(cases)('%s', (_name, spec, expected) => {
     expect(compileFilter(spec).test(event())).toBe(expected);
@@ -94,6 +109,8 @@ describe('subscription filters', () => {
     ['object match value', { match: { type: { a: 1 } } }],
     ['unknown filter key', { where: 'x' }],
     ['match not an object', { match: 'type' }],
+    ['metadata block not an object', { metadata: ['x'] }],
+    ['payload block with an empty path segment', { payload: { 'user..login': 'ann' } }],
   ];
   it.each(invalid)('rejects %s with invalid_filter', (_name, spec) => {
     expect(codeOf(() => compileFilter(spec as FilterSpec))).toBe('invalid_filter');

@@ -1,6 +1,7 @@
 /** Targets, agent delivery pause/resume, timers and gc (spec/inbox.md Targets, Agents pause/resume, Timers, Meta gc). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { limitList } from '../schemas/common.js';
 import {
   CreatedTarget,
   CreateInboxTimerBody,
@@ -16,6 +17,7 @@ import {
   ScheduleParams,
   TargetDeleted,
   TargetList,
+  TargetListQuery,
   TargetParams,
   TargetResumeResult,
 } from '../schemas/inbox-delivery.js';
@@ -32,8 +34,9 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       tags: ['targets'],
       summary: "The agent's activation targets (never their secrets)",
       params: InboxAgentParams,
+      query: TargetListQuery,
       responses: { 200: { description: 'Targets', schema: TargetList } },
-      handler: ({ params }) => ({ targets: targets.list(params.agentId) }),
+      handler: ({ params, query }) => ({ targets: limitList(targets.list(params.agentId), query.limit) }),
     }),
     defineRoute({
       method: 'POST',
@@ -121,7 +124,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       summary: 'Inbox timers, oldest first',
       query: InboxTimerListQuery,
       responses: { 200: { description: 'Timers', schema: InboxTimerList } },
-      handler: ({ query }) => ({ timers: timers.list(query) }),
+      handler: ({ query: { limit, ...filter } }) => ({ timers: limitList(timers.list(filter), limit) }),
     }),
     defineRoute({
       method: 'POST',

@@ -1,6 +1,7 @@
 /** Hosts, sources and streams (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { limitList } from '../schemas/common.js';
 import {
   AppendBody,
   AppendResponse,
@@ -12,6 +13,7 @@ import {
   CreateSourceBody,
   Host,
   HostList,
+  HostListQuery,
   HostParams,
   HostSchema,
   PatchSourceBody,
@@ -40,8 +42,9 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags: ['hosts'],
       summary: 'Every host, oldest first',
+      query: HostListQuery,
       responses: { 200: { description: 'Hosts', schema: HostList } },
-      handler: () => ({ hosts: hosts.list() }),
+      handler: ({ query }) => ({ hosts: limitList(hosts.list(), query.limit) }),
     }),
     defineRoute({
       method: 'POST',
@@ -90,7 +93,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       summary: 'Every source, oldest first (optionally of one host)',
       query: SourceListQuery,
       responses: { 200: { description: 'Sources', schema: SourceList } },
-      handler: ({ query }) => ({ sources: sources.list(query) }),
+      handler: ({ query: { limit, ...filter } }) => ({ sources: limitList(sources.list(filter), limit) }),
     }),
     defineRoute({
       method: 'POST',

@@ -1,28 +1,11 @@
-/** Inbox agents, subscriptions and the inbox (spec/inbox.md Agents, Subscriptions, Inbox; CONTRACT.md section 9). */
-import type { FastifyRequest } from 'fastify';
-import { errors } from '../../core/errors.js';
-import type { AckForm } from '../../inbox/entries.js';
+/** Subscriptions (spec/inbox.md Subscriptions; CONTRACT.md section 9). */
 import type { ResetInput } from '../../inbox/subscriptions.js';
 import type { Services } from '../../services.js';
-import { openStream } from '../control/events.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { limitList } from '../schemas/common.js';
 import {
-  AckBody,
-  AckResult,
   CatchUpResult,
-  CompactInboxBody,
-  CompactInboxResult,
-  CreateInboxAgentBody,
   CreateSubscriptionBody,
-  DirectItemBody,
-  InboxAgent,
-  InboxAgentDeleted,
-  InboxAgentList,
-  InboxAgentParams,
-  InboxEntry,
-  InboxItemsQuery,
-  InboxPage,
-  InboxSummary,
   PollSubscriptionBody,
   ResetSubscriptionBody,
   Subscription,
@@ -31,65 +14,11 @@ import {
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionParams,
-  WatchHeaders,
 } from '../schemas/inbox-subscriptions.js';
 
-const DEFAULT_PAGE = 100;
-const SSE_RESPONSE = { 200: { description: 'text/event-stream: id = entry id, event = entry, data = InboxEntry JSON', contentType: 'text/event-stream' } };
-
 export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
-  const { agents, subscriptions, entries, watch } = s.inbox;
+  const { subscriptions } = s.inbox;
   return [
-    // --- agents ------------------------------------------------------------------------------
-    defineRoute({
-      method: 'GET',
-      url: '/agents',
-      auth: 'control',
-      tags: ['agents'],
-      summary: 'Inbox agents',
-      responses: { 200: { description: 'Agents', schema: InboxAgentList } },
-      handler: () => ({ agents: agents.list() }),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/agents',
-      auth: 'control',
-      tags: ['agents'],
-      summary: 'Create an inbox agent (generated agt_ id)',
-      body: CreateInboxAgentBody,
-      bodyOptional: true,
-      responses: { 201: { description: 'Created', schema: InboxAgent } },
-      handler: ({ body, reply }) => {
-        reply.code(201);
-        return agents.create(body);
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/agents/:agentId',
-      auth: 'control',
-      tags: ['agents'],
-      summary: 'One inbox agent (404 agent_not_found)',
-      params: InboxAgentParams,
-      responses: { 200: { description: 'Agent', schema: InboxAgent } },
-      handler: ({ params }) => agents.get(params.agentId),
-    }),
-    defineRoute({
-      method: 'DELETE',
-      url: '/agents/:agentId',
-      auth: 'control',
-      tags: ['agents'],
-      summary: 'Delete an inbox agent with its subscriptions, entries, targets and timers',
-      description: 'Open watch streams of the agent are closed.',
-      params: InboxAgentParams,
-      responses: { 200: { description: 'Deleted', schema: InboxAgentDeleted } },
-      handler: ({ params }) => {
-        agents.delete(params.agentId);
-        return { agentId: params.agentId, deleted: true };
-      },
-    }),
-
-    // --- subscriptions -----------------------------------------------------------------------
     defineRoute({
       method: 'GET',
       url: '/subscriptions',
@@ -98,7 +27,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       summary: 'Subscriptions, optionally of one agent and/or one source',
       query: SubscriptionListQuery,
       responses: { 200: { description: 'Subscriptions', schema: SubscriptionList } },
-      handler: ({ query }) => ({ subscriptions: subscriptions.list(query) }),
+      handler: ({ query: { limit, ...filter } }) => ({ subscriptions: limitList(subscriptions.list(filter), limit) }),
     }),
     defineRoute({
       method: 'POST',
@@ -174,94 +103,5 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       handler: ({ params, body }) => subscriptions.reset(params.subscriptionId, body as ResetInput),
     }),
 
-    // --- inbox -------------------------------------------------------------------------------
-    defineRoute({
-      method: 'GET',
-      url: '/agents/:agentId/inbox',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: 'Inbox summary: unacknowledged count, latest entry, delivery pause',
-      params: InboxAgentParams,
-      responses: { 200: { description: 'Summary', schema: InboxSummary } },
-      handler: ({ params }) => entries.summary(params.agentId),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/agents/:agentId/inbox/items',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: 'A page of entries in entry order (unacknowledged only unless includeAcked)',
-      description: 'nextCursor is the last entry id of a full page (pass it as after), null at the end.',
-      params: InboxAgentParams,
-      query: InboxItemsQuery,
-      responses: { 200: { description: 'Page', schema: InboxPage } },
-      handler: ({ params, query }) =>
-        entries.page(params.agentId, { after: query.after, limit: query.limit ?? DEFAULT_PAGE, includeAcked: query.includeAcked ?? false }),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/agents/:agentId/inbox/items',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: 'Add a direct text item to the inbox',
-      params: InboxAgentParams,
-      body: DirectItemBody,
-      responses: { 201: { description: 'Created', schema: InboxEntry } },
-      handler: ({ params, body, reply }) => {
-        reply.code(201);
-        return entries.create(params.agentId, { kind: 'direct', message: body.message, sender: body.sender ?? null });
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/agents/:agentId/inbox/watch',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: 'SSE of inbox entries: unacknowledged backlog after Last-Event-ID (all without it), then live',
-      description: 'Frames: id = entry id, event = entry, data = InboxEntry. A client that falls too far behind is disconnected; reconnect with Last-Event-ID.',
-      params: InboxAgentParams,
-      sse: true,
-      responses: SSE_RESPONSE,
-      handler: async ({ params, request, reply }) => {
-        agents.get(params.agentId);
-        const after = lastEntryId(request);
-        await watch.stream(openStream(s, reply), params.agentId, after);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/agents/:agentId/inbox/ack',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: 'Acknowledge entries: exactly one of {throughEntryId}, {entryIds}, {all: true}',
-      description: 'acked counts entries newly acknowledged; durable before the answer. Unknown entry ids: 404 entry_not_found, nothing acknowledged.',
-      params: InboxAgentParams,
-      body: AckBody,
-      responses: { 200: { description: 'Acknowledged', schema: AckResult } },
-      handler: async ({ params, body }) => ({ acked: await entries.ack(params.agentId, body as AckForm) }),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/agents/:agentId/inbox/compact',
-      auth: 'control',
-      tags: ['inbox'],
-      summary: "Delete the agent's acknowledged entries (unacknowledged ones are never removed)",
-      params: InboxAgentParams,
-      body: CompactInboxBody,
-      bodyOptional: true,
-      responses: { 200: { description: 'Compacted', schema: CompactInboxResult } },
-      handler: ({ params }) => ({ agentId: params.agentId, removed: entries.compact(params.agentId) }),
-    }),
   ];
-}
-
-/** Last-Event-ID as an entry cursor; anything but an entry id is a bad request. */
-function lastEntryId(request: FastifyRequest): string | undefined {
-  const header = request.headers['last-event-id'];
-  if (header === undefined || header === '') return undefined;
-  const value = Array.isArray(header) ? header[0]! : header;
-  if (!WatchHeaders.lastEventId.safeParse(value).success) {
-    throw errors.invalidRequest([{ path: 'headers.last-event-id', message: 'must be an entry id (ent_ + ULID)' }]);
-  }
-  return value;
 }

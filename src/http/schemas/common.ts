@@ -25,6 +25,41 @@ export const QueryInt = z
 
 export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** `limit` of a one-shot list: a positive integer; the first `limit` records in the list's order. */
+export const ListLimit = QueryInt.pipe(z.number().int().min(1)).optional().openapi({ description: 'at most this many records, from the start of the list' });
+
+/** The first `limit` items (all when no limit): the one reading of ListLimit. */
+export function limitList<T>(items: T[], limit: number | undefined): T[] {
+  return limit === undefined ? items : items.slice(0, limit);
+}
+
+/**
+ * A strict object that also takes other spellings of some of its fields, such as the snake_case
+ * query names AgentInbox's client sends (`agent_id` for `agentId`). An alias is validated like its
+ * field; both spellings with different values are a 400; handlers see only the canonical names.
+ */
+export function withAliases<S extends z.ZodRawShape>(shape: S, aliases: Record<string, keyof S & string>) {
+  const aliasShape: Record<string, z.ZodType> = {};
+  for (const [alias, field] of Object.entries(aliases)) aliasShape[alias] = (shape[field] as z.ZodType).openapi({ description: `the same as ${field}` });
+  return z
+    .strictObject({ ...shape, ...aliasShape })
+    .superRefine((v: Record<string, unknown>, ctx) => {
+      for (const [alias, field] of Object.entries(aliases)) {
+        if (v[alias] !== undefined && v[field] !== undefined && v[alias] !== v[field]) {
+          ctx.addIssue({ code: 'custom', path: [alias], message: `${alias} and ${field} name the same field; send one of them` });
+        }
+      }
+    })
+    .transform((v: Record<string, unknown>) => {
+      const out = { ...v };
+      for (const [alias, field] of Object.entries(aliases)) {
+        if (out[alias] !== undefined) out[field] = out[alias];
+        delete out[alias];
+      }
+      return out as z.output<z.ZodObject<S>>;
+    });
+}
+
 export const Ok = z.object({ ok: z.literal(true) });
 
 export const AuthorityClass = z

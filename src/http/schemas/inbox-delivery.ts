@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../../core/ids.js';
 import { MIN_EVERY_MS, SCHEDULE_KINDS, SCHEDULE_STATUSES } from '../../inbox/inbox-timers.js';
 import { TARGET_KINDS, TARGET_STATUSES } from '../../inbox/targets.js';
+import { ListLimit, withAliases } from './common.js';
 import { InboxAgent } from './inbox-subscriptions.js';
 
 // --- targets ---------------------------------------------------------------------------------
@@ -12,9 +13,12 @@ export const TargetParams = z.object({
   targetId: z.string().min(1).openapi({ example: 'tgt_01J0000000000000000000000' }),
 });
 
+/** Where a webhook target posts: the one rule for webhook URLs (targets and agent registration). */
+export const WebhookUrl = z.url({ protocol: /^https?$/ }).openapi({ description: 'http(s) URL that receives the signed POST' });
+
 const WebhookTargetBody = z.strictObject({
   kind: z.literal('webhook'),
-  url: z.url({ protocol: /^https?$/ }).openapi({ description: 'http(s) URL that receives the signed POST' }),
+  url: WebhookUrl,
   secret: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by base64 (at least 12 bytes)')
@@ -64,6 +68,8 @@ export const CreatedTarget = Target.extend({
 }).openapi('CreatedTarget');
 
 export const TargetList = z.object({ targets: z.array(Target) }).openapi('TargetList');
+
+export const TargetListQuery = z.strictObject({ limit: ListLimit });
 
 export const TargetDeleted = z.object({ targetId: z.string(), deleted: z.literal(true) }).openapi('TargetDeleted');
 
@@ -135,10 +141,10 @@ export const InboxTimer = z
 
 export const InboxTimerList = z.object({ timers: z.array(InboxTimer) }).openapi('InboxTimerList');
 
-export const InboxTimerListQuery = z.strictObject({
-  agentId: z.string().min(1).optional(),
-  status: z.enum(SCHEDULE_STATUSES).optional(),
-});
+export const InboxTimerListQuery = withAliases(
+  { agentId: z.string().min(1).optional(), status: z.enum(SCHEDULE_STATUSES).optional(), limit: ListLimit },
+  { agent_id: 'agentId' },
+);
 
 export const InboxTimerDeleted = z.object({ scheduleId: z.string(), deleted: z.literal(true) }).openapi('InboxTimerDeleted');
 

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../inbox/compaction.js';
 import { HOST_TYPES } from '../../inbox/hosts.js';
-import { EventInputSchema, MAX_APPEND_EVENTS } from '../../inbox/streams.js';
-import { OpenObject } from './common.js';
+import { EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../inbox/streams.js';
+import { ListLimit, OpenObject } from './common.js';
 
 const Name = z.string().min(1).max(512);
 
@@ -25,6 +25,8 @@ export const Host = z
 
 export const HostList = z.object({ hosts: z.array(Host) }).openapi('HostList');
 
+export const HostListQuery = z.strictObject({ limit: ListLimit });
+
 export const HostSchema = z
   .object({ hostId: z.string(), hostType: z.enum(HOST_TYPES), hostConfigSchema: OpenObject, sourceConfigSchema: OpenObject })
   .openapi('HostSchema', { description: 'JSON Schemas (draft 2020-12) of the host config and of the config of sources on this host type' });
@@ -34,7 +36,7 @@ export const HostSchema = z
 export const SourceParams = z.object({ sourceId: z.string().min(1).openapi({ example: 'src_01J0000000000000000000000' }) });
 export const StreamParams = z.object({ streamId: z.string().min(1).openapi({ example: 'src_01J0000000000000000000000' }) });
 
-export const SourceListQuery = z.strictObject({ hostId: z.string().min(1).optional().openapi({ description: 'only the sources of this host' }) });
+export const SourceListQuery = z.strictObject({ hostId: z.string().min(1).optional().openapi({ description: 'only the sources of this host' }), limit: ListLimit });
 
 export const CreateSourceBody = z
   .strictObject({
@@ -110,18 +112,48 @@ export const EventInput = z.strictObject(EventInputSchema.shape).openapi('InboxE
   description: 'CloudEvents-shaped. id: idempotency key per stream (generated when absent); time: RFC 3339 with offset (default: append time), read back in UTC.',
 });
 
-/** The failing branch's first issue (the one the body was meant as: a batch when it has `events`). */
+const MAX_EVENT_ID = EventInputSchema.shape.id.unwrap().maxLength ?? 512;
+
+/** AgentInbox's append body, read as one svc event (fromNativeEvent). */
+export const NativeEventInput = z
+  .strictObject({
+    sourceNativeId: z.string().min(1).max(MAX_EVENT_ID),
+    eventVariant: z.string().min(1).max(EventInputSchema.shape.type.maxLength ?? 512),
+    occurredAt: z.iso.datetime({ offset: true }).optional().openapi({ description: 'RFC 3339 with offset; default: append time' }),
+    metadata: EventInputSchema.shape.metadata,
+    rawPayload: OpenObject.optional().openapi({ description: 'the provider payload: the event data' }),
+  })
+  .refine((e) => nativeEventId(e.sourceNativeId, e.eventVariant).length <= MAX_EVENT_ID, {
+    message: `sourceNativeId and eventVariant together make an event id over ${MAX_EVENT_ID} characters`,
+  })
+  .transform(fromNativeEvent)
+  .openapi('NativeEventInput', {
+    description:
+      "AgentInbox's form of one event: stored as {id: '<eventVariant>:<sourceNativeId>' (':' and '%' in the variant escaped), type: eventVariant, time: occurredAt, data: rawPayload, metadata}. Repeating sourceNativeId + eventVariant is deduplicated.",
+  });
+
+const APPEND_FORMS = ['event', 'batch', 'native'] as const;
+
+/** Which form the body was meant as: a batch when it has `events`, AgentInbox's when it names a native id or variant. */
+function appendForm(input: unknown): (typeof APPEND_FORMS)[number] {
+  if (typeof input !== 'object' || input === null) return 'event';
+  if ('events' in input) return 'batch';
+  return 'sourceNativeId' in input || 'eventVariant' in input ? 'native' : 'event';
+}
+
+/** The failing branch's first issue (the branch of the form the body was meant as). */
 function appendBodyError(iss: { input?: unknown; errors?: Array<Array<{ path: PropertyKey[]; message: string }>> }): string {
-  const batch = typeof iss.input === 'object' && iss.input !== null && 'events' in iss.input;
-  const first = iss.errors?.[batch ? 1 : 0]?.[0];
-  if (!first) return 'send one event {type, id?, subject?, time?, data?, metadata?} or {events: [...]}';
+  const first = iss.errors?.[APPEND_FORMS.indexOf(appendForm(iss.input))]?.[0];
+  if (!first) return 'send one event {type, id?, subject?, time?, data?, metadata?}, {events: [...]} or {sourceNativeId, eventVariant, occurredAt?, metadata?, rawPayload?}';
   const where = first.path.map(String).join('.');
   return where ? `${where}: ${first.message}` : first.message;
 }
 
 export const AppendBody = z
-  .union([EventInput, z.strictObject({ events: z.array(EventInput).min(1).max(MAX_APPEND_EVENTS) })], { error: appendBodyError })
-  .openapi('AppendEventsRequest', { description: `one event, or {events: [...]} (1 to ${MAX_APPEND_EVENTS})` });
+  .union([EventInput, z.strictObject({ events: z.array(EventInput).min(1).max(MAX_APPEND_EVENTS) }), NativeEventInput], { error: appendBodyError })
+  .openapi('AppendEventsRequest', {
+    description: `one event, {events: [...]} (1 to ${MAX_APPEND_EVENTS}), or one event in AgentInbox's form {sourceNativeId, eventVariant, occurredAt?, metadata?, rawPayload?}`,
+  });
 
 export const AppendResponse = z
   .object({
@@ -130,7 +162,7 @@ export const AppendResponse = z
     firstOffset: z.number().int().nullable(),
     lastOffset: z.number().int().nullable(),
   })
-  .openapi('AppendEventsResult');
+  .openapi('AppendEventsResult', { description: "A superset of AgentInbox's answer {appended, deduped, lastOffset}." });
 
 // --- streams and compaction ------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 /** Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox; CONTRACT.md section 9). */
 import { z } from 'zod';
-import { OpenObject, QueryBool, QueryInt } from './common.js';
+import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from './common.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an entry id (ent_ + ULID)');
@@ -12,10 +12,6 @@ export const InboxAgentParams = z.object({ agentId: z.string().min(1).openapi({ 
 export const InboxAgent = z
   .object({ agentId: z.string(), name: z.string().nullable(), deliveryPaused: z.boolean(), createdAt: z.string() })
   .openapi('InboxAgent');
-
-export const InboxAgentList = z.object({ agents: z.array(InboxAgent) }).openapi('InboxAgentList');
-
-export const CreateInboxAgentBody = z.strictObject({ name: z.string().trim().min(1).max(200).nullable().optional() }).openapi('CreateInboxAgentBody');
 
 export const InboxAgentDeleted = z.object({ agentId: z.string(), deleted: z.literal(true) }).openapi('InboxAgentDeleted');
 
@@ -30,8 +26,13 @@ export const SubscriptionFilter = z
       .optional()
       .openapi({ description: 'dot path over the event (type, subject, id, time, data.*, metadata.*) -> value, or array of values (any of)' }),
     expr: z.string().optional().openapi({ description: 'CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter)' }),
+    metadata: OpenObject.optional().openapi({
+      description:
+        "AgentInbox's block: dot path over event.metadata -> wanted value (an object matches key by key, an array any of its values, or all of them when the actual value is an array)",
+    }),
+    payload: OpenObject.optional().openapi({ description: "AgentInbox's block, as metadata but over event.data (its raw payload)" }),
   })
-  .openapi('SubscriptionFilter', { description: '{} matches everything; with match and expr an event must pass both. Other keys: 400 invalid_filter.' });
+  .openapi('SubscriptionFilter', { description: '{} matches everything; an event must pass every part given. Other keys: 400 invalid_filter.' });
 
 const StartPolicy = z.enum(['latest', 'earliest', 'at_offset', 'at_time']);
 const CleanupMode = z.enum(['manual', 'at', 'on_terminal', 'on_terminal_or_at']);
@@ -86,7 +87,10 @@ export const SubscriptionList = z.object({ subscriptions: z.array(Subscription) 
 
 export const SubscriptionParams = z.object({ subscriptionId: z.string().min(1).openapi({ example: 'sub_01J0000000000000000000000' }) });
 
-export const SubscriptionListQuery = z.strictObject({ agentId: z.string().min(1).optional(), sourceId: z.string().min(1).optional() });
+export const SubscriptionListQuery = withAliases(
+  { agentId: z.string().min(1).optional(), sourceId: z.string().min(1).optional(), limit: ListLimit },
+  { agent_id: 'agentId', source_id: 'sourceId' },
+);
 
 export const SubscriptionDeleted = z.object({ subscriptionId: z.string(), deleted: z.literal(true) }).openapi('SubscriptionDeleted');
 
@@ -148,11 +152,14 @@ export const InboxSummary = z
   .object({ agentId: z.string(), unackedCount: z.number().int(), latestEntryId: z.string().nullable(), deliveryPaused: z.boolean() })
   .openapi('InboxSummary');
 
-export const InboxItemsQuery = z.strictObject({
-  after: EntryId.optional().openapi({ description: 'exclusive cursor (an entry id, e.g. the previous nextCursor)' }),
-  limit: QueryInt.pipe(z.number().int().min(1).max(1000)).optional().openapi({ description: 'default 100, at most 1000' }),
-  includeAcked: QueryBool.optional().openapi({ description: 'also list acknowledged entries (default false)' }),
-});
+export const InboxItemsQuery = withAliases(
+  {
+    after: EntryId.optional().openapi({ description: 'exclusive cursor (an entry id, e.g. the previous nextCursor)' }),
+    limit: QueryInt.pipe(z.number().int().min(1).max(1000)).optional().openapi({ description: 'default 100, at most 1000' }),
+    includeAcked: QueryBool.optional().openapi({ description: 'also list acknowledged entries (default false)' }),
+  },
+  { after_entry_id: 'after', include_acked: 'includeAcked' },
+);
 
 export const InboxPage = z.object({ entries: z.array(InboxEntry), nextCursor: z.string().nullable() }).openapi('InboxPage');
 
@@ -176,3 +183,12 @@ export const CompactInboxBody = z.strictObject({}).openapi('CompactInboxBody');
 export const CompactInboxResult = z.object({ agentId: z.string(), removed: z.number().int().min(0) }).openapi('CompactInboxResult');
 
 export const WatchHeaders = { lastEventId: EntryId };
+
+export const WatchQuery = withAliases(
+  {
+    after: EntryId.optional().openapi({ description: 'start after this entry (with Last-Event-ID too, the later of the two)' }),
+    includeAcked: QueryBool.optional().openapi({ description: 'the backlog also lists acknowledged entries (default false)' }),
+    heartbeatMs: QueryInt.pipe(z.number().int().min(1000).max(3_600_000)).optional().openapi({ description: 'send a heartbeat frame this often (1000 to 3600000 ms)' }),
+  },
+  { after_entry_id: 'after', include_acked: 'includeAcked', heartbeat_ms: 'heartbeatMs' },
+);

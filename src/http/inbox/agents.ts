@@ -1,0 +1,69 @@
+/** Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9), also registered and listed AgentInbox's way. */
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { limitList } from '../schemas/common.js';
+import { CreatedInboxAgent, CreateInboxAgentBody, InboxAgentListing, InboxAgentListQuery, registrationHint } from '../schemas/inbox-agents.js';
+import { InboxAgent, InboxAgentDeleted, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
+
+export function inboxAgentRoutes(s: Services): AnyRoute[] {
+  const { agents, registration } = s.inbox;
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/agents',
+      auth: 'control',
+      tags: ['agents'],
+      summary: 'Inbox agents, by id (with includeTargets: each with its targets, as AgentInbox clients list them)',
+      query: InboxAgentListQuery,
+      responses: { 200: { description: 'Agents', schema: InboxAgentListing } },
+      handler: ({ query }) => {
+        const list = limitList(agents.list(), query.limit);
+        return { agents: query.includeTargets ? list.map((a) => ({ ...a, ...registration.withTargets(a) })) : list };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/agents',
+      auth: 'control',
+      tags: ['agents'],
+      summary: "Create an inbox agent (generated agt_ id), or register one AgentInbox's way (chosen agentId, webhook target)",
+      description:
+        'A registration is idempotent: the same agentId and webhook URL again answer 200 with the same agent and target. A webhook URL the agent has no target for adds one; existing targets are never changed.',
+      body: CreateInboxAgentBody,
+      bodyOptional: true,
+      hint: registrationHint,
+      responses: { 200: { description: 'Already registered', schema: CreatedInboxAgent }, 201: { description: 'Created', schema: CreatedInboxAgent } },
+      handler: ({ body, reply }) => {
+        const r = registration.register({ agentId: body.agentId, name: body.name, webhookUrl: body.webhook?.url });
+        reply.code(r.created ? 201 : 200);
+        // svc's own form {name?} keeps svc's answer; a registration also gets AgentInbox's fields.
+        return body.agentId === undefined && body.webhook === undefined ? r.agent : registration.answer(r);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/agents/:agentId',
+      auth: 'control',
+      tags: ['agents'],
+      summary: 'One inbox agent (404 agent_not_found)',
+      params: InboxAgentParams,
+      responses: { 200: { description: 'Agent', schema: InboxAgent } },
+      handler: ({ params }) => agents.get(params.agentId),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/agents/:agentId',
+      auth: 'control',
+      tags: ['agents'],
+      summary: 'Delete an inbox agent with its subscriptions, entries, targets and timers',
+      description: 'Open watch streams of the agent are closed.',
+      params: InboxAgentParams,
+      responses: { 200: { description: 'Deleted', schema: InboxAgentDeleted } },
+      handler: ({ params }) => {
+        agents.delete(params.agentId);
+        return { agentId: params.agentId, deleted: true };
+      },
+    }),
+
+  ];
+}

@@ -1,0 +1,214 @@
+/**
+ * AgentInbox's command-line client against svc: the requests its main flow sends and the answer
+ * fields it reads (fixtures/agentinbox-cli/, written from reading that client), replayed in order
+ * over the real daemon's Unix socket. A step fails when svc refuses the request, answers with
+ * another status, or lacks a field (or value) the client reads.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SseParser, type SseFrame } from '../../src/cli/events.js';
+import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Step {
+  cli: string;
+  request: { method: string; path: string; body?: unknown; sse?: boolean };
+  status: number;
+  reads: Record<string, string>;
+  frame?: { event: string; id?: string };
+  capture?: Record<string, string>;
+  why?: string;
+}
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agentinbox-cli');
+const files = fs
+  .readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+
+const pool = daemonPool();
+let d: RunningDaemon;
+let hook: Receiver;
+const vars: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  d = await pool.start();
+  hook = await startReceiver();
+  vars.hook = hook.url;
+}, 30_000);
+afterAll(async () => {
+  await hook?.close();
+  pool.cleanup();
+});
+
+/** `{{name}}` in request strings: the captured value itself. */
+function fill(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(captured(name)));
+  if (Array.isArray(value)) return value.map(fill);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+  return value;
+}
+
+function captured(name: string): unknown {
+  if (!(name in vars)) throw new Error(`fixture uses {{${name}}} before any step captured it`);
+  return vars[name];
+}
+
+/** Every value a read path reaches: `a.b`, `a[0]`, `a[]` (each element of a non-empty array), `a.length`. */
+function valuesAt(body: unknown, readPath: string): unknown[] {
+  let values = [body];
+  for (const segment of readPath === '' ? [] : readPath.split('.')) {
+    const m = /^([^[\]]*)(?:\[(\d*)\])?$/.exec(segment)!;
+    const [, key, index] = m;
+    values = values.flatMap((v) => {
+      const field = key === '' ? v : (v as Record<string, unknown> | null | undefined)?.[key!];
+      if (index === undefined) return [field];
+      expect(Array.isArray(field), `${readPath}: ${key} is not an array`).toBe(true);
+      const arr = field as unknown[];
+      if (index === '') {
+        expect(arr.length, `${readPath}: ${key} is empty, so the read is never exercised`).toBeGreaterThan(0);
+        return arr;
+      }
+      return [arr[Number(index)]];
+    });
+  }
+  return values;
+}
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function checkReads(body: unknown, reads: Record<string, string>): void {
+  for (const [readPath, want] of Object.entries(reads)) {
+    for (const value of valuesAt(body, readPath)) {
+      if (want.startsWith('=')) {
+        const expected = JSON.parse(want.slice(1).replace(/\{\{(\w+)\}\}/g, (_, name: string) => JSON.stringify(captured(name))));
+        expect(value, `read ${readPath}`).toEqual(expected);
+      } else {
+        expect(want.split('|'), `read ${readPath} (${JSON.stringify(value)})`).toContain(typeOf(value));
+      }
+    }
+  }
+}
+
+/** The first frame with data, parsed the way the client's parseSseFrame does. */
+function firstDataFrame(urlPath: string): Promise<{ status: number; frame: SseFrame | null; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ socketPath: d.socket, path: urlPath, headers: { accept: 'text/event-stream' } }, (res) => {
+      let text = '';
+      const done = (frame: SseFrame | null) => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, frame, text });
+      };
+      res.setEncoding('utf8');
+      const parser = new SseParser((f) => {
+        if (f.data !== '') done(f);
+      });
+      res.on('data', (c: string) => {
+        text += c;
+        parser.push(c);
+      });
+      res.on('end', () => done(null));
+    });
+    req.setTimeout(5000, () => req.destroy(new Error(`no data frame from ${urlPath} within 5 s`)));
+    req.on('error', reject);
+  });
+}
+
+async function replay(step: Step): Promise<void> {
+  const urlPath = fill(step.request.path) as string;
+  let body: Json;
+  if (step.request.sse) {
+    const res = await firstDataFrame(urlPath);
+    expect(res.status, res.text).toBe(step.status);
+    expect(res.frame, 'a data frame').not.toBeNull();
+    const frame = res.frame!;
+    const want = fill(step.frame) as Step['frame'];
+    expect(frame.event).toBe(want!.event);
+    if (want!.id !== undefined) expect(frame.id).toBe(want!.id);
+    body = JSON.parse(frame.data);
+  } else {
+    const res = await request({ socketPath: d.socket }, step.request.method, urlPath, step.request.body === undefined ? {} : { body: fill(step.request.body) });
+    expect(res.status, res.text).toBe(step.status);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    body = res.json;
+  }
+  checkReads(body, step.reads);
+  for (const [name, readPath] of Object.entries(step.capture ?? {})) vars[name] = valuesAt(body, readPath)[0];
+}
+
+for (const file of files) {
+  const steps = JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as Step[];
+  describe(file, () => {
+    for (const step of steps) it(step.cli, () => replay(step));
+  });
+}
+
+describe('random input in AgentInbox shapes', () => {
+  const text = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', 'agent-alpha', 'a'.repeat(70), '%3A:', '__proto__'));
+  const anyJson = fc.jsonValue({ maxDepth: 3 });
+  const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, anyJson);
+  const bodies: Array<[string, (ids: Record<string, unknown>) => string, fc.Arbitrary<unknown>]> = [
+    [
+      'POST',
+      () => '/agents',
+      fc.record(
+        { agentId: maybe(text), name: maybe(text), forceRebind: anyJson, webhook: maybe(fc.record({ url: maybe(fc.oneof(text, fc.webUrl())), activationMode: anyJson }, { requiredKeys: [] })) },
+        { requiredKeys: [] },
+      ),
+    ],
+    [
+      'POST',
+      (ids) => `/sources/${ids.sourceId}/events`,
+      fc.record({ sourceNativeId: maybe(text), eventVariant: maybe(text), occurredAt: maybe(fc.oneof(text, fc.date().map((t) => (Number.isNaN(t.getTime()) ? 'x' : t.toISOString())))), metadata: anyJson, rawPayload: anyJson }, { requiredKeys: [] }),
+    ],
+    [
+      'POST',
+      () => '/subscriptions',
+      fc.record({ agentId: fc.constantFrom('fuzz-agent', 'nobody'), sourceId: fc.constant('{{sourceId}}'), filter: fc.record({ metadata: anyJson, payload: anyJson, match: anyJson }, { requiredKeys: [] }) }),
+    ],
+  ];
+  const queryNames = ['agent_id', 'source_id', 'include_targets', 'after_entry_id', 'include_acked', 'heartbeat_ms', 'limit', 'agentId', 'after', 'includeAcked', 'x'];
+  const query = fc.dictionary(fc.constantFrom(...queryNames), text, { maxKeys: 3 }).map((q) => `?${new URLSearchParams(q as Record<string, string>)}`);
+  const lists = ['/agents', '/hosts', '/sources', '/subscriptions', '/timers', '/agents/fuzz-agent/targets', '/agents/fuzz-agent/inbox/entries', '/agents/fuzz-agent/inbox/watch'];
+
+  function noServerError(res: { status: number; headers: http.IncomingHttpHeaders; json?: Json; text?: string }, what: string): void {
+    expect(res.status, `${what} -> ${res.status} ${res.text ?? ''}`).toBeLessThan(500);
+    if (res.status >= 400) expect(res.json, what).toMatchObject({ ok: false, code: expect.stringMatching(/^[a-z_]+$/), error: expect.any(String) });
+  }
+
+  it('bodies and query strings never yield a 500 (~4 s)', async () => {
+    const api = (method: string, url: string, body?: unknown) => request({ socketPath: d.socket }, method, url, body === undefined ? {} : { body });
+    const hostId = (await api('POST', '/hosts', { hostType: 'local_event', hostKey: 'fuzz' })).json.hostId;
+    const ids = { sourceId: (await api('POST', '/sources', { hostId, streamKind: 'events', streamKey: 'fuzz' })).json.sourceId };
+    expect((await api('POST', '/agents', { agentId: 'fuzz-agent' })).status).toBeLessThan(300);
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(bodies.length - 1), fc.nat(lists.length - 1), fc.integer(), query, async (b, l, seed, q) => {
+        runs++;
+        const [method, url, arb] = bodies[b]!;
+        const body = JSON.parse(JSON.stringify(fc.sample(arb, { numRuns: 1, seed })[0]).replaceAll('{{sourceId}}', ids.sourceId));
+        const res = await api(method, url(ids), body);
+        noServerError(res, `${method} ${url(ids)} ${JSON.stringify(body).slice(0, 200)}`);
+        const list = `${lists[l]}${q}`;
+        if (list.includes('/watch')) {
+          const w = await firstDataFrame(list).catch(() => null);
+          if (w && w.status !== 200) noServerError({ status: w.status, headers: {}, json: JSON.parse(w.text), text: w.text }, `GET ${list}`);
+        } else {
+          noServerError(await api('GET', list), `GET ${list}`);
+        }
+      }),
+      { numRuns: 1_000_000, interruptAfterTimeLimit: 4000 },
+    );
+    expect(runs).toBeGreaterThan(20);
+  }, 60_000);
+});
