@@ -22,6 +22,7 @@ import { inboxDelivery } from './015-inbox-delivery.js';
 import { taskBoot } from './016-task-boot.js';
 import { authSessions } from './017-auth-sessions.js';
 import { childAgents } from './018-child-agents.js';
+import { taskTty } from './020-task-tty.js';
 
 export interface Migration {
   version: number;
@@ -30,7 +31,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, taskTty];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
