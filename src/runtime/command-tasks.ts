@@ -345,16 +345,10 @@ export class CommandTasks {
   private launch(row: CommandRow): void {
     let spawned: Spawned;
     try {
-      const spec = {
-        shell: row.shell,
-        login: row.login === 1,
-        cmd: row.cmd,
-        workdir: row.workdir,
-        outputPath: row.output_path,
-        env: taskEnv(row, this.reaper.env(row.task_id)),
-      };
+      const marker = this.reaper.env(row.task_id);
+      const spec = { shell: row.shell, login: row.login === 1, cmd: row.cmd, workdir: row.workdir, outputPath: row.output_path, env: taskEnv(row, marker) };
       spawned = row.tty === 1
-        ? spawnPty({ ...spec, cols: row.tty_cols!, rows: row.tty_rows! })
+        ? spawnPty({ ...spec, marker, cols: row.tty_cols!, rows: row.tty_rows! })
         : spawnCommand({ ...spec, acceptsInput: row.accepts_input === 1 });
     } catch (err) {
       const text = `could not start the command: ${(err as Error).message}`;

@@ -20,8 +20,8 @@
  * Costs, documented in README ("Terminal tasks"):
  * - Output passes through the daemon: what the pty produces is appended to `command.output_path`
  *   by the daemon (reading pauses while the file write lags), escape sequences and the terminal's
- *   echo of the input included. If the daemon dies, the pty's master closes: the session gets
- *   SIGHUP and output stops being recorded (the task is `interrupted` at the next start anyway).
+ *   echo of the input included. If the daemon dies, output stops being recorded; the terminal
+ *   itself stays up (see holdTerminal) until the next start interrupts the task.
  * - node-pty 1.1 leaves its master descriptor inheritable (no FD_CLOEXEC; upstream
  *   microsoft/node-pty#657). A process the daemon starts while a terminal task runs inherits that
  *   terminal's master. Every task runs as the daemon's user, who may open the slave
@@ -30,6 +30,7 @@
  * - A native addon, built from source by `npm ci` (python3, make, a C++ compiler), and loaded only
  *   when the first terminal task starts.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,7 +38,7 @@ import path from 'node:path';
 import { finished } from 'node:stream';
 import type { IPty } from 'node-pty';
 import { errors, type Issue } from '../core/errors.js';
-import { procStartTime, type SpawnSpec, type Spawned, type TaskInput } from './task-process.js';
+import { procStartTime, resolveExecutable, type SpawnSpec, type Spawned, type TaskInput } from './task-process.js';
 import { TERMINAL_SIZE, type CreateTaskInput } from './task-records.js';
 
 /** What a terminal task's programs see as $TERM. */
@@ -48,6 +49,8 @@ const EOF_CHAR = '\x04';
 export interface PtySpec extends Omit<SpawnSpec, 'acceptsInput'> {
   cols: number;
   rows: number;
+  /** The task's marker variables (runtime/task-reaper.ts), for the terminal's holder. */
+  marker: Record<string, string>;
 }
 
 /** The terminal settings of a create request, checked: a 400 before anything is created. */
@@ -108,6 +111,7 @@ export function spawnPty(spec: PtySpec): Spawned {
     out.destroy();
     throw err;
   }
+  const holder = holdTerminal((term as unknown as { fd: number }).fd, spec.marker);
   // Read errors other than the EIO of a closed pty would be thrown by node-pty without a listener;
   // the exit still arrives (node-pty waits for the child itself).
   (term as unknown as NodeJS.EventEmitter).on('error', () => undefined);
@@ -147,11 +151,36 @@ export function spawnPty(spec: PtySpec): Spawned {
       // something else still holds the terminal); the file is complete when the stream finishes.
       term.onExit(({ exitCode, signal }) => {
         gone = true;
+        holder?.kill('SIGKILL');
         out.end();
         finished(out, () => cb(signal ? null : exitCode, signal ? signalName(signal) : null));
       });
     },
   };
+}
+
+/**
+ * A process that only keeps a copy of the terminal's master open (`sleep` with it as fd 3), so that
+ * the terminal outlives a crash of the daemon. Without it, the daemon's death closes the last
+ * master: the kernel hangs the terminal up, its leader dies of SIGHUP and its session goes with
+ * it, and the next start can no longer find what the task left in that session (a process that
+ * cleared its environment). With it, a dead daemon leaves a tty task running as it leaves a pipe
+ * task, and the recovery ends both the same way. Output is not recorded meanwhile: once the pty's
+ * buffer is full the command blocks writing. The holder carries the task's marker, so the reaper
+ * ends it with the task's other processes; the task's exit kills it. Null when it cannot start:
+ * the terminal then hangs up with the daemon.
+ */
+function holdTerminal(masterFd: number, marker: Record<string, string>): ChildProcess | null {
+  const sleep = resolveExecutable('sleep');
+  if (!sleep || !Number.isInteger(masterFd)) return null;
+  try {
+    const child = spawn(sleep, ['2147483647'], { detached: true, stdio: ['ignore', 'ignore', 'ignore', masterFd], env: { ...marker } });
+    child.on('error', () => undefined);
+    child.unref();
+    return child.pid === undefined ? null : child;
+  } catch {
+    return null;
+  }
 }
 
 function signalName(n: number): NodeJS.Signals {

@@ -40,6 +40,20 @@ function pidOf(task: TaskSnapshot): number {
   return ev!.payload.pid as number;
 }
 
+/** Live processes whose environment carries the task's marker (its leader, what it started, the terminal's holder). */
+function marked(taskId: string): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`SVC_TASK_ID=${taskId}`) && procStat(Number(name))?.state !== 'Z') out.push(Number(name));
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
+}
+
 /** Controlling terminal (field 7, tty_nr) from /proc/<pid>/stat. */
 function ttyNr(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -102,8 +116,13 @@ describe('tty command tasks', () => {
     for (const fd of [1, 2]) expect(fs.readlinkSync(`/proc/${pid}/fd/${fd}`)).toBe(pts);
     expect(ttyNr(pid)).toBe(fs.statSync(pts).rdev);
     expect(t!.s.tasks.get('main', task.task_id).command).toMatchObject({ terminal_reentry: true, tty: true });
+    // The leader and the holder of the terminal's master (a sleep outside the session) carry the marker.
+    const carriers = marked(task.task_id);
+    expect(carriers).toContain(pid);
+    expect(carriers.map((p) => procStat(p)!.comm).sort()).toEqual(['sh', 'sleep']);
     t!.s.tasks.input('main', task.task_id, { text: '\n' });
     expect((await finish(task)).task.status).toBe('completed');
+    await until(() => marked(task.task_id).length === 0);
   });
 
   it('input is typed into the terminal and reaches a read; eof sends Ctrl-D, which ends a cat', async () => {
