@@ -4,10 +4,11 @@
  * refused sizes, and what becomes of a terminal task when the daemon is killed or shut down.
  */
 import fs from 'node:fs';
+import { spawn as spawnPty } from 'node-pty';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { groupAlive } from '../../src/runtime/task-process.js';
+import { groupAlive, procStat } from '../../src/runtime/task-process.js';
 import { cliFor } from '../helpers/cli.js';
-import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { BIN, daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { createAgent, createTask, expectError, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';
 
 const pool = daemonPool();
@@ -15,6 +16,12 @@ afterAll(() => pool.cleanup());
 
 const input = (d: RunningDaemon, agent: string, taskId: string, body: Record<string, unknown>) =>
   request(d, 'POST', `/api/control/agents/${agent}/tasks/${taskId}/input`, { body });
+
+/** Controlling terminal (field 7, tty_nr; 0 for none) from /proc/<pid>/stat. */
+function ttyNr(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]);
+}
 
 describe('tty command tasks over HTTP', () => {
   let d: RunningDaemon;
@@ -152,5 +159,40 @@ describe('tty command tasks across daemon deaths', () => {
     for (const pgid of pgids) await until(() => !groupAlive(pgid), `group ${pgid} to be gone`, 2000);
     const again = await pool.start({ home });
     for (const t of [soft, hard]) expect((await snapshot(again, 'main', t.task_id)).status).toBe('interrupted');
+  });
+});
+
+describe('a daemon started in a terminal', () => {
+  it('gives a tty task its own terminal, never the daemon\'s, and a pipe task none', async () => {
+    const home = pool.home();
+    // `svc serve` in an interactive terminal: the daemon has a controlling tty of its own.
+    const term = spawnPty(process.execPath, [BIN, 'serve', '--home', home, '--listen', '127.0.0.1:0'], {
+      cols: 200,
+      rows: 50,
+      env: { ...process.env, SVC_TOKEN: '', SVC_HOME: '', SVC_LISTEN: '', SVC_LOG_LEVEL: '' },
+    });
+    let log = '';
+    term.onData((chunk) => (log += chunk));
+    try {
+      await until(() => /"msg":"listening"/.test(log), 'the daemon to listen', 15_000);
+      const listen = /"listen":"([^"]+)"/.exec(log)![1]!;
+      const d = { base: `http://${listen}` } as RunningDaemon;
+      const daemonTty = ttyNr(term.pid);
+      expect(daemonTty).not.toBe(0);
+      const tty = await createTask(d, 'main', { cmd: 'echo up; sleep 30', tty: true });
+      const pipe = await createTask(d, 'main', { cmd: 'echo up; sleep 30' });
+      const [ttyPid, pipePid] = [await pgidOf(d, 'main', tty.task_id), await pgidOf(d, 'main', pipe.task_id)];
+      await until(() => fs.readFileSync(tty.command.output_path, 'utf8') === 'up\r\n', 'the tty task to run');
+      const pts = fs.readlinkSync(`/proc/${ttyPid}/fd/0`);
+      expect(ttyNr(ttyPid)).toBe(fs.statSync(pts).rdev);
+      expect(ttyNr(ttyPid)).not.toBe(daemonTty);
+      expect(procStat(ttyPid)!.session).not.toBe(procStat(term.pid)!.session);
+      expect(ttyNr(pipePid)).toBe(0);
+      for (const t of [tty, pipe]) await request(d, 'POST', `/api/control/agents/main/tasks/${t.task_id}/stop`, { body: {} });
+      await until(() => !groupAlive(ttyPid) && !groupAlive(pipePid), 'both tasks to end');
+    } finally {
+      term.kill('SIGTERM');
+      await until(() => procStat(term.pid) === null || procStat(term.pid)!.state === 'Z', 'the daemon to exit', 10_000).catch(() => term.kill('SIGKILL'));
+    }
   });
 });
