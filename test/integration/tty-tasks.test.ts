@@ -123,7 +123,7 @@ describe('tty command tasks over HTTP', () => {
     const refused = await svc(['tasks', 'run', 'main', 'true', '--cols', '80']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/^svc: invalid_request: /m);
-  });
+  }, 60_000); // five CLI processes
 });
 
 describe('tty command tasks across daemon deaths', () => {
