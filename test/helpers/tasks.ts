@@ -1,4 +1,5 @@
 /** Command tasks over HTTP against a started daemon (test/helpers/daemon.ts), shared by the task test files. */
+import fs from 'node:fs';
 import { expect } from 'vitest';
 import { request, type HttpResult, type RunningDaemon } from './daemon.js';
 
@@ -50,4 +51,23 @@ export async function pgidOf(d: RunningDaemon, agent: string, taskId: string): P
   const ev = (await events(d, agent)).find((e) => e.type === 'task_status_changed' && e.payload.task_id === taskId && e.payload.to === 'running');
   expect(ev, `no running event for ${taskId}`).toBeDefined();
   return ev.payload.pgid;
+}
+
+/**
+ * Live (non-zombie) processes whose environment carries the task's marker, SVC_TASK_ID: its
+ * leader, what it started, and a terminal task's holder of the pty master.
+ */
+export function markedPids(taskId: string): number[] {
+  const out: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (fs.readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`SVC_TASK_ID=${taskId}`)) out.push(Number(name));
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
 }

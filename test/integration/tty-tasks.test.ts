@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupAlive, procStat } from '../../src/runtime/task-process.js';
 import { cliFor } from '../helpers/cli.js';
 import { BIN, daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
-import { createAgent, createTask, expectError, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';
+import { createAgent, createTask, expectError, markedPids, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';
 
 const pool = daemonPool();
 afterAll(() => pool.cleanup());
@@ -138,10 +138,12 @@ describe('tty command tasks across daemon deaths', () => {
     await new Promise((r) => d.proc.once('exit', r));
     await new Promise((r) => setTimeout(r, 300));
     expect(groupAlive(pgid)).toBe(true); // not hung up: the daemon died, its task did not
+    expect(markedPids(task.task_id).length).toBe(4); // sh, two sleeps, the holder of the pty master
     const again = await pool.start({ home });
     const snap = await snapshot(again, 'main', task.task_id);
     expect(snap).toMatchObject({ status: 'interrupted', command: { tty: true, terminal_reentry: false } });
     await until(() => !groupAlive(pgid), 'the leftover group to be killed');
+    await until(() => markedPids(task.task_id).length === 0, 'the recovery to end the holder too');
     const late = await input(again, 'main', task.task_id, { text: 'x\n' });
     expect(late.json).toMatchObject({ accepted_input: false, input_target: 'tty' });
   });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { groupAlive, procStat, readTail } from '../../src/runtime/task-process.js';
 import type { TaskSnapshot } from '../../src/runtime/task-records.js';
 import { testServices, type TestServices } from '../helpers/services.js';
+import { markedPids as marked } from '../helpers/tasks.js';
 
 let t: TestServices | null = null;
 afterEach(async () => {
@@ -38,20 +39,6 @@ function pidOf(task: TaskSnapshot): number {
     .page('main', { limit: 1000, order: 'asc', max_level: 'debug' })
     .events.find((e) => e.type === 'task_status_changed' && e.payload.task_id === task.task_id && e.payload.to === 'running');
   return ev!.payload.pid as number;
-}
-
-/** Live processes whose environment carries the task's marker (its leader, what it started, the terminal's holder). */
-function marked(taskId: string): number[] {
-  const out: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
-    try {
-      if (fs.readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`SVC_TASK_ID=${taskId}`) && procStat(Number(name))?.state !== 'Z') out.push(Number(name));
-    } catch {
-      /* gone, or not ours to read */
-    }
-  }
-  return out;
 }
 
 /** Controlling terminal (field 7, tty_nr) from /proc/<pid>/stat. */
