@@ -28,7 +28,10 @@ interface OutputResult {
 function flat(t: Row): Row {
   const command = (t.command ?? {}) as Row;
   const out: Row = { ...t, command: undefined, child_supervision: undefined, child_observability: undefined };
-  if (t.kind !== 'child_agent') return { ...out, exit_status: command.exit_status ?? null, cmd: command.cmd ?? null, workdir: command.workdir ?? null, shell: command.shell ?? null };
+  if (t.kind !== 'child_agent') {
+    const pick = (k: string) => command[k] ?? null;
+    return { ...out, exit_status: pick('exit_status'), cmd: pick('cmd'), workdir: pick('workdir'), shell: pick('shell'), tty: pick('tty'), input_target: pick('input_target') };
+  }
   const sup = (t.child_supervision ?? {}) as Row;
   const obs = (t.child_observability ?? {}) as Row;
   const wt = (sup.worktree ?? null) as Row | null;
@@ -78,6 +81,19 @@ async function startTask(target: Target, agent: string, body: Row, flags: Client
   process.exitCode = out.task.status === 'completed' ? 0 : 1;
 }
 
+interface RunFlags {
+  summary?: string;
+  workdir?: string;
+  shell?: string;
+  login?: boolean;
+  input?: boolean;
+  tty?: boolean;
+  cols?: number;
+  rows?: number;
+  wait?: boolean;
+  timeoutMs?: number;
+}
+
 export function registerTasks(program: Command): void {
   const tasks = program.command('tasks').description('background command tasks and supervised child agents of an agent');
 
@@ -87,6 +103,9 @@ export function registerTasks(program: Command): void {
     .option('--shell <shell>', 'shell path or name (default /bin/sh)')
     .option('--login', 'run a login shell (`<shell> -lc CMD`)')
     .option('--input', 'give the command a stdin pipe (see `svc tasks input`)')
+    .option('--tty', 'run the command in a pseudo-terminal; `svc tasks input` types into it')
+    .option('--cols <n>', 'terminal columns with --tty (default 120)', intArg)
+    .option('--rows <n>', 'terminal rows with --tty (default 40)', intArg)
     .option('--wait', 'wait for the task to finish and print its output; exit 0 only if it completed')
     .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
     .action(
@@ -94,7 +113,7 @@ export function registerTasks(program: Command): void {
         async (
           agent: string,
           words: string[],
-          flags: ClientFlags & { summary?: string; workdir?: string; shell?: string; login?: boolean; input?: boolean; wait?: boolean; timeoutMs?: number },
+          flags: ClientFlags & RunFlags,
         ) => {
           const target = resolveTarget(flags);
           const body = {
@@ -104,6 +123,9 @@ export function registerTasks(program: Command): void {
             shell: flags.shell,
             login: flags.login ? true : undefined,
             accepts_input: flags.input ? true : undefined,
+            tty: flags.tty ? true : undefined,
+            cols: flags.cols,
+            rows: flags.rows,
           };
           await startTask(target, agent, body, flags);
         },
@@ -167,9 +189,9 @@ export function registerTasks(program: Command): void {
       }),
     );
 
-  clientOptions(tasks.command('input <agent> <task_id> <text>').description('write TEXT to the stdin of a task started with --input'))
+  clientOptions(tasks.command('input <agent> <task_id> <text>').description('write TEXT to the stdin of a task started with --input, or type it into the terminal of a --tty task'))
     .option('--newline', 'append a newline to TEXT')
-    .option('--eof', 'close the stdin after writing')
+    .option('--eof', 'close the stdin after writing (a --tty task gets Ctrl-D instead)')
     .action(
       action(async (agent: string, taskId: string, text: string, flags: ClientFlags & { newline?: boolean; eof?: boolean }) => {
         const body = { text: flags.newline ? `${text}\n` : text, eof: flags.eof ? true : undefined };

@@ -4,7 +4,9 @@
  *
  * A task is a row in `tasks` and, while it runs, a child process: `<shell> -c <cmd>` (`-lc` when
  * `login`) started as the leader of its own process group, its combined stdout+stderr appended to
- * `<agent home>/tasks/<task_id>.log`.
+ * `<agent home>/tasks/<task_id>.log`. With `tty: true` the command runs in a pseudo-terminal
+ * instead (runtime/task-pty.ts): the same leader, group and session, the terminal's output in the
+ * same file, input to the terminal.
  *
  * Lifecycle: queued -> running -> completed | failed (exit status), running -> cancelling (first
  * stop: SIGTERM to the group) -> cancelled (on exit; a second stop SIGKILLs the group), queued ->
@@ -21,7 +23,6 @@
  * then SIGKILL after a grace: nothing a task started outlives the task, nor the daemon.
  */
 import { createHash } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
@@ -29,9 +30,21 @@ import type { FailureArtifact } from '../core/failure.js';
 import type { Span, SpanStatus } from '../telemetry/tracing.js';
 import type { RuntimeDeps } from './deps.js';
 import type { TaskLedger } from './task-ledger.js';
-import { killLeftoverGroup, readTail, resolveExecutable, signalGroup, spawnCommand } from './task-process.js';
+import { killLeftoverGroup, readTail, resolveExecutable, signalGroup, spawnCommand, type Spawned } from './task-process.js';
+import { spawnPty, terminalOptions } from './task-pty.js';
 import { TaskReaper, type TaskTarget } from './task-reaper.js';
-import { DEFAULT_SHELL, failure, isCommand, oneLine, isTerminal, type CommandRow, type CreateTaskInput, type TaskRow, type TaskStatus } from './task-records.js';
+import {
+  DEFAULT_SHELL,
+  failure,
+  inputTarget,
+  isCommand,
+  oneLine,
+  isTerminal,
+  type CommandRow,
+  type CreateTaskInput,
+  type TaskRow,
+  type TaskStatus,
+} from './task-records.js';
 import type { WorkspaceService } from './workspaces.js';
 
 /** Grace between SIGTERM and SIGKILL when the daemon (or an agent deletion) ends tasks. */
@@ -46,7 +59,7 @@ export interface CommandTaskDeps extends RuntimeDeps {
 interface Live {
   taskId: string;
   agentId: string;
-  child: ChildProcess;
+  proc: Spawned;
   pgid: number;
   /** What the reaper needs to find the task's processes outside its group. */
   target: TaskTarget;
@@ -100,6 +113,7 @@ export class CommandTasks {
   }
 
   create(agentId: string, input: CreateTaskInput): TaskRow {
+    const term = terminalOptions(input);
     const shell = input.shell?.trim() || DEFAULT_SHELL;
     if (!resolveExecutable(shell)) throw errors.shellNotFound(shell);
     const base = this.deps.workspaces.activePath(agentId);
@@ -112,7 +126,7 @@ export class CommandTasks {
     fs.writeFileSync(outputPath, '', { flag: 'a', mode: 0o600 });
     const summary = input.summary?.trim() || oneLine(input.cmd);
     const login = input.login === true;
-    const acceptsInput = input.accepts_input === true;
+    const acceptsInput = term.acceptsInput;
     const digest = createHash('sha256').update(input.cmd).digest('hex');
 
     const row = this.deps.store.tx(() => {
@@ -129,10 +143,24 @@ export class CommandTasks {
           shell,
           login: login ? 1 : 0,
           accepts_input: acceptsInput ? 1 : 0,
+          tty: term.tty ? 1 : 0,
+          tty_cols: term.cols,
+          tty_rows: term.rows,
           workdir,
           output_path: outputPath,
         },
-        { cmd: input.cmd, cmd_digest: digest, shell, login, accepts_input: acceptsInput, workdir, output_path: outputPath, authority_class: input.authority_class ?? null },
+        {
+          cmd: input.cmd,
+          cmd_digest: digest,
+          shell,
+          login,
+          accepts_input: acceptsInput,
+          tty: term.tty,
+          ...(term.tty ? { terminal_size: { cols: term.cols, rows: term.rows } } : {}),
+          workdir,
+          output_path: outputPath,
+          authority_class: input.authority_class ?? null,
+        },
       );
     });
     this.pump(agentId);
@@ -152,35 +180,32 @@ export class CommandTasks {
 
   input(row: CommandRow, body: { text: string; eof?: boolean | null | undefined; authority_class?: string | null | undefined }): InputOutcome {
     const taskId = row.task_id;
-    const refuse = (summaryText: string): InputOutcome => ({
-      accepted_input: false,
-      bytes_written: null,
-      input_target: row.accepts_input ? 'stdin' : null,
-      summary_text: summaryText,
-    });
-    if (!row.accepts_input) return refuse(`task ${taskId} was created without accepts_input: it has no stdin, input not delivered`);
-    const stdin = this.live.get(taskId)?.child.stdin;
-    if (row.status !== 'running' || !stdin || stdin.destroyed || stdin.writableEnded) {
+    const target = inputTarget(row);
+    const refuse = (summaryText: string): InputOutcome => ({ accepted_input: false, bytes_written: null, input_target: target, summary_text: summaryText });
+    if (!target) return refuse(`task ${taskId} was created without accepts_input: it has no stdin, input not delivered`);
+    const sink = this.live.get(taskId)?.proc.input;
+    if (row.status !== 'running' || !sink?.open) {
       return refuse(`task ${taskId} is ${row.status}, not running: input not delivered`);
     }
     const buf = Buffer.from(body.text, 'utf8');
-    stdin.write(buf);
-    if (body.eof) stdin.end();
+    sink.write(buf, body.eof === true);
     this.deps.store.tx(() =>
       this.deps.events.append(row.agent_id, 'task_input_delivered', {
         task_id: taskId,
         kind: row.kind,
-        input_target: 'stdin',
+        input_target: target,
         bytes_written: buf.length,
         eof: body.eof === true,
         authority_class: body.authority_class ?? null,
       }),
     );
+    const end = target === 'tty' ? ' and sent the EOF character (Ctrl-D)' : ' and closed it';
+    const where = target === 'tty' ? 'terminal' : 'stdin';
     return {
       accepted_input: true,
       bytes_written: buf.length,
-      input_target: 'stdin',
-      summary_text: `wrote ${buf.length} bytes to the stdin of task ${taskId}${body.eof ? ' and closed it' : ''}`,
+      input_target: target,
+      summary_text: `wrote ${buf.length} bytes to the ${where} of task ${taskId}${body.eof ? end : ''}`,
     };
   }
 
@@ -318,17 +343,13 @@ export class CommandTasks {
   }
 
   private launch(row: CommandRow): void {
-    let spawned: ReturnType<typeof spawnCommand>;
+    let spawned: Spawned;
     try {
-      spawned = spawnCommand({
-        shell: row.shell,
-        login: row.login === 1,
-        cmd: row.cmd,
-        workdir: row.workdir,
-        outputPath: row.output_path,
-        acceptsInput: row.accepts_input === 1,
-        env: taskEnv(row, this.reaper.env(row.task_id)),
-      });
+      const marker = this.reaper.env(row.task_id);
+      const spec = { shell: row.shell, login: row.login === 1, cmd: row.cmd, workdir: row.workdir, outputPath: row.output_path, env: taskEnv(row, marker) };
+      spawned = row.tty === 1
+        ? spawnPty({ ...spec, marker, cols: row.tty_cols!, rows: row.tty_rows! })
+        : spawnCommand({ ...spec, acceptsInput: row.accepts_input === 1 });
     } catch (err) {
       const text = `could not start the command: ${(err as Error).message}`;
       this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null).end('error', text);
@@ -337,17 +358,17 @@ export class CommandTasks {
       );
       return;
     }
-    const { child, pid, pgid, procStart } = spawned;
+    const { pid, pgid, procStart } = spawned;
     const procBoot = procStart === null ? null : this.reaper.currentBoot;
     let markExited!: () => void;
     const span = this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null);
     const target: TaskTarget = { taskId: row.task_id, pgid, procStart, bootId: procBoot };
-    const live: Live = { taskId: row.task_id, agentId: row.agent_id, child, pgid, target, exited: new Promise<void>((r) => (markExited = r)), span };
+    const live: Live = { taskId: row.task_id, agentId: row.agent_id, proc: spawned, pgid, target, exited: new Promise<void>((r) => (markExited = r)), span };
     this.live.set(row.task_id, live);
     let set = this.liveByAgent.get(row.agent_id);
     if (!set) this.liveByAgent.set(row.agent_id, (set = new Set()));
     set.add(row.task_id);
-    child.once('exit', (code, signal) => {
+    spawned.onExit((code, signal) => {
       try {
         this.onExit(live, code, signal);
       } catch (err) {
@@ -369,7 +390,7 @@ export class CommandTasks {
     const set = this.liveByAgent.get(live.agentId);
     set?.delete(live.taskId);
     if (set && set.size === 0) this.liveByAgent.delete(live.agentId);
-    live.child.stdin?.destroy();
+    live.proc.input?.close();
     // The leader is gone: whatever it left in its group goes with it, and what it started
     // outside the group is ended (SIGTERM, then SIGKILL after the grace).
     signalGroup(live.pgid, 'SIGKILL');

@@ -35,7 +35,7 @@ export type ResultDescriber = (row: TaskRow) => Record<string, unknown>;
 
 /** The row fields a new task is inserted with (the rest start empty). */
 export type NewTask = Pick<TaskRow, 'task_id' | 'agent_id' | 'kind' | 'summary' | 'parent_message_id'> &
-  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'workdir' | 'output_path' | 'child_agent_id'>>;
+  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'tty' | 'tty_cols' | 'tty_rows' | 'workdir' | 'output_path' | 'child_agent_id'>>;
 
 export class TaskLedger {
   readonly stmt;
@@ -46,10 +46,10 @@ export class TaskLedger {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO tasks (task_id, agent_id, kind, status, summary, cmd, cmd_digest, shell, login, accepts_input, workdir, output_path,
-           parent_message_id, child_agent_id, created_at, updated_at)
-         VALUES (@task_id, @agent_id, @kind, @status, @summary, @cmd, @cmd_digest, @shell, @login, @accepts_input, @workdir, @output_path,
-           @parent_message_id, @child_agent_id, @now, @now)`,
+        `INSERT INTO tasks (task_id, agent_id, kind, status, summary, cmd, cmd_digest, shell, login, accepts_input, tty, tty_cols, tty_rows,
+           workdir, output_path, parent_message_id, child_agent_id, created_at, updated_at)
+         VALUES (@task_id, @agent_id, @kind, @status, @summary, @cmd, @cmd_digest, @shell, @login, @accepts_input, @tty, @tty_cols, @tty_rows,
+           @workdir, @output_path, @parent_message_id, @child_agent_id, @now, @now)`,
       ),
       get: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
       update: db.prepare(
@@ -87,6 +87,9 @@ export class TaskLedger {
       shell: null,
       login: 0,
       accepts_input: 0,
+      tty: 0,
+      tty_cols: null,
+      tty_rows: null,
       workdir: null,
       output_path: null,
       child_agent_id: null,

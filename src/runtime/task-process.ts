@@ -2,11 +2,13 @@
  * The operating-system side of command tasks: spawning `<shell> -c <cmd>` as the leader of its own
  * process group (and session) with its combined output appended to a file, signalling whole
  * groups, recognising a leftover group after a daemon crash without hitting a recycled pid, and
- * reading the tail of an output file. No database, no events: runtime/tasks.ts owns the lifecycle.
+ * reading the tail of an output file. No database, no events: runtime/command-tasks.ts owns the
+ * lifecycle. A task with a terminal is spawned by runtime/task-pty.ts into the same `Spawned` shape.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { readProc, type ProcEntry } from './process-tree.js';
 
 export interface SpawnSpec {
@@ -19,25 +21,40 @@ export interface SpawnSpec {
   env: NodeJS.ProcessEnv;
 }
 
+/** Where a running task's input goes: a stdin pipe, or its terminal. */
+export interface TaskInput {
+  readonly target: 'stdin' | 'tty';
+  /** False once input can no longer be delivered (the pipe was closed, or the process is gone). */
+  readonly open: boolean;
+  /** Write `data`, then with `eof` signal end of file (a pipe is closed; a terminal gets its EOF character). */
+  write(data: Buffer, eof: boolean): void;
+  /** The leader exited: stop delivering input. */
+  close(): void;
+}
+
+/** A started task process, whatever runs it (a pipe child here, a pseudo-terminal in task-pty.ts). */
 export interface Spawned {
-  child: ChildProcess;
   pid: number;
-  /** `detached: true` makes the child a session and process-group leader: pgid = pid. */
+  /** The leader is a session and process-group leader: pgid = pid. */
   pgid: number;
   /** Start time of the leader (/proc/<pid>/stat field 22), null where /proc is not available. */
   procStart: string | null;
+  input: TaskInput | null;
+  /** Register the exit handler (once, in the tick of the spawn): called when the leader exited and its output is in the file. */
+  onExit(cb: (code: number | null, signal: NodeJS.Signals | null) => void): void;
 }
 
 /**
  * Start the command. Throws when the operating system refuses (no such shell or workdir, out of
  * processes): the caller records the task as failed. The output file is opened for appending and
  * handed to the child as both stdout and stderr, so output lands on disk without passing through
- * the daemon and keeps landing there if the daemon dies.
+ * the daemon and keeps landing there if the daemon dies. `detached: true` makes the child a
+ * session and process-group leader.
  */
 export function spawnCommand(spec: SpawnSpec): Spawned {
   fs.mkdirSync(path.dirname(spec.outputPath), { recursive: true });
   const fd = fs.openSync(spec.outputPath, 'a', 0o600);
-  let child: ChildProcess;
+  let child: ReturnType<typeof spawn>;
   try {
     child = spawn(spec.shell, [spec.login ? '-lc' : '-c', spec.cmd], {
       cwd: spec.workdir,
@@ -55,7 +72,30 @@ export function spawnCommand(spec: SpawnSpec): Spawned {
   if (child.pid === undefined) {
     throw new Error(`could not start ${spec.shell} in ${spec.workdir}`);
   }
-  return { child, pid: child.pid, pgid: child.pid, procStart: procStartTime(child.pid) };
+  const pid = child.pid;
+  return {
+    pid,
+    pgid: pid,
+    procStart: procStartTime(pid),
+    input: child.stdin ? pipeInput(child.stdin) : null,
+    onExit: (cb) => void child.once('exit', cb),
+  };
+}
+
+function pipeInput(stdin: Writable): TaskInput {
+  return {
+    target: 'stdin',
+    get open() {
+      return !stdin.destroyed && !stdin.writableEnded;
+    },
+    write(data, eof) {
+      stdin.write(data);
+      if (eof) stdin.end();
+    },
+    close() {
+      stdin.destroy();
+    },
+  };
 }
 
 /** Send a signal to every process of a group; false when the group no longer exists. */

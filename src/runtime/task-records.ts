@@ -20,6 +20,9 @@ export const MAX_OUTPUT_WAIT_MS = 300_000;
 /** Wait of `block=true` without `timeout_ms`. */
 export const DEFAULT_OUTPUT_WAIT_MS = 30_000;
 
+/** Terminal size of a `tty` task: the default, and the bounds of `cols`/`rows` on create. */
+export const TERMINAL_SIZE = { cols: 120, rows: 40, min: 1, max: 1000 } as const;
+
 export interface TaskRow {
   seq: number;
   task_id: string;
@@ -33,6 +36,10 @@ export interface TaskRow {
   shell: string | null;
   login: number;
   accepts_input: number;
+  /** 1: the command runs in a pseudo-terminal (runtime/task-pty.ts); see store/migrations/020-task-tty.ts. */
+  tty: number;
+  tty_cols: number | null;
+  tty_rows: number | null;
   workdir: string | null;
   output_path: string | null;
   exit_status: number | null;
@@ -72,6 +79,8 @@ export interface CommandSection {
   shell: string;
   terminal_reentry: boolean;
   tty: boolean;
+  /** The terminal's size; null for a task without one. */
+  terminal_size: { cols: number; rows: number } | null;
   workdir: string;
 }
 
@@ -104,6 +113,10 @@ export interface CreateTaskInput {
   shell?: string | null | undefined;
   login?: boolean | null | undefined;
   accepts_input?: boolean | null | undefined;
+  /** Run in a pseudo-terminal; input then always goes to the terminal. */
+  tty?: boolean | null | undefined;
+  cols?: number | null | undefined;
+  rows?: number | null | undefined;
   authority_class?: string | null | undefined;
   /** Set when a model's tool call creates the task: the message its turn answers. */
   parent_message_id?: string | null | undefined;
@@ -133,20 +146,28 @@ export function snapshot(r: TaskRow, child: ChildSections | null = null): TaskSn
   };
 }
 
+/** Where input to a command task goes: its terminal, its stdin pipe, or nowhere. */
+export function inputTarget(r: TaskRow): 'tty' | 'stdin' | null {
+  return r.tty === 1 ? 'tty' : r.accepts_input === 1 ? 'stdin' : null;
+}
+
 function commandSection(r: CommandRow): CommandSection {
+  const tty = r.tty === 1;
   return {
     accepts_input: r.accepts_input === 1,
     cmd: r.cmd,
     cmd_digest: r.cmd_digest,
     exit_status: r.exit_status,
-    input_target: r.accepts_input === 1 ? 'stdin' : null,
+    input_target: inputTarget(r),
     login: r.login === 1,
     output_path: r.output_path,
     promoted_from_exec_command: false,
     result_summary: r.result_summary,
     shell: r.shell,
-    terminal_reentry: false,
-    tty: false,
+    // A running terminal can be re-attached: its output file is the screen, task input the keyboard.
+    terminal_reentry: tty && r.status === 'running',
+    tty,
+    terminal_size: tty ? { cols: r.tty_cols ?? TERMINAL_SIZE.cols, rows: r.tty_rows ?? TERMINAL_SIZE.rows } : null,
     workdir: r.workdir,
   };
 }

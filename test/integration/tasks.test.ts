@@ -8,60 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupAlive } from '../../src/runtime/task-process.js';
-import { daemonPool, request, stopAgent, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, stopAgent, type RunningDaemon } from '../helpers/daemon.js';
+import { createAgent, createTask, events, expectError, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';
 
 const pool = daemonPool();
 afterAll(() => pool.cleanup());
-
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function expectError(res: HttpResult, status: number, code: string): void {
-  expect({ status: res.status, code: res.json?.code }, res.text).toEqual({ status, code });
-  expect(res.json.ok).toBe(false);
-}
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const createAgent = async (d: RunningDaemon, id: string) =>
-  expect((await request(d, 'POST', `/api/control/agents/${id}/create`, { body: {} })).status).toBe(201);
-
-async function createTask(d: RunningDaemon, agent: string, body: Record<string, unknown>): Promise<Json> {
-  const r = await request(d, 'POST', `/api/control/agents/${agent}/tasks`, { body: { summary: 'test task', ...body } });
-  expect(r.status, r.text).toBe(201);
-  return r.json;
-}
-
-async function output(d: RunningDaemon, agent: string, taskId: string, query = 'block=true&timeout_ms=10000'): Promise<Json> {
-  const r = await request(d, 'GET', `/api/agents/${agent}/tasks/${taskId}/output?${query}`);
-  expect(r.status, r.text).toBe(200);
-  return r.json;
-}
-
-const snapshot = async (d: RunningDaemon, agent: string, taskId: string): Promise<Json> =>
-  (await request(d, 'GET', `/api/agents/${agent}/tasks/${taskId}`)).json;
-
-/** The agent's whole log, oldest first, page by page (the run loop's turns make it long). */
-async function events(d: RunningDaemon, agent: string): Promise<Json[]> {
-  const out: Json[] = [];
-  for (;;) {
-    const r = await request(d, 'GET', `/api/agents/${agent}/events?order=asc&limit=1000&after_seq=${out.at(-1)?.event_seq ?? 0}`);
-    expect(r.status).toBe(200);
-    out.push(...r.json.events);
-    if (!r.json.has_newer) return out;
-  }
-}
-
-async function pgidOf(d: RunningDaemon, agent: string, taskId: string): Promise<number> {
-  const ev = (await events(d, agent)).find((e) => e.type === 'task_status_changed' && e.payload.task_id === taskId && e.payload.to === 'running');
-  expect(ev, `no running event for ${taskId}`).toBeDefined();
-  return ev.payload.pgid;
-}
 
 /** Pids whose parent is `ppid` (zombies included: a zombie child is an un-waited child). */
 function childrenOf(ppid: number): Array<{ pid: number; state: string }> {

@@ -94,8 +94,8 @@ async function escapedPids(files: string[]): Promise<number[]> {
   return pids;
 }
 
-async function createTask(d: RunningDaemon, cmd: string): Promise<string> {
-  const r = await request(d, 'POST', '/api/control/agents/main/tasks', { body: { summary: 'escapes', cmd } });
+async function createTask(d: RunningDaemon, cmd: string, tty: boolean): Promise<string> {
+  const r = await request(d, 'POST', '/api/control/agents/main/tasks', { body: { summary: 'escapes', cmd, tty } });
   expect(r.status, r.text).toBe(201);
   return r.json.task_id;
 }
@@ -129,11 +129,15 @@ function pgidOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
-describe('processes a task started outside its group', () => {
+// Each case for a pipe task and for a task in a pseudo-terminal (tty: true), whose leader leads the pty's session.
+describe.each([
+  { mode: 'pipe', tty: false },
+  { mode: 'tty', tty: true },
+])('processes a $mode task started outside its group', ({ mode, tty }) => {
   it('are ended by a graceful shutdown (SIGTERM to the daemon)', async () => {
     const d = await pool.start();
-    const { cmd, files } = escapingCommand('shutdown');
-    const taskId = await createTask(d, cmd);
+    const { cmd, files } = escapingCommand(`${mode}-shutdown`);
+    const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
     const others = startBystanders(taskId);
     const t0 = Date.now();
@@ -147,8 +151,8 @@ describe('processes a task started outside its group', () => {
   it('are ended by the recovery after a SIGKILL of the daemon', async () => {
     const home = pool.home();
     const d = await pool.start({ home });
-    const { cmd, files } = escapingCommand('crash');
-    const taskId = await createTask(d, cmd);
+    const { cmd, files } = escapingCommand(`${mode}-crash`);
+    const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
     const others = startBystanders(taskId);
     d.proc.kill('SIGKILL');
@@ -165,8 +169,8 @@ describe('processes a task started outside its group', () => {
 
   it('are ended when the task is stopped (POST .../tasks/:task_id/stop)', async () => {
     const d = await pool.start();
-    const { cmd, files } = escapingCommand('stop');
-    const taskId = await createTask(d, cmd);
+    const { cmd, files } = escapingCommand(`${mode}-stop`);
+    const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
     const others = startBystanders(taskId);
     const stop = await request(d, 'POST', `/api/control/agents/main/tasks/${taskId}/stop`, { body: {} });
@@ -178,10 +182,10 @@ describe('processes a task started outside its group', () => {
 
   it('are ended when the task finishes on its own; a process no task started is left alone', async () => {
     const d = await pool.start();
-    const marker = path.join(dir, 'finish.done');
-    const { cmd, files } = escapingCommand('finish');
+    const marker = path.join(dir, `${mode}-finish.done`);
+    const { cmd, files } = escapingCommand(`${mode}-finish`);
     // The same escapes, but the command exits instead of waiting.
-    const taskId = await createTask(d, `${cmd.replace(/\nwait$/, '')}\nwhile [ ! -e ${marker} ]; do sleep 0.05; done`);
+    const taskId = await createTask(d, `${cmd.replace(/\nwait$/, '')}\nwhile [ ! -e ${marker} ]; do sleep 0.05; done`, tty);
     const pids = await escapedPids(files);
     const others = startBystanders(taskId);
     fs.writeFileSync(marker, '');

@@ -75,6 +75,7 @@ export function taskRoutes(s: Services): AnyRoute[] {
       description:
         'Command (kind absent or `command`): ' +
         "defaults: shell /bin/sh, workdir the agent's active workspace. `login` runs `<shell> -lc <cmd>`; `accepts_input` gives it a stdin pipe. " +
+        '`tty: true` runs it in a pseudo-terminal (`cols`x`rows`, default 120x40) whose output goes to the same file and which takes task input. ' +
         'Combined stdout+stderr goes to command.output_path under the agent home. Beyond tasks.max_concurrent_per_agent running tasks a new one is `queued`. ' +
         'Exit status 0 -> completed, else failed; a finished task enqueues a task_result message (origin task, trusted_system). ' +
         'Child agent (kind `child_agent`): creates a private child agent (parent = this agent), its workspace (`inherit` or a git `worktree`), optionally a work item, ' +
@@ -97,9 +98,9 @@ export function taskRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/tasks/:task_id/input',
       auth: 'control',
       tags,
-      summary: 'Write text to the stdin of a running command task created with accepts_input, or send a child agent task a follow-up',
+      summary: 'Write text to the stdin of a running command task created with accepts_input, type it into the terminal of a tty task, or send a child agent task a follow-up',
       description:
-        'Command task: a task without accepts_input, or not running, answers 200 with accepted_input:false and a summary_text saying why. `eof: true` closes the stdin after writing. ' +
+        'Command task: a task without accepts_input, or not running, answers 200 with accepted_input:false and a summary_text saying why. `eof: true` closes the stdin after writing; for a tty task (input_target `tty`) it sends the EOF character Ctrl-D instead. ' +
         "Child agent task: the text is enqueued to the child (input_target `child_followup`); a finished task goes back to running until the child answers again. Refused (accepted_input:false) when the child is gone or its worktree was removed.",
       params: TaskParams,
       body: TaskInputBody,

@@ -1,7 +1,7 @@
 /** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
 import { z } from 'zod';
 import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../../runtime/child-tasks.js';
-import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES } from '../../runtime/task-records.js';
+import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE } from '../../runtime/task-records.js';
 import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';
 
 const text = (what: string, max: number) =>
@@ -9,6 +9,17 @@ const text = (what: string, max: number) =>
     .string()
     .max(max)
     .refine((s) => !s.includes('\0'), `${what} must not contain NUL bytes`);
+
+function terminalDimension(what: string, dflt: number) {
+  return z
+    .number()
+    .int()
+    .min(TERMINAL_SIZE.min)
+    .max(TERMINAL_SIZE.max)
+    .nullable()
+    .optional()
+    .openapi({ description: `terminal ${what} of a tty task (default ${dflt}); only with tty: true, else 400 invalid_request` });
+}
 
 export const TaskParams = z.object({
   id: z.string().min(1).openapi({ example: 'main' }),
@@ -25,7 +36,16 @@ export const CreateCommandTaskBody = z
     }),
     shell: text('shell', 4096).nullable().optional().openapi({ description: 'shell path or name on PATH; default /bin/sh; else 400 shell_not_found' }),
     login: z.boolean().nullable().optional().openapi({ description: 'run `<shell> -lc <cmd>` (a login shell)' }),
-    accepts_input: z.boolean().nullable().optional().openapi({ description: 'give the command a stdin pipe that POST …/input writes to' }),
+    accepts_input: z.boolean().nullable().optional().openapi({
+      description: 'give the command a stdin pipe that POST …/input writes to; a tty task always accepts input (false with tty: true is 400 invalid_request)',
+    }),
+    tty: z.boolean().nullable().optional().openapi({
+      description:
+        'run the command in a pseudo-terminal: it is the session leader with the terminal as its controlling tty and stdin/stdout/stderr; ' +
+        'everything the terminal shows (escape sequences and the echo of input included) is appended to command.output_path; POST …/input types into it',
+    }),
+    cols: terminalDimension('columns', TERMINAL_SIZE.cols),
+    rows: terminalDimension('rows', TERMINAL_SIZE.rows),
     authority_class: AuthorityClass,
   })
   .openapi('CreateCommandTaskRequest');
@@ -129,14 +149,20 @@ export const TaskSnapshot = z
         cmd: z.string().nullable(),
         cmd_digest: z.string().nullable().openapi({ description: 'sha256 of cmd, hex' }),
         exit_status: z.number().int().nullable(),
-        input_target: z.string().nullable().openapi({ description: '"stdin" for a task created with accepts_input, else null' }),
+        input_target: z.string().nullable().openapi({ description: '"tty" for a tty task, "stdin" for a task created with accepts_input, else null' }),
         login: z.boolean().nullable(),
         output_path: z.string().nullable().openapi({ description: 'file holding the combined stdout+stderr' }),
         promoted_from_exec_command: z.boolean().nullable(),
         result_summary: z.string().nullable(),
         shell: z.string().nullable(),
-        terminal_reentry: z.boolean().nullable(),
-        tty: z.boolean().nullable(),
+        terminal_reentry: z.boolean().nullable().openapi({
+          description: 'true while a tty task runs: a terminal can be re-attached by reading command.output_path (or …/output) and writing task input',
+        }),
+        tty: z.boolean().nullable().openapi({ description: 'the command runs in a pseudo-terminal' }),
+        terminal_size: z
+          .object({ cols: z.number().int(), rows: z.number().int() })
+          .nullable()
+          .openapi({ description: 'the terminal size of a tty task; null without a terminal' }),
         workdir: z.string().nullable(),
       })
       .nullable(),
@@ -181,7 +207,10 @@ export const TaskOutputResult = z
 export const TaskInputBody = z
   .looseObject({
     text: z.string().max(1_048_576),
-    eof: z.boolean().nullable().optional().openapi({ description: 'close the stdin after writing (the command sees end of file)' }),
+    eof: z.boolean().nullable().optional().openapi({
+      description:
+        'after writing, signal end of file: a stdin pipe is closed; a tty task gets the EOF character Ctrl-D (twice after a partial line) and its terminal stays open',
+    }),
     authority_class: AuthorityClass,
   })
   .openapi('TaskInputRequest');

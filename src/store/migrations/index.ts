@@ -23,6 +23,7 @@ import { taskBoot } from './016-task-boot.js';
 import { authSessions } from './017-auth-sessions.js';
 import { childAgents } from './018-child-agents.js';
 import { workItemPlans } from './019-work-item-plans.js';
+import { taskTty } from './020-task-tty.js';
 
 export interface Migration {
   version: number;
@@ -31,7 +32,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
