@@ -181,6 +181,13 @@ async function enqueue(agent: string, text: string): Promise<string> {
   return res.json.message_id;
 }
 
+/** An operator prompt: the way in to a private agent (public enqueue refuses it, 403 agent_private). */
+async function prompt(agent: string, text: string): Promise<string> {
+  const res = await request(d, 'POST', `/api/control/agents/${agent}/prompt`, { body: { text } });
+  expect(res.status, res.text).toBe(202);
+  return res.json.message_id;
+}
+
 async function enqueueMany(agent: string, n: number, prefix = 'm'): Promise<string[]> {
   return Promise.all(range(1, n).map((i) => enqueue(agent, `${prefix}${i}`)));
 }
@@ -628,9 +635,9 @@ describe('SSE: /api/events/stream (global, live only, public agents)', () => {
     const g1Head = await head('g1');
     const g2Head = await head('g2');
     await enqueue('g1', 'one');
-    await enqueue('gp', 'secret-1');
+    await prompt('gp', 'secret-1');
     await enqueue('g2', 'two');
-    await enqueue('gp', 'secret-2');
+    await prompt('gp', 'secret-2');
     await createAgent('gp-late', { visibility: 'private' });
     await createAgent('g3');
     await enqueue('g1', 'three');
