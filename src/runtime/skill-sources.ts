@@ -1,7 +1,8 @@
 /**
- * The pieces of skills that touch the outside world: SKILL.md frontmatter, where a skill comes
- * from (a local directory, a git URL, the `owner/repo/path@ref` shorthand), git through execFile
- * (never a shell), locating the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
+ * The pieces of skills that touch the outside world: SKILL.md frontmatter (of one skill directory,
+ * or of every skill directory in a root: `scanRoot`), where a skill comes from (a local directory,
+ * a git URL, the `owner/repo/path@ref` shorthand), git through execFile (never a shell), locating
+ * the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
  * Reading a skill's files (the walk, the content hash, the copy) is skill-files.ts.
  */
 import { execFile } from 'node:child_process';
@@ -115,6 +116,47 @@ export function readManifest(dir: string, relativeTo?: string): SkillManifest {
   const name = fields.name!;
   if (!SKILL_NAME_RE.test(name)) throw new Error(`skill name ${JSON.stringify(name)} in ${file} must match ${SKILL_NAME_RE.source}`);
   return { name, description: fields.description!, fields, body };
+}
+
+/** A directory of a root that is not a valid skill, with the reason. */
+export interface InvalidSkill {
+  path: string;
+  error: string;
+}
+
+/** Every `<root>/<dir>/SKILL.md` (dot-directories skipped; symlinked directories followed). */
+export function scanRoot(root: string): { skills: Array<{ dir: string; manifest: SkillManifest }>; invalid: InvalidSkill[] } {
+  const skills: Array<{ dir: string; manifest: SkillManifest }> = [];
+  const invalid: InvalidSkill[] = [];
+  let entries: string[];
+  // Most roots do not exist (an agent home without .svc/skills): a stat is far cheaper than the
+  // exception readdirSync throws for a missing directory.
+  if (!fs.existsSync(root)) return { skills, invalid };
+  try {
+    entries = fs.readdirSync(root).sort();
+  } catch {
+    return { skills, invalid };
+  }
+  const names = new Set<string>();
+  for (const e of entries) {
+    if (e.startsWith('.')) continue;
+    const dir = path.join(root, e);
+    try {
+      if (!fs.statSync(dir).isDirectory()) continue;
+    } catch {
+      invalid.push({ path: dir, error: `${dir} is a broken link` });
+      continue;
+    }
+    try {
+      const manifest = readManifest(dir);
+      if (names.has(manifest.name)) throw new Error(`another directory in ${root} already holds skill ${JSON.stringify(manifest.name)}`);
+      names.add(manifest.name);
+      skills.push({ dir, manifest });
+    } catch (err) {
+      invalid.push({ path: dir, error: (err as Error).message });
+    }
+  }
+  return { skills, invalid };
 }
 
 // --- sources -------------------------------------------------------------------------------------
