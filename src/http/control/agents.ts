@@ -29,8 +29,10 @@ export function agentRoutes(s: Services): AnyRoute[] {
       auth: 'read',
       tags,
       summary: 'Lightweight agent entries for selection and navigation',
+      description:
+        'A bare JSON array (the real system\'s shape, which the Holon web GUI reads). Each entry keeps svc\'s fields (agent_id, display_name, status, visibility, parent_agent_id, is_default) beside the real system\'s (identity, scheduling_posture, lifecycle, pending, current_run_id, waiting_reason, model, active_workspace_entry).',
       responses: { 200: { description: 'Agents', schema: AgentList } },
-      handler: () => ({ ok: true, agents: s.agents.list().map((a) => agentListEntry(s, a)) }),
+      handler: () => s.agents.list().map((a) => agentListEntry(s, a)),
     }),
     defineRoute({
       method: 'GET',
