@@ -146,6 +146,14 @@ export class EventLog {
     };
   }
 
+  /**
+   * The newest retained event of `type` whose payload `field` equals `value`, or null (links a
+   * record to the event that created it, e.g. a brief to its brief_created).
+   */
+  seqWhere(agentId: string, type: string, field: string, value: string): number | null {
+    return (this.stmt.seqWhere.get(agentId, type, `$.${field}`, value) as number | undefined) ?? null;
+  }
+
   /** Remove an agent's whole log (deletion). Call inside a transaction. */
   purge(agentId: string): number {
     this.heads.delete(agentId);
@@ -174,6 +182,9 @@ function prepare(db: Database.Database) {
     ),
     anyBelow: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq < ? AND level <= ? LIMIT 1'),
     anyAbove: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq > ? AND level <= ? LIMIT 1'),
+    seqWhere: db
+      .prepare('SELECT event_seq FROM events WHERE agent_id = ? AND type = ? AND json_extract(payload, ?) = ? ORDER BY event_seq DESC LIMIT 1')
+      .pluck(),
     purge: db.prepare('DELETE FROM events WHERE agent_id = ?'),
     total: db.prepare('SELECT count(*) AS n FROM events'),
     visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?'),

@@ -15,6 +15,7 @@ import { discoveryRoutes } from './control/discovery.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { modelRoutes } from './control/models.js';
+import { observerSyncRoutes } from './control/observer-sync.js';
 import { bindingRoutes } from './control/bindings.js';
 import { browserAuthRoutes } from './control/browser-auth.js';
 import { runControlRoutes } from './control/run-control.js';
@@ -64,6 +65,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...bindingRoutes(s),
     ...workspaceRoutes(s),
     ...skillRoutes(s),
+    ...observerSyncRoutes(s),
   ];
 }
 
