@@ -5,6 +5,7 @@
  */
 import { errors } from '../../core/errors.js';
 import { SKILL_LIMITS } from '../../runtime/skill-files.js';
+import { skillEntryView } from '../../runtime/skill-views.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
@@ -48,7 +49,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         summary: `Skills enabled for the agent: name, scope (agent/workspace/user), source${alias}`,
         params: AgentIdParams,
         responses: { 200: { description: 'Enabled skills', schema: AgentSkillList } },
-        handler: ({ params }) => ({ ok: true, agent_id: params.id, skills: s.skills.list(params.id) }),
+        handler: ({ params }) => ({ ok: true, agent_id: params.id, skills: s.skills.list(params.id).map(skillEntryView) }),
       }),
       defineRoute({
         method: 'POST',
@@ -61,7 +62,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         params: AgentIdParams,
         body: EnableBody,
         responses: { 200: { description: 'Enabled', schema: EnableResponse } },
-        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, ...(await s.skills.enable(params.id, body.name, body.copy ?? false)) }),
+        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, ...(await s.skills.enable(params.id, body.name, body.copy ?? body.mode === 'copied')) }),
       }),
       defineRoute({
         method: 'POST',
@@ -87,7 +88,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       summary: "The catalog: the user library and the repository-local skills of an agent's active workspace",
       query: CatalogQuery,
       responses: { 200: { description: 'Catalog', schema: CatalogList } },
-      handler: ({ query }) => ({ ok: true, ...s.skills.catalog(query.agent_id) }),
+      handler: ({ query }) => {
+        const { skills, invalid } = s.skills.catalog(query.agent_id);
+        // `catalog`: the same entries under the real system's name, with its extra fields.
+        return { ok: true, skills, invalid, catalog: skills.map(skillEntryView) };
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -99,7 +104,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       params: SkillIdParams,
       query: CatalogQuery,
       responses: { 200: { description: 'Detail', schema: SkillDetail } },
-      handler: ({ params, query }) => ({ ok: true, ...s.skills.detail(params.skill_id, query.agent_id) }),
+      handler: ({ params, query }) => {
+        const detail = s.skills.detail(params.skill_id, query.agent_id);
+        const { skill_id, name, description, path, scope, source } = detail;
+        return { ok: true, ...detail, skill: skillEntryView({ skill_id, name, description, path, scope, source }) };
+      },
     }),
     defineRoute({
       method: 'POST',

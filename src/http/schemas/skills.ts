@@ -19,11 +19,24 @@ export const CatalogEntry = z
 
 export const InvalidSkill = z.object({ path: z.string(), error: z.string() });
 
+/** The real system's names beside svc's: root_id (user, workspace, agent) and skill_dir. */
+const holonNames = {
+  root_id: z.string().openapi({ description: 'the root the skill comes from (= scope)' }),
+  skill_dir: z.string().openapi({ description: 'the skill directory name' }),
+};
+
+export const HolonCatalogEntry = CatalogEntry.extend(holonNames).openapi('HolonSkillCatalogEntry');
+
 export const CatalogQuery = z.strictObject({
   agent_id: z.string().min(1).max(64).optional().openapi({ description: 'Whose active workspace supplies the workspace skills (default: the default agent)' }),
 });
 
-export const CatalogList = z.object({ ok: z.literal(true), skills: z.array(CatalogEntry), invalid: z.array(InvalidSkill) });
+export const CatalogList = z.object({
+  ok: z.literal(true),
+  skills: z.array(CatalogEntry),
+  invalid: z.array(InvalidSkill),
+  catalog: z.array(HolonCatalogEntry).openapi({ description: 'the same entries with root_id and skill_dir (the real system\'s name for the list)' }),
+});
 
 export const SkillIdParams = z.object({ skill_id: z.string().min(1).max(200) });
 
@@ -48,6 +61,7 @@ export const SkillDetail = CatalogEntry.extend({
   content: z.string().openapi({ description: 'SKILL.md after its frontmatter' }),
   files: z.array(z.string()),
   lock: LockEntry.nullable(),
+  skill: HolonCatalogEntry.openapi({ description: 'the catalog entry (the real system\'s shape of the detail)' }),
 }).openapi('SkillDetail');
 
 export const AddSkillBody = z
@@ -131,13 +145,19 @@ export const AgentSkill = z
   })
   .openapi('AgentSkill');
 
+const AgentSkillEntry = AgentSkill.extend({ skill_id: z.string().openapi({ description: '`<scope>:<name>`' }), ...holonNames }).openapi('AgentSkillEntry');
+
 export const AgentIdParams = z.object({ id: z.string().min(1).max(64) });
 export const AgentIdParamsLegacy = z.object({ agent_id: z.string().min(1).max(64) });
 
-export const AgentSkillList = z.object({ ok: z.literal(true), agent_id: z.string(), skills: z.array(AgentSkill) });
+export const AgentSkillList = z.object({ ok: z.literal(true), agent_id: z.string(), skills: z.array(AgentSkillEntry) });
 
 export const EnableBody = z
-  .strictObject({ name: Name, copy: z.boolean().optional().openapi({ description: 'A private copy under the agent home (scope agent)' }) })
+  .strictObject({
+    name: Name,
+    copy: z.boolean().optional().openapi({ description: 'A private copy under the agent home (scope agent)' }),
+    mode: z.enum(['linked', 'copied']).optional().openapi({ description: 'the real system\'s spelling: copied = copy:true, linked = copy:false (copy wins when both are sent)' }),
+  })
   .openapi('EnableSkillRequest');
 
 export const DisableBody = z.strictObject({ name: Name }).openapi('DisableSkillRequest');
