@@ -11,6 +11,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import { TxCache } from '../store/tx-cache.js';
 import type { Broadcaster } from './broadcaster.js';
+import { companions, payloadFields } from './holon-kinds.js';
 import { LEVEL_RANK, levelOf, type Level } from './levels.js';
 
 export interface EventEnvelope {
@@ -74,8 +75,18 @@ export class EventLog {
     this.heads = new TxCache(deps.store);
   }
 
-  /** Append one event; call inside a store transaction. */
+  /**
+   * Append one event; call inside a store transaction. The real system's payload field names are
+   * added beside svc's, and its companion kinds follow in the same transaction (holon-kinds.ts).
+   */
   append(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
+    const full = { ...payloadFields(type, payload), ...payload };
+    const event = this.appendOne(agentId, type, full);
+    for (const c of companions(type, full, event.event_seq)) this.appendOne(agentId, c.type, c.payload);
+    return event;
+  }
+
+  private appendOne(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
     const { store, clock, ids } = this.deps;
     const seq = this.head(agentId) + 1;
     const provenance = (payload.provenance as Record<string, unknown> | undefined) ?? null;

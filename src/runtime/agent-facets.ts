@@ -36,6 +36,15 @@ export function agentIdentity(d: FacetDeps, a: AgentRecord) {
   };
 }
 
+/**
+ * The identity an agent deletion reports: the agent's (status `deleting` while the job runs), or
+ * `{agent_id, status: deleted}` once the agent is gone.
+ */
+export function deletionIdentity(d: FacetDeps, agentId: string) {
+  const a = d.agents.find(agentId);
+  return a ? agentIdentity(d, a) : { agent_id: agentId, status: 'deleted' as const };
+}
+
 /** The model state: which model runs the agent's turns and where that choice comes from. */
 export function agentModelState(d: FacetDeps, a: AgentRecord) {
   const effective = d.agents.effectiveModel(a);

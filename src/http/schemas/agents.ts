@@ -185,11 +185,28 @@ export const Job = z
     error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    id: z.string().openapi({ description: 'job_id (the real system\'s name)' }),
+    last_error: z.string().nullable().openapi({ description: 'error (the real system\'s name)' }),
+    completed_at: z.string().nullable().openapi({ description: 'when the job completed or failed' }),
   })
   .openapi('Job');
 
 export const JobResponse = z.object({ ok: z.literal(true), job: Job });
 
+export const DeletionResponse = z
+  .object({
+    ok: z.literal(true),
+    job: Job.extend({ deletion_id: z.string().openapi({ description: 'job_id (the real system\'s name)' }) }),
+    created: z.boolean().openapi({ description: 'DELETE: false when the request joined a deletion already in flight' }).optional(),
+    identity: z.union([AgentIdentity, z.object({ agent_id: z.string(), status: z.literal('deleted') })]).openapi({
+      description: 'the agent\'s identity (status deleting while the job runs), or {agent_id, status: deleted} once it is gone',
+    }),
+  })
+  .openapi('AgentDeletion');
+
 export const DeleteQuery = z.object({
   cascade_private_children: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
 });
+
+/** The real system sends the flag in a JSON body: accepted beside the query. */
+export const DeleteBody = z.looseObject({ cascade_private_children: z.boolean().optional() }).openapi('DeleteAgentRequest');
