@@ -20,6 +20,7 @@ import { bindingRoutes } from './control/bindings.js';
 import { browserAuthRoutes } from './control/browser-auth.js';
 import { runControlRoutes } from './control/run-control.js';
 import { runtimeRoutes } from './control/runtime.js';
+import { searchRoutes } from './control/search.js';
 import { skillRoutes } from './control/skills.js';
 import { taskRoutes } from './control/tasks.js';
 import { timerRoutes } from './control/timers.js';
@@ -66,6 +67,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...workspaceRoutes(s),
     ...skillRoutes(s),
     ...observerSyncRoutes(s),
+    ...searchRoutes(s),
   ];
 }
 
