@@ -104,7 +104,7 @@ export const ConfigSurface = z
 const ConfigUpdateEntry = z
   .strictObject({
     key: z.string().min(1).max(256),
-    value: z.unknown(),
+    value: z.unknown().optional(),
     unset: z.boolean().optional().openapi({ description: 'true: remove the key from the config file (the real system\'s form); value is then ignored' }),
   })
   .refine((u) => u.unset === true || u.value !== undefined, { message: 'value is required unless unset is true', path: ['value'] });
