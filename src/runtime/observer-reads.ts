@@ -44,6 +44,11 @@ function batch<T>(ids: string[], lookup: (id: string) => T | null): Batch<T> {
   return { found, missing };
 }
 
+/** The record with `id` added, when it belongs to the agent; another agent's record counts as missing. */
+function own<R extends { agent_id: string }>(agentId: string, record: R | null, idOf: (r: R) => string): (R & { id: string }) | null {
+  return record && record.agent_id === agentId ? { id: idOf(record), ...record } : null;
+}
+
 const HISTORY_ID = /^hst_(\d{1,15})$/;
 
 export function transcriptEntryId(seq: number): string {
@@ -56,10 +61,7 @@ export class ObserverReads {
   /** Messages of the agent by id; another agent's message counts as missing. */
   messages(agentId: string, ids: string[]) {
     this.d.agents.get(agentId);
-    const { found, missing } = batch(ids, (id) => {
-      const m = this.d.queue.get(id);
-      return m && m.agent_id === agentId ? { id: m.message_id, ...m } : null;
-    });
+    const { found, missing } = batch(ids, (id) => own(agentId, this.d.queue.get(id), (m) => m.message_id));
     return { messages: found, missing_message_ids: missing };
   }
 
@@ -77,10 +79,7 @@ export class ObserverReads {
   /** Briefs of the agent by id; another agent's brief counts as missing. */
   briefs(agentId: string, ids: string[]) {
     this.d.agents.get(agentId);
-    const { found, missing } = batch(ids, (id) => {
-      const b = this.d.briefs.get(id);
-      return b && b.agent_id === agentId ? { id: b.brief_id, ...b } : null;
-    });
+    const { found, missing } = batch(ids, (id) => own(agentId, this.d.briefs.get(id), (b) => b.brief_id));
     return { briefs: found, missing_brief_ids: missing };
   }
 

@@ -5,6 +5,7 @@
  * because their id lists travel in a JSON body, which a page on another origin cannot send
  * without a CORS preflight).
  */
+import type { z, ZodType } from 'zod';
 import { loadRuntimeIdentity, type RuntimeIdentity } from '../../runtime/runtime-identity.js';
 import { ObserverReads } from '../../runtime/observer-reads.js';
 import type { Services } from '../../services.js';
@@ -26,44 +27,30 @@ const tags = ['observer-sync'];
 const NOT_ADVERTISED =
   'The handshake does not list the agents.roster-snapshot.v1 / agents.projection-snapshot.v1 capabilities, so the Holon web GUI keeps its event-page path (README "Holon GUI compatibility").';
 
+/** POST /api/agents/:id/<resource>:batchGet (`::` is Fastify's escaped colon). */
+function batchGet<B extends ZodType>(resource: string, summary: string, body: B, response: ZodType, read: (agentId: string, body: z.output<B>) => unknown): AnyRoute {
+  return defineRoute({
+    method: 'POST',
+    url: `/api/agents/:id/${resource}::batchGet`,
+    auth: 'read',
+    tags,
+    summary: `${summary} (POST /api/agents/{id}/${resource}:batchGet)`,
+    params: AgentIdParams,
+    body,
+    responses: { 200: { description: 'Found and missing', schema: response } },
+    handler: ({ params, body: b }) => read(params.id, b as z.output<B>),
+  });
+}
+
 export function observerSyncRoutes(s: Services): AnyRoute[] {
   let identity: RuntimeIdentity | null = null;
   const reads = new ObserverReads({ ...s, identity: () => (identity ??= loadRuntimeIdentity(s.config.home)) });
   return [
-    defineRoute({
-      method: 'POST',
-      url: '/api/agents/:id/messages::batchGet',
-      auth: 'read',
-      tags,
-      summary: "The agent's messages by id (POST /api/agents/{id}/messages:batchGet)",
-      params: AgentIdParams,
-      body: MessagesBatchBody,
-      responses: { 200: { description: 'Found and missing', schema: MessagesBatchResponse } },
-      handler: ({ params, body }) => reads.messages(params.id, body.message_ids),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/api/agents/:id/transcript::batchGet',
-      auth: 'read',
-      tags,
-      summary: "The agent's transcript entries by id (POST /api/agents/{id}/transcript:batchGet)",
-      description: 'A transcript entry is a row of the visible conversation history; its id is `hst_<seq>`.',
-      params: AgentIdParams,
-      body: TranscriptBatchBody,
-      responses: { 200: { description: 'Found and missing', schema: TranscriptBatchResponse } },
-      handler: ({ params, body }) => reads.transcriptEntries(params.id, body.entry_ids),
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/api/agents/:id/briefs::batchGet',
-      auth: 'read',
-      tags,
-      summary: "The agent's briefs by id (POST /api/agents/{id}/briefs:batchGet)",
-      params: AgentIdParams,
-      body: BriefsBatchBody,
-      responses: { 200: { description: 'Found and missing', schema: BriefsBatchResponse } },
-      handler: ({ params, body }) => reads.briefs(params.id, body.brief_ids),
-    }),
+    batchGet('messages', "The agent's messages by id", MessagesBatchBody, MessagesBatchResponse, (id, body) => reads.messages(id, body.message_ids)),
+    batchGet('transcript', "The agent's transcript entries by id (a row of the visible conversation history, id `hst_<seq>`)", TranscriptBatchBody, TranscriptBatchResponse, (id, body) =>
+      reads.transcriptEntries(id, body.entry_ids),
+    ),
+    batchGet('briefs', "The agent's briefs by id", BriefsBatchBody, BriefsBatchResponse, (id, body) => reads.briefs(id, body.brief_ids)),
     defineRoute({
       method: 'GET',
       url: '/api/agents/:id/projection-snapshot',
