@@ -4,6 +4,8 @@
  * agent) and `skill_dir` (the skill's directory name).
  */
 import path from 'node:path';
+import { errors } from '../core/errors.js';
+import { readManifest } from './skill-sources.js';
 
 interface Entry {
   name: string;
@@ -13,4 +15,22 @@ interface Entry {
 
 export function skillEntryView<E extends Entry & { skill_id?: string }>(e: E) {
   return { ...e, skill_id: e.skill_id ?? `${e.scope}:${e.name}`, root_id: e.scope, skill_dir: path.basename(e.path) };
+}
+
+/**
+ * One skill enabled for an agent, by `<scope>:<name>` (or the bare name), with its SKILL.md body
+ * (empty when the directory is gone or its SKILL.md cannot be read: the list marks it unavailable).
+ * 404 skill_not_found when the agent has no such skill enabled.
+ */
+export function agentSkillDetail<E extends Entry>(enabled: E[], skillId: string) {
+  const entry = enabled.find((e) => `${e.scope}:${e.name}` === skillId) ?? enabled.find((e) => e.name === skillId);
+  if (!entry) throw errors.skillNotFound(skillId);
+  let content = '';
+  try {
+    content = readManifest(entry.path).body;
+  } catch {
+    // unavailable: shown without content
+  }
+  const skill = skillEntryView(entry);
+  return { ...skill, skill, content };
 }

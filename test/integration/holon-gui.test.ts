@@ -122,6 +122,10 @@ beforeAll(async () => {
   const skillDir = path.join(d.home, 'skills', 'fixture-skill');
   fs.mkdirSync(skillDir, { recursive: true });
   fs.writeFileSync(path.join(skillDir, 'SKILL.md'), '---\nname: fixture-skill\ndescription: A skill for the GUI fixtures\n---\n\nUse it.\n');
+  const incoming = path.join(d.home, 'incoming', 'fixture-two');
+  fs.mkdirSync(incoming, { recursive: true });
+  fs.writeFileSync(path.join(incoming, 'SKILL.md'), '---\nname: fixture-two\ndescription: A skill added through POST /api/jobs\n---\n\nUse it too.\n');
+  vars.local_skill_path = incoming;
   const tplDir = path.join(d.home, 'templates', 'fixture-tpl');
   fs.mkdirSync(tplDir, { recursive: true });
   fs.writeFileSync(path.join(tplDir, 'AGENTS.md'), '# Fixture\n\nAn agent made for the GUI fixtures.\n');
@@ -216,6 +220,21 @@ describe('the timeline vocabulary the GUI routes on', () => {
 });
 
 describe('the shapes svc keeps beside the GUI forms', () => {
+  it('a skill install job completes and the skill is in the catalog; adding it again is a completed job at once', async () => {
+    const done = await waitFor(async () => {
+      const catalog = (await json('GET', '/api/skills/catalog')).catalog as Json[];
+      return catalog.some((e) => e.name === 'fixture-two') && catalog;
+    }, 10_000);
+    expect(done.find((e: Json) => e.name === 'fixture-two')).toMatchObject({ scope: 'user', root_id: 'user', skill_dir: 'fixture-two' });
+    const again = await json('POST', '/api/jobs', { kind: 'skill.install', params: { kind: { kind: 'local', path: vars.local_skill_path } } });
+    expect(again.job).toMatchObject({ status: 'completed', result: { skill: 'fixture-two', created: false } });
+    expect((await json('GET', `/api/jobs/${again.job.id}`)).job).toMatchObject({ id: again.job.id, status: 'completed' });
+    const named = await request(d, 'POST', '/api/jobs', { body: { kind: 'skill.install', params: { kind: { kind: 'builtin', name: 'x' } } } });
+    expect([named.status, named.json.code]).toEqual([400, 'invalid_skill_source']);
+    const other = await request(d, 'POST', '/api/jobs', { body: { kind: 'template.sync', params: {} } });
+    expect([other.status, other.json.code]).toEqual([400, 'invalid_request']);
+  });
+
   it('the work items list without ?limit still answers {ok, work_items}', async () => {
     const res = await json('GET', '/api/agents/main/work-items');
     expect(res).toMatchObject({ ok: true, work_items: [expect.objectContaining({ id: vars.work_item_id })] });

@@ -5,17 +5,23 @@
  */
 import { errors } from '../../core/errors.js';
 import { SKILL_LIMITS } from '../../runtime/skill-files.js';
-import { skillEntryView } from '../../runtime/skill-views.js';
+import { jobView } from '../../runtime/jobs.js';
+import { requestSkillInstall } from '../../runtime/skill-install-requests.js';
+import { agentSkillDetail, skillEntryView } from '../../runtime/skill-views.js';
+import { JobResponse } from '../schemas/agents.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AddSkillBody,
   AddSkillExisting,
   AgentIdParams,
+  AgentSkillDetail,
   AgentSkillList,
+  AgentSkillParams,
   CatalogList,
   CatalogQuery,
   CheckResponse,
+  CreateJobBody,
   DisableBody,
   DisableResponse,
   EmptyBody,
@@ -189,8 +195,38 @@ export function skillRoutes(s: Services): AnyRoute[] {
         return { ok: true, job_id: job.job_id, status: job.status };
       },
     }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/jobs',
+      auth: 'control',
+      tags,
+      summary: 'Start a skill install job the real system\'s way ({kind: "skill.install", params: {kind: <source>}})',
+      description:
+        'A source `{kind: local, path, mode?}` or `{kind: remote, package: owner/repo[@ref], skill?: path}` is added to the library as by POST /api/skills/catalog/add (202 with the job). A skill already in the library answers 200 with a job that is already completed. `builtin` and `named` sources: 400 invalid_skill_source (svc has none).',
+      body: CreateJobBody,
+      responses: {
+        200: { description: 'Already in the library: a completed job', schema: JobResponse },
+        202: { description: 'Install job scheduled', schema: JobResponse },
+      },
+      handler: ({ body, reply }) => {
+        const job = requestSkillInstall(s, body.params.kind);
+        reply.code(job.status === 'completed' ? 200 : 202);
+        return { ok: true, job: jobView(job) };
+      },
+    }),
     ...agentSkillRoutes('/api'),
     ...agentSkillRoutes(''),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/skills/:skill_id',
+      auth: 'read',
+      tags,
+      summary: 'One skill enabled for the agent, with its SKILL.md body (404 skill_not_found)',
+      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (README "Holon GUI compatibility").',
+      params: AgentSkillParams,
+      responses: { 200: { description: 'Skill', schema: AgentSkillDetail } },
+      handler: ({ params }) => ({ ok: true, agent_id: params.id, ...agentSkillDetail(s.skills.list(params.id), params.skill_id) }),
+    }),
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/skills/install',

@@ -150,6 +150,15 @@ const AgentSkillEntry = AgentSkill.extend({ skill_id: z.string().openapi({ descr
 export const AgentIdParams = z.object({ id: z.string().min(1).max(64) });
 export const AgentIdParamsLegacy = z.object({ agent_id: z.string().min(1).max(64) });
 
+export const AgentSkillParams = z.object({ id: z.string().min(1).max(64), skill_id: z.string().min(1).max(200) });
+
+export const AgentSkillDetail = AgentSkillEntry.extend({
+  ok: z.literal(true),
+  agent_id: z.string(),
+  skill: AgentSkillEntry,
+  content: z.string().openapi({ description: 'SKILL.md after its frontmatter; empty when the skill is unavailable' }),
+}).openapi('AgentSkillDetail');
+
 export const AgentSkillList = z.object({ ok: z.literal(true), agent_id: z.string(), skills: z.array(AgentSkillEntry) });
 
 export const EnableBody = z
@@ -181,3 +190,19 @@ export const InstallResponse = z.object({
   job_id: z.string().optional(),
   skill: AgentSkill.optional(),
 });
+
+const InstallMode = z.enum(['linked', 'copied']).optional().openapi({ description: 'linked: a symlink (local sources only); copied (default)' });
+
+/** The real system's skill install request (POST /api/jobs). */
+export const CreateJobBody = z
+  .looseObject({
+    kind: z.literal('skill.install').openapi({ description: 'the only job kind svc starts this way' }),
+    params: z.looseObject({
+      kind: z.discriminatedUnion('kind', [
+        z.strictObject({ kind: z.literal('local'), path: z.string().min(1).max(4096), mode: InstallMode }),
+        z.strictObject({ kind: z.literal('remote'), package: z.string().min(1).max(4096), skill: z.string().max(1024).optional(), mode: InstallMode }),
+        z.strictObject({ kind: z.enum(['builtin', 'named']), name: z.string().min(1).max(200) }),
+      ]),
+    }),
+  })
+  .openapi('CreateJobRequest');
