@@ -34,3 +34,24 @@ export function agentSkillDetail<E extends Entry>(enabled: E[], skillId: string)
   const skill = skillEntryView(entry);
   return { ...skill, skill, content };
 }
+
+interface CheckSummary {
+  checked: number;
+  outdated: number;
+  errors: number;
+  skills: Array<{ name: string; status: string }>;
+}
+
+/** A check summary narrowed to one skill (the real system checks by name); all of it without a name. */
+export function checkSummaryFor<S extends CheckSummary>(summary: S, name: string | undefined): S {
+  if (name === undefined) return summary;
+  const skills = summary.skills.filter((k) => k.name === name);
+  if (skills.length === 0) throw errors.skillNotFound(name);
+  return {
+    ...summary,
+    skills,
+    checked: skills.length,
+    outdated: skills.filter((k) => k.status === 'outdated').length,
+    errors: skills.filter((k) => k.status === 'error').length,
+  };
+}

@@ -229,6 +229,12 @@ describe('the shapes svc keeps beside the GUI forms', () => {
     const again = await json('POST', '/api/jobs', { kind: 'skill.install', params: { kind: { kind: 'local', path: vars.local_skill_path } } });
     expect(again.job).toMatchObject({ status: 'completed', result: { skill: 'fixture-two', created: false } });
     expect((await json('GET', `/api/jobs/${again.job.id}`)).job).toMatchObject({ id: again.job.id, status: 'completed' });
+    const checked = await json('POST', '/api/skills/catalog/check', { name: 'fixture-two' });
+    expect(checked).toMatchObject({ checked: 1, skills: [{ name: 'fixture-two' }] });
+    const unlocked = await request(d, 'POST', '/api/skills/catalog/check', { body: { name: 'fixture-skill' } });
+    expect([unlocked.status, unlocked.json.code]).toEqual([404, 'skill_not_found']);
+    const one = await request(d, 'POST', '/api/skills/catalog/update', { body: { name: 'fixture-two' } });
+    expect([one.status, one.json.code, one.json.hint]).toEqual([400, 'invalid_request', 'svc updates every locked skill in one job: send {}']);
     const named = await request(d, 'POST', '/api/jobs', { body: { kind: 'skill.install', params: { kind: { kind: 'builtin', name: 'x' } } } });
     expect([named.status, named.json.code]).toEqual([400, 'invalid_skill_source']);
     const other = await request(d, 'POST', '/api/jobs', { body: { kind: 'template.sync', params: {} } });

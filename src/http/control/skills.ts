@@ -7,7 +7,7 @@ import { errors } from '../../core/errors.js';
 import { SKILL_LIMITS } from '../../runtime/skill-files.js';
 import { jobView } from '../../runtime/jobs.js';
 import { requestSkillInstall } from '../../runtime/skill-install-requests.js';
-import { agentSkillDetail, skillEntryView } from '../../runtime/skill-views.js';
+import { agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skill-views.js';
 import { JobResponse } from '../schemas/agents.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -20,6 +20,7 @@ import {
   AgentSkillParams,
   CatalogList,
   CatalogQuery,
+  CheckBody,
   CheckResponse,
   CreateJobBody,
   DisableBody,
@@ -38,6 +39,7 @@ import {
   RemoveSkillResponse,
   SkillDetail,
   SkillIdParams,
+  UpdateAccepted,
 } from '../schemas/skills.js';
 
 const tags = ['skills'];
@@ -174,10 +176,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Each locked skill against its source (git ls-remote; content hash for local copies)',
-      body: EmptyBody,
+      description: '`{name}` (the real system\'s form) answers the summary of that skill alone (404 skill_not_found when no locked skill has the name).',
+      body: CheckBody,
       bodyOptional: true,
       responses: { 200: { description: 'Summary', schema: CheckResponse } },
-      handler: () => s.skills.check(),
+      handler: async ({ body }) => checkSummaryFor(await s.skills.check(), body.name),
     }),
     defineRoute({
       method: 'POST',
@@ -188,11 +191,12 @@ export function skillRoutes(s: Services): AnyRoute[] {
       description: "The job's result lists updated, up_to_date, skipped (linked) and failed skills.",
       body: EmptyBody,
       bodyOptional: true,
-      responses: { 202: { description: 'Update job scheduled', schema: JobAccepted } },
+      hint: (issues) => (issues.some((i) => i.path.startsWith('body.name')) ? 'svc updates every locked skill in one job: send {}' : undefined),
+      responses: { 202: { description: 'Update job scheduled', schema: UpdateAccepted } },
       handler: ({ reply }) => {
         const job = s.skills.update();
         reply.code(202);
-        return { ok: true, job_id: job.job_id, status: job.status };
+        return { ok: true, job_id: job.job_id, status: job.status, job: jobView(job) };
       },
     }),
     defineRoute({

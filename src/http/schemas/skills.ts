@@ -1,5 +1,6 @@
 /** Skills catalog, library and per-agent enablement (CONTRACT.md section 10). */
 import { z } from 'zod';
+import { Job } from './agents.js';
 import '../openapi.js';
 
 const Name = z.string().min(1).max(64);
@@ -76,6 +77,10 @@ export const AddSkillBody = z
   .openapi('AddSkillRequest');
 
 export const JobAccepted = z.object({ ok: z.literal(true), job_id: z.string(), status: z.enum(['pending', 'running', 'completed', 'failed']) });
+
+export const UpdateAccepted = JobAccepted.extend({ job: Job.openapi({ description: 'the job (the real system\'s shape)' }) });
+
+export const CheckBody = z.strictObject({ name: Name.optional().openapi({ description: 'answer for this skill alone' }) }).openapi('CheckSkillRequest');
 
 export const AddSkillExisting = z.object({ ok: z.literal(true), created: z.literal(false), skill: CatalogEntry });
 
