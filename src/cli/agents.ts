@@ -26,8 +26,9 @@ export function registerAgents(program: Command): void {
 
   clientOptions(agents.command('list').description('list agents')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<{ agents: Row[] }>(resolveTarget(flags), 'GET', '/api/agents/list');
-      print(res, flags.json, (r) => table(r.agents, ['agent_id', 'display_name', 'status', 'visibility', 'is_default']));
+      // The route answers a bare array; --json keeps printing {ok, agents} as it always has.
+      const agents = await call<Row[]>(resolveTarget(flags), 'GET', '/api/agents/list');
+      print({ ok: true, agents }, flags.json, (r) => table(r.agents, ['agent_id', 'display_name', 'status', 'visibility', 'is_default']));
     }),
   );
 

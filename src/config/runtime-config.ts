@@ -12,7 +12,15 @@ import { formatZodIssue, getPath, readTomlFile, setPath, type ResolvedConfig } f
 
 export interface ConfigUpdate {
   key: string;
-  value: unknown;
+  value?: unknown;
+  /** Remove the key from the config file (the default applies after restart). */
+  unset?: boolean | undefined;
+}
+
+/** What the config file cannot say by itself: the models catalog and the providers' key status. */
+export interface SurfaceFacts {
+  modelCatalog: string[];
+  providers: Array<{ name: string; kind: string; base_url: string; api_key_env: string; api_key: 'not_required' | 'set' | 'missing' }>;
 }
 
 export interface UpdateResult {
@@ -28,14 +36,43 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 export class RuntimeConfig {
   constructor(private readonly config: ResolvedConfig) {}
 
-  /** The effective configuration (secrets redacted) and where it persists. */
-  surface() {
+  /**
+   * The effective configuration (secrets redacted) and where it persists, with the real system's
+   * summary beside it (README "Holon GUI compatibility"): `config_file_path`, `model_default`,
+   * the catalog, the providers and what svc does not have (no fallbacks, vision or image defaults,
+   * web search).
+   */
+  surface(facts: SurfaceFacts) {
+    const { values } = this.config;
     return {
       config_path: this.config.configPath,
+      config_file_path: this.config.configPath,
       config_file_exists: fs.existsSync(this.config.configPath),
       home_dir: this.config.home,
-      effective: redact(this.config.values),
+      effective: redact(values),
       startup_only_keys: [...STARTUP_ONLY_KEYS].sort(),
+      model_default: values.model.default,
+      model_fallbacks: [] as string[],
+      vision_default: null,
+      image_generation_default: null,
+      model_catalog: facts.modelCatalog,
+      unknown_model_fallback_configured: false,
+      // svc never falls back to another provider: a failed request fails the turn.
+      disable_provider_fallback: true,
+      providers: facts.providers.map((p) => ({
+        id: p.name,
+        transport: p.kind,
+        base_url: p.base_url,
+        oauth_supported: false,
+        api_key_supported: true,
+        credential_source: p.api_key_env ? 'env' : 'none',
+        credential_kind: p.api_key_env ? 'api_key' : 'none',
+        credential_env: p.api_key_env || null,
+        credential_configured: p.api_key !== 'missing',
+        configured_in_config: true,
+      })),
+      available_search_provider_kinds: [] as unknown[],
+      web_search_providers: [] as unknown[],
     };
   }
 
@@ -44,7 +81,7 @@ export class RuntimeConfig {
     const doc = fs.existsSync(file) ? readTomlFile(file) : {};
     const results: UpdateResult[] = [];
     let changed = false;
-    for (const { key, value } of updates) {
+    for (const { key, value, unset } of updates) {
       const reject = (reason: string) => results.push({ key, effect: 'rejected', reason });
       if (!KEY_PATTERN.test(key)) {
         reject('not a configuration key (expected dotted names such as events.heartbeat_ms)');
@@ -64,7 +101,8 @@ export class RuntimeConfig {
         continue;
       }
       const candidate = structuredClone(doc);
-      setPath(candidate, key, value);
+      if (unset) deletePath(candidate, key);
+      else setPath(candidate, key, value);
       // A table value is checked key by key: `{"key":"inbox","value":{"port":1}}` changes inbox.port.
       const touched = [...STARTUP_ONLY_KEYS].find((k) => JSON.stringify(getPath(doc, k)) !== JSON.stringify(getPath(candidate, k)));
       if (touched) {
@@ -77,13 +115,28 @@ export class RuntimeConfig {
         reject(issue.code === 'unrecognized_keys' ? `unknown key: ${formatZodIssue(issue)}` : `invalid value: ${formatZodIssue(issue)}`);
         continue;
       }
-      if (JSON.stringify(getPath(doc, key)) !== JSON.stringify(value)) changed = true;
-      setPath(doc, key, value);
-      results.push({ key, effect: 'accepted_requires_restart', reason: 'written to the config file; the running daemon keeps its configuration until restart' });
+      if (JSON.stringify(getPath(doc, key)) !== JSON.stringify(getPath(candidate, key))) changed = true;
+      if (unset) deletePath(doc, key);
+      else setPath(doc, key, value);
+      results.push({
+        key,
+        effect: 'accepted_requires_restart',
+        reason: unset
+          ? 'removed from the config file; the running daemon keeps its configuration until restart'
+          : 'written to the config file; the running daemon keeps its configuration until restart',
+      });
     }
     if (changed) writeAtomically(file, toToml(doc));
     return { changed, results };
   }
+}
+
+/** Remove a dotted key from a TOML document (a missing key is a no-op). */
+function deletePath(doc: Record<string, unknown>, dotted: string): void {
+  const parts = dotted.split('.');
+  const last = parts.pop()!;
+  const parent = parts.length === 0 ? doc : getPath(doc, parts.join('.'));
+  if (parent && typeof parent === 'object' && !Array.isArray(parent)) delete (parent as Record<string, unknown>)[last];
 }
 
 function redact(values: Config): Config {

@@ -95,6 +95,11 @@ export const errors = {
     }),
   templateNotFound: (name: string) =>
     new AppError(400, 'template_not_found', `agent template ${JSON.stringify(name)} not found`),
+  memorySourceNotFound: (ref: string) =>
+    new AppError(404, 'memory_source_not_found', `no search source ${JSON.stringify(ref.slice(0, 200))}: source_ref names a search result (event:<agent_id>:<event_seq>)`),
+  /** The same condition on a read of the template itself (GET /api/templates/catalog/:id): 404. */
+  templateNotInCatalog: (name: string) =>
+    new AppError(404, 'template_not_found', `agent template ${JSON.stringify(name)} not found`),
   parentNotFound: (id: string) => new AppError(400, 'parent_not_found', `parent agent ${JSON.stringify(id)} not found`),
   emptyName: () => new AppError(400, 'empty_name', 'name must not be empty'),
   agentNotRenamable: (id: string) =>

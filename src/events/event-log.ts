@@ -11,6 +11,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import { TxCache } from '../store/tx-cache.js';
 import type { Broadcaster } from './broadcaster.js';
+import { companions, payloadFields } from './holon-kinds.js';
 import { LEVEL_RANK, levelOf, type Level } from './levels.js';
 
 export interface EventEnvelope {
@@ -74,8 +75,18 @@ export class EventLog {
     this.heads = new TxCache(deps.store);
   }
 
-  /** Append one event; call inside a store transaction. */
+  /**
+   * Append one event; call inside a store transaction. The real system's payload field names are
+   * added beside svc's, and its companion kinds follow in the same transaction (holon-kinds.ts).
+   */
   append(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
+    const full = { ...payloadFields(type, payload), ...payload };
+    const event = this.appendOne(agentId, type, full);
+    for (const c of companions(type, full, event.event_seq)) this.appendOne(agentId, c.type, c.payload);
+    return event;
+  }
+
+  private appendOne(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
     const { store, clock, ids } = this.deps;
     const seq = this.head(agentId) + 1;
     const provenance = (payload.provenance as Record<string, unknown> | undefined) ?? null;
@@ -146,6 +157,14 @@ export class EventLog {
     };
   }
 
+  /**
+   * The newest retained event of `type` whose payload `field` equals `value`, or null (links a
+   * record to the event that created it, e.g. a brief to its brief_created).
+   */
+  seqWhere(agentId: string, type: string, field: string, value: string): number | null {
+    return (this.stmt.seqWhere.get(agentId, type, `$.${field}`, value) as number | undefined) ?? null;
+  }
+
   /** Remove an agent's whole log (deletion). Call inside a transaction. */
   purge(agentId: string): number {
     this.heads.delete(agentId);
@@ -174,6 +193,9 @@ function prepare(db: Database.Database) {
     ),
     anyBelow: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq < ? AND level <= ? LIMIT 1'),
     anyAbove: db.prepare('SELECT 1 FROM events WHERE agent_id = ? AND event_seq > ? AND level <= ? LIMIT 1'),
+    seqWhere: db
+      .prepare('SELECT event_seq FROM events WHERE agent_id = ? AND type = ? AND json_extract(payload, ?) = ? ORDER BY event_seq DESC LIMIT 1')
+      .pluck(),
     purge: db.prepare('DELETE FROM events WHERE agent_id = ?'),
     total: db.prepare('SELECT count(*) AS n FROM events'),
     visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?'),

@@ -53,6 +53,12 @@ const KIND_LEVELS: Record<string, Level> = {
   tool_called: 'verbose',
   tool_result: 'verbose',
   model_round: 'debug',
+  // The real system's companion kinds (holon-kinds.ts), at the level of the event they mirror.
+  turn_started: 'info',
+  task_created: 'info',
+  task_status_updated: 'info',
+  task_result_received: 'info',
+  tool_executed: 'verbose',
 };
 
 export function levelOf(kind: string): Level {

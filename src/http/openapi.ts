@@ -23,5 +23,6 @@ export function generateDocument(registry: OpenAPIRegistry, info: DocumentInfo):
 
 /** `/api/agents/:id/events` -> `/api/agents/{id}/events` */
 export function toOpenApiPath(fastifyPath: string): string {
-  return fastifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  // `::` is Fastify's escaped literal colon (`/messages::batchGet` serves `/messages:batchGet`).
+  return fastifyPath.replace(/::|:([A-Za-z0-9_]+)/g, (_m, name: string | undefined) => (name ? `{${name}}` : ':'));
 }

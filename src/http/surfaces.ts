@@ -15,10 +15,12 @@ import { discoveryRoutes } from './control/discovery.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { modelRoutes } from './control/models.js';
+import { observerSyncRoutes } from './control/observer-sync.js';
 import { bindingRoutes } from './control/bindings.js';
 import { browserAuthRoutes } from './control/browser-auth.js';
 import { runControlRoutes } from './control/run-control.js';
 import { runtimeRoutes } from './control/runtime.js';
+import { searchRoutes } from './control/search.js';
 import { skillRoutes } from './control/skills.js';
 import { taskRoutes } from './control/tasks.js';
 import { timerRoutes } from './control/timers.js';
@@ -66,6 +68,8 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...bindingRoutes(s),
     ...workspaceRoutes(s),
     ...skillRoutes(s),
+    ...observerSyncRoutes(s),
+    ...searchRoutes(s),
   ];
 }
 

@@ -28,6 +28,14 @@ export const INITIAL_MESSAGE_FILE = 'INITIAL_MESSAGE.md';
 /** Larger than this, an initial message is a mistake: the step fails and stays pending. */
 export const INITIAL_MESSAGE_MAX_BYTES = 256 * 1024;
 
+/** Names of the built-in templates. */
+export const BUILTIN_TEMPLATE_NAMES: readonly string[] = Object.keys(BUILTIN_TEMPLATES);
+
+/** The files a built-in template writes, or null for a name that is not built in. */
+export function builtinTemplateFiles(name: string): Readonly<Record<string, string>> | null {
+  return builtin(name)?.files ?? null;
+}
+
 function builtin(name: string): BuiltinTemplate | undefined {
   return Object.hasOwn(BUILTIN_TEMPLATES, name) ? BUILTIN_TEMPLATES[name] : undefined;
 }

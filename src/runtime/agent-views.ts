@@ -4,31 +4,59 @@
  */
 import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService } from './agents.js';
 import type { EventLog } from '../events/event-log.js';
+import { activeWorkspaceEntry, agentIdentity, agentModelState, workspaceView } from './agent-facets.js';
+import { closure, schedulingPosture, type PostureFacts } from './agent-posture.js';
 import type { MessageQueue } from './queue.js';
 import type { TaskStateEntry } from './tasks.js';
 import type { TimerRecord } from './timers.js';
 import type { WorkItemSlim } from './work-item-records.js';
+import type { WorkspaceEntry } from './workspaces.js';
 
 export interface ViewDeps {
   agents: AgentService;
   queue: MessageQueue;
   events: EventLog;
   /** The run loop's current turn of an agent (null when none runs). */
-  runLoop: { scheduler: { currentRun(agentId: string): unknown } };
+  runLoop: { scheduler: { currentRun(agentId: string): { turn_id: string } | null } };
 }
 
 /** The resource services that contribute sections to the state page. */
 export interface StateDeps extends ViewDeps {
-  tasks: { stateFor(agentId: string): TaskStateEntry[] };
+  tasks: { stateFor(agentId: string): TaskStateEntry[]; supervisionOf(childId: string): { task_id: string } | null };
   timers: { stateFor(agentId: string): TimerRecord[] };
-  workItems: { stateFor(agentId: string): WorkItemSlim[] };
+  workItems: { stateFor(agentId: string): WorkItemSlim[]; currentFocus(agentId: string): string | null };
   triggers: { stateFor(agentId: string): unknown[] };
   workspaces: {
-    stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: unknown[] };
+    stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: WorkspaceEntry[] };
   };
+  briefs: { list(agentId: string, opts: { limit?: number }): Array<{ created_at: string }> };
 }
 
-export function agentListEntry(d: ViewDeps, a: AgentRecord) {
+/** The live rows one agent's projections are derived from, read once per view. */
+function liveFacts(d: StateDeps, a: AgentRecord) {
+  const tasks = d.tasks.stateFor(a.agent_id);
+  const timers = d.timers.stateFor(a.agent_id);
+  const workItems = d.workItems.stateFor(a.agent_id);
+  const workspaces = d.workspaces.stateSection(a.agent_id);
+  const run = d.runLoop.scheduler.currentRun(a.agent_id);
+  const facts: PostureFacts = {
+    status: a.status,
+    currentTurnId: run?.turn_id ?? null,
+    pending: d.queue.pending(a.agent_id),
+    workItems,
+    currentWorkItemId: d.workItems.currentFocus(a.agent_id),
+    intents: waitingIntents(tasks, timers, workItems),
+  };
+  return { tasks, timers, workItems, workspaces, run, facts };
+}
+
+/**
+ * GET /api/agents/list entry: svc's fields (agent_id, display_name, status, visibility,
+ * parent_agent_id, is_default) and the real system's list entry (identity, scheduling posture,
+ * lifecycle, pending, current run, waiting reason, model state, active workspace).
+ */
+export function agentListEntry(d: StateDeps, a: AgentRecord) {
+  const { workspaces, run, facts } = liveFacts(d, a);
   return {
     agent_id: a.agent_id,
     display_name: a.display_name,
@@ -36,10 +64,55 @@ export function agentListEntry(d: ViewDeps, a: AgentRecord) {
     visibility: a.visibility,
     parent_agent_id: a.parent_agent_id,
     is_default: a.agent_id === d.agents.defaultAgentId,
+    identity: agentIdentity(d, a),
+    scheduling_posture: schedulingPosture(facts),
+    lifecycle: lifecycleHint(a),
+    pending: facts.pending,
+    current_run_id: run?.turn_id ?? null,
+    waiting_reason: closure(facts).waiting_reason,
+    model: agentModelState(d, a),
+    active_workspace_entry: activeWorkspaceEntry(workspaces.registry),
   };
 }
 
-export function agentSummary(d: ViewDeps, a: AgentRecord) {
+/** Whether the agent takes messages from outside now, and what an operator can do about it. */
+function lifecycleHint(a: AgentRecord) {
+  if (a.status === 'stopped') return { accepts_external_messages: true, operator_hint: 'stopped: messages queue until control start' };
+  if (a.status === 'deleting') return { accepts_external_messages: false, operator_hint: 'deletion in progress' };
+  return { accepts_external_messages: true, operator_hint: null };
+}
+
+/**
+ * AgentSummary (GET /api/agents/:id/status, the state page's `agent`): svc's flat fields, and the
+ * real system's nesting beside them (identity, the `agent` object, closure, scheduling posture,
+ * lifecycle, active task count). `model` stays the effective model id; the list entry carries the
+ * model state object.
+ */
+export function agentSummary(d: StateDeps, a: AgentRecord, live = liveFacts(d, a)) {
+  const { tasks, workspaces, run, facts } = live;
+  const lastBrief = d.briefs.list(a.agent_id, { limit: 1 })[0];
+  return {
+    ...agentSummaryCore(d, a),
+    identity: agentIdentity(d, a),
+    agent: {
+      id: a.agent_id,
+      status: a.status,
+      pending: facts.pending,
+      current_run_id: run?.turn_id ?? null,
+      current_turn_id: run?.turn_id ?? null,
+      current_work_item_id: facts.currentWorkItemId,
+      last_brief_at: lastBrief?.created_at ?? null,
+      attached_workspaces: workspaces.registry.filter((e) => e.workspace_id !== 'agent_home').map((e) => e.workspace_id),
+      active_workspace_entry: activeWorkspaceEntry(workspaces.registry),
+    },
+    closure: closure(facts),
+    scheduling_posture: schedulingPosture(facts),
+    lifecycle: lifecycleHint(a),
+    active_task_count: tasks.length,
+  };
+}
+
+function agentSummaryCore(d: ViewDeps, a: AgentRecord) {
   return {
     agent_id: a.agent_id,
     display_name: a.display_name,
@@ -57,11 +130,11 @@ export function agentSummary(d: ViewDeps, a: AgentRecord) {
   };
 }
 
-export function agentDetail(d: ViewDeps, a: AgentRecord) {
+export function agentDetail(d: ViewDeps & { tasks?: StateDeps['tasks'] }, a: AgentRecord) {
   return {
     agent_id: a.agent_id,
     display_name: a.display_name,
-    identity: { agent_id: a.agent_id, incarnation: a.incarnation, created_at: a.created_at },
+    identity: agentIdentity(d, a),
     status: a.status,
     model: d.agents.effectiveModel(a),
     model_override: a.model_override,
@@ -131,23 +204,25 @@ export function agentTree(d: ViewDeps & { tasks: { supervisionOf(childId: string
  * section (`stateFor`).
  */
 export function agentState(d: StateDeps, a: AgentRecord) {
-  const tasks = d.tasks.stateFor(a.agent_id);
-  const timers = d.timers.stateFor(a.agent_id);
-  const workItems = d.workItems.stateFor(a.agent_id);
+  const live = liveFacts(d, a);
+  const { tasks, timers, workItems, workspaces, run, facts } = live;
   return {
-    agent: agentSummary(d, a),
+    agent: agentSummary(d, a, live),
     session: {
-      current_run: d.runLoop.scheduler.currentRun(a.agent_id),
-      pending_count: d.queue.pending(a.agent_id),
+      current_run: run,
+      current_run_id: run?.turn_id ?? null,
+      pending_count: facts.pending,
       pending_by_priority: d.queue.pendingByPriority(a.agent_id),
       last_event_seq: d.events.head(a.agent_id),
     },
-    tasks,
-    timers,
-    work_items: workItems,
-    waiting_intents: waitingIntents(tasks, timers, workItems),
+    // `id` and `agent_id` beside svc's `task_id`: the real system's task entry names them so.
+    tasks: tasks.map((t) => ({ ...t, id: t.task_id, agent_id: a.agent_id })),
+    timers: timers.map((t) => ({ ...t, id: t.timer_id, repeat: t.interval_ms !== null })),
+    work_items: workItems.map((w) => ({ ...w, agent_id: a.agent_id, is_current: w.id === facts.currentWorkItemId, is_runnable: w.readiness === 'runnable' })),
+    waiting_intents: facts.intents,
     external_triggers: d.triggers.stateFor(a.agent_id),
-    workspaces: d.workspaces.stateSection(a.agent_id),
+    workspaces,
+    workspace: { workspaces: workspaces.registry.map(workspaceView) },
   };
 }
 

@@ -120,8 +120,13 @@ function fromRow(row: JobRow): Job {
 
 /** The public shape of a job (CONTRACT.md sections 6 and 10). */
 export function jobView(job: Job) {
+  const done = job.status === 'completed' || job.status === 'failed';
   return {
     job_id: job.job_id,
+    // The real system's names beside svc's (README "Holon GUI compatibility").
+    id: job.job_id,
+    last_error: job.error,
+    completed_at: done ? job.updated_at : null,
     kind: job.kind,
     agent_id: job.agent_id,
     status: job.status,

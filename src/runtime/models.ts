@@ -29,6 +29,8 @@ export type ModelSource = 'builtin' | 'config' | 'discovered';
 
 export interface CatalogModel {
   id: string;
+  /** The same id under the real system's name (README "Holon GUI compatibility"). */
+  model: string;
   display_name: string;
   provider: string;
   kind: string;
@@ -136,6 +138,7 @@ export class ModelCatalog {
     const rows = this.cache();
     const available_models: CatalogModel[] = ECHO_MODELS.map((m) => ({
       id: `${BUILTIN_PROVIDER}/${m}`,
+      model: `${BUILTIN_PROVIDER}/${m}`,
       display_name: `${m} (built-in, offline)`,
       provider: BUILTIN_PROVIDER,
       kind: 'builtin',
@@ -151,7 +154,7 @@ export class ModelCatalog {
         if (seen.has(model)) return;
         seen.add(model);
         const id = `${p.name}/${model}`;
-        available_models.push({ id, display_name: model, provider: p.name, kind: p.kind, source });
+        available_models.push({ id, model: id, display_name: model, provider: p.name, kind: p.kind, source });
         model_availability[id] = available;
       };
       for (const m of p.models) add(m, 'config');

@@ -142,6 +142,7 @@ export class TaskLedger {
       status: to,
       exit_status: next.exit_status,
       signal: next.term_signal,
+      summary: row.summary,
       result_summary: next.result_summary,
       ...(next.child_agent_id ? { child_agent_id: next.child_agent_id } : {}),
       ...t.event,

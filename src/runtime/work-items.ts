@@ -133,6 +133,13 @@ export class WorkItemService implements ResourceService {
     return (this.stmt.list.all(agentId) as WorkItemRow[]).map((row) => this.present(row, roots));
   }
 
+  /** At most `limit` work items, open ones first, newest first (the state page's order, full records). */
+  recent(agentId: string, limit: number): WorkItem[] {
+    this.deps.agents.get(agentId);
+    const roots = this.rootsOf(agentId);
+    return (this.stmt.slim.all(agentId, limit) as WorkItemRow[]).map((row) => this.present(row, roots));
+  }
+
   /** One work item (404 agent_not_found, 404 work_item_not_found). */
   get(agentId: string, workItemId: string): WorkItem {
     this.deps.agents.get(agentId);

@@ -70,7 +70,7 @@ describe('the default agent', () => {
     expect(root.json).toEqual({ ok: true, default_agent: 'main' });
     const list = await request(d, 'GET', '/api/agents/list');
     expect(list.status).toBe(200);
-    const main = list.json.agents.find((a: { agent_id: string }) => a.agent_id === 'main');
+    const main = list.json.find((a: { agent_id: string }) => a.agent_id === 'main');
     expect(main).toMatchObject({ agent_id: 'main', status: 'idle', visibility: 'public', is_default: true });
   });
 
@@ -98,8 +98,8 @@ describe('the default agent', () => {
     try {
       expect((await request(other, 'GET', '/api/')).json.default_agent).toBe('boss');
       const list = await request(other, 'GET', '/api/agents/list');
-      expect(list.json.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual(['boss']);
-      expect(list.json.agents[0].is_default).toBe(true);
+      expect(list.json.map((a: { agent_id: string }) => a.agent_id)).toEqual(['boss']);
+      expect(list.json[0].is_default).toBe(true);
     } finally {
       await other.stop();
       fs.rmSync(other.home, { recursive: true, force: true });
@@ -151,7 +151,7 @@ describe('create', () => {
 
   it('shows up in agents/list', async () => {
     const list = await request(d, 'GET', '/api/agents/list');
-    const entry = list.json.agents.find((a: { agent_id: string }) => a.agent_id === 'alpha');
+    const entry = list.json.find((a: { agent_id: string }) => a.agent_id === 'alpha');
     expect(entry).toMatchObject({ agent_id: 'alpha', display_name: 'alpha', status: 'idle', visibility: 'public', is_default: false });
   });
 
@@ -159,7 +159,7 @@ describe('create', () => {
     const res = await create(id);
     expectError(res, 400, 'invalid_agent_id');
     const list = await request(d, 'GET', '/api/agents/list');
-    expect(list.json.agents.map((a: { agent_id: string }) => a.agent_id)).not.toContain(id);
+    expect(list.json.map((a: { agent_id: string }) => a.agent_id)).not.toContain(id);
   });
 
   it.each(['a', 'A.b_c-9', 'x'.repeat(64), '9lives'])('valid id %j is accepted', async (id) => {
@@ -228,7 +228,7 @@ describe('create', () => {
     expect(res.status).toBe(201);
     expect(res.json.agent.visibility).toBe('private');
     const list = await request(d, 'GET', '/api/agents/list');
-    expect(list.json.agents.find((a: { agent_id: string }) => a.agent_id === 'hidden-one')?.visibility).toBe('private');
+    expect(list.json.find((a: { agent_id: string }) => a.agent_id === 'hidden-one')?.visibility).toBe('private');
   });
 
   it('an unknown parent -> 400 parent_not_found, nothing created', async () => {
@@ -294,7 +294,7 @@ describe('rename', () => {
     expect(res.json.display_name).toBe('Research Bot');
     expect((await detail('namer')).json.display_name).toBe('Research Bot');
     const list = await request(d, 'GET', '/api/agents/list');
-    expect(list.json.agents.find((a: { agent_id: string }) => a.agent_id === 'namer')?.display_name).toBe('Research Bot');
+    expect(list.json.find((a: { agent_id: string }) => a.agent_id === 'namer')?.display_name).toBe('Research Bot');
     const events = await eventsAsc('namer');
     const last = events[events.length - 1]!;
     expect(last.type).toBe('agent_renamed');
@@ -411,7 +411,7 @@ describe('delete and re-create', () => {
     expectError(await request(d, 'GET', '/api/agents/doomed/events'), 404, 'agent_not_found');
     expectError(await request(d, 'POST', '/api/agents/doomed/enqueue', { body: { text: 'late' } }), 404, 'agent_not_found');
     const list = await request(d, 'GET', '/api/agents/list');
-    expect(list.json.agents.map((a: { agent_id: string }) => a.agent_id)).not.toContain('doomed');
+    expect(list.json.map((a: { agent_id: string }) => a.agent_id)).not.toContain('doomed');
     expect(fs.existsSync(path.join(d.home, 'agents', 'doomed', 'old-marker.txt'))).toBe(false);
   });
 

@@ -683,6 +683,8 @@ describe('SSE under concurrent writers', () => {
     'message_enqueued', 'message_processing', 'message_completed', 'message_failed', 'message_retried',
     'turn_entry', 'turn_completed', 'turn_failed', 'turn_interjected', 'turn_aborted', 'turn_interrupted',
     'model_round', 'model_delta', 'model_thought', 'tool_call', 'tool_result', 'brief_created',
+    // Holon's companion kinds (src/events/holon-kinds.ts)
+    'turn_started', 'tool_executed',
   ];
 
   it('200 concurrent enqueues while streaming: every event exactly once, in order (raw client and eventsource)', async () => {

@@ -91,7 +91,7 @@ describe('GET /api/models and POST /api/models/refresh', () => {
       ['local/static-a', 'config'],
       ['down/ghost', 'config'],
     ]);
-    expect(r.json.available_models[0]).toEqual({ id: 'builtin/echo', display_name: 'echo (built-in, offline)', provider: 'builtin', kind: 'builtin', source: 'builtin' });
+    expect(r.json.available_models[0]).toEqual({ id: 'builtin/echo', model: 'builtin/echo', display_name: 'echo (built-in, offline)', provider: 'builtin', kind: 'builtin', source: 'builtin' });
     expect(r.json.model_availability).toEqual({ 'builtin/echo': true, 'local/static-a': true, 'down/ghost': true });
     expect(r.json.providers.find((p: Json) => p.name === 'claude')).toMatchObject({ kind: 'anthropic', api_key: 'set' });
     expect(local.requests.length + claude.requests.length).toBe(0);

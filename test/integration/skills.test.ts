@@ -86,7 +86,7 @@ describe('skills catalog and library', () => {
   it('starts empty; an unknown skill is 404 skill_not_found', async () => {
     const res = await get('/api/skills/catalog');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, skills: [], invalid: [] });
+    expect(res.json).toEqual({ ok: true, skills: [], invalid: [], catalog: [] });
     expectError(await get('/api/skills/catalog/user:nope'), 404, 'skill_not_found');
     expectError(await post('/api/skills/catalog/remove', { name: 'nope' }), 404, 'skill_not_found');
   });

@@ -216,7 +216,14 @@ describe('command tasks over HTTP', () => {
     const task = await createTask(d, 'evented', { cmd: 'echo result; exit 2' });
     await output(d, 'evented', task.task_id);
     const evs = await events(d, 'evented');
-    const mine = evs.filter((e) => e.payload.task_id === task.task_id || e.provenance?.origin?.task_id === task.task_id);
+    const all = evs.filter((e) => e.payload.task_id === task.task_id || e.provenance?.origin?.task_id === task.task_id);
+    // Holon's kinds follow each task event as companions (README "Holon GUI compatibility").
+    expect(all.filter((e) => e.payload.companion_of).map((e) => [e.type, e.payload.companion_of.type, e.payload.task_status])).toEqual([
+      ['task_created', 'task_create_requested', 'queued'],
+      ['task_status_updated', 'task_status_changed', 'running'],
+      ['task_result_received', 'task_status_changed', 'failed'],
+    ]);
+    const mine = all.filter((e) => !e.payload.companion_of);
     expect(mine.map((e) => e.type)).toEqual(['task_create_requested', 'task_status_changed', 'task_status_changed', 'message_enqueued']);
     expect(mine[0].payload).toMatchObject({ task_id: task.task_id, cmd: 'echo result; exit 2', summary: 'test task' });
     expect(mine[2].payload).toMatchObject({ from: 'running', to: 'failed', exit_status: 2 });

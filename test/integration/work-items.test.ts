@@ -316,6 +316,9 @@ describe('rechecks, state page, auth, deletion', () => {
       blocked_by: null,
       revision: 2,
       updated_at: expect.any(String),
+      agent_id: 'main',
+      is_current: false,
+      is_runnable: false,
     });
   });
 

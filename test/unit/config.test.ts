@@ -120,8 +120,20 @@ describe('runtime config PATCH', () => {
     expect(rc.patch([{ key: 'events.heartbeat_ms', value: 5000 }]).changed).toBe(false);
   });
 
+  it('unset removes a key from the config file; a missing value without unset is not an update', () => {
+    const h = home('[events]\nheartbeat_ms = 5000\npage_limit_max = 200\n');
+    const rc = new RuntimeConfig(loadConfig({ home: h }, {}));
+    const r = rc.patch([{ key: 'events.heartbeat_ms', unset: true }]);
+    expect(r).toMatchObject({ changed: true, results: [{ key: 'events.heartbeat_ms', effect: 'accepted_requires_restart' }] });
+    const text = fs.readFileSync(path.join(h, 'config.toml'), 'utf8');
+    expect(text).not.toContain('heartbeat_ms');
+    expect(text).toContain('page_limit_max = 200');
+    expect(rc.patch([{ key: 'events.heartbeat_ms', unset: true }]).changed).toBe(false);
+    expect(rc.patch([{ key: 'listen', unset: true }]).results[0]!.effect).toBe('rejected');
+  });
+
   it('redacts the control token in the surface', () => {
     const rc = new RuntimeConfig(loadConfig({ home: home(), token: 'super-secret' }, {}));
-    expect(JSON.stringify(rc.surface())).not.toContain('super-secret');
+    expect(JSON.stringify(rc.surface({ modelCatalog: [], providers: [] }))).not.toContain('super-secret');
   });
 });

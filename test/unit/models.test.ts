@@ -78,8 +78,8 @@ describe('list', () => {
     const catalog = t.s.models.list();
     expect(catalog.default_model).toBe('builtin/echo');
     expect(catalog.available_models).toEqual([
-      { id: 'builtin/echo', display_name: 'echo (built-in, offline)', provider: 'builtin', kind: 'builtin', source: 'builtin' },
-      { id: 'local/static-a', display_name: 'static-a', provider: 'local', kind: 'openai', source: 'config' },
+      { id: 'builtin/echo', model: 'builtin/echo', display_name: 'echo (built-in, offline)', provider: 'builtin', kind: 'builtin', source: 'builtin' },
+      { id: 'local/static-a', model: 'local/static-a', display_name: 'static-a', provider: 'local', kind: 'openai', source: 'config' },
     ]);
     expect(catalog.model_availability).toEqual({ 'builtin/echo': true, 'local/static-a': true });
     expect(catalog.providers.map((p) => [p.name, p.available, p.discovered_at])).toEqual([

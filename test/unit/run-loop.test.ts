@@ -75,7 +75,7 @@ describe('turns', () => {
     const brief = t.s.briefs.list('main', {})[0]!;
     expect(brief).toMatchObject({ kind: 'result', message_id, text: 'echo: hello there' });
     const types = events().map((e) => e.type).filter((k) => k !== 'agent_created');
-    expect(types).toEqual(['message_enqueued', 'turn_entry', 'model_round', 'brief_created', 'message_completed', 'turn_completed']);
+    expect(types).toEqual(['message_enqueued', 'turn_entry', 'turn_started', 'model_round', 'brief_created', 'message_completed', 'turn_completed']);
     const entry = events('turn_entry')[0]!.payload;
     expect(entry).toMatchObject({ message_id, kind: 'operator_prompt', priority: 'interject', model_ref: 'builtin/echo' });
     expect(entry.provenance).toMatchObject({ trust: 'trusted_operator', delivery_surface: 'control_prompt' });

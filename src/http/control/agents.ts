@@ -1,4 +1,5 @@
 /** Agent reads and lifecycle routes (spec "Agent reads", "Control plane"; CONTRACT.md section 6). */
+import { deletionIdentity } from '../../runtime/agent-facets.js';
 import { agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/agent-views.js';
 import { jobView } from '../../runtime/jobs.js';
 import { errors } from '../../core/errors.js';
@@ -13,8 +14,9 @@ import {
   AgentTree,
   CreateAgentBody,
   CreateAgentResponse,
+  DeleteBody,
   DeleteQuery,
-  JobResponse,
+  DeletionResponse,
   RenameBody,
   RepairResponse,
 } from '../schemas/agents.js';
@@ -29,8 +31,10 @@ export function agentRoutes(s: Services): AnyRoute[] {
       auth: 'read',
       tags,
       summary: 'Lightweight agent entries for selection and navigation',
+      description:
+        'A bare JSON array (the real system\'s shape, which the Holon web GUI reads). Each entry keeps svc\'s fields (agent_id, display_name, status, visibility, parent_agent_id, is_default) beside the real system\'s (identity, scheduling_posture, lifecycle, pending, current_run_id, waiting_reason, model, active_workspace_entry).',
       responses: { 200: { description: 'Agents', schema: AgentList } },
-      handler: () => ({ ok: true, agents: s.agents.list().map((a) => agentListEntry(s, a)) }),
+      handler: () => s.agents.list().map((a) => agentListEntry(s, a)),
     }),
     defineRoute({
       method: 'GET',
@@ -129,11 +133,14 @@ export function agentRoutes(s: Services): AnyRoute[] {
         'Phases: stopping, purging_queue, purging_events, removing_files, finalizing. The default agent answers 409 default_agent_protected; an agent with private subagents needs cascade_private_children=true (else 409 private_children_exist).',
       params: AgentIdParams,
       query: DeleteQuery,
-      responses: { 202: { description: 'Deletion scheduled', schema: JobResponse } },
-      handler: ({ params, query, reply }) => {
-        const job = s.deletion.request(params.id, { cascadePrivateChildren: query.cascade_private_children });
+      body: DeleteBody,
+      bodyOptional: true,
+      responses: { 202: { description: 'Deletion scheduled', schema: DeletionResponse } },
+      handler: ({ params, query, body, reply }) => {
+        const before = s.deletion.latestJob(params.id);
+        const job = s.deletion.request(params.id, { cascadePrivateChildren: query.cascade_private_children || body.cascade_private_children === true });
         reply.code(202);
-        return { ok: true, job: jobView(job) };
+        return { ok: true, job: { ...jobView(job), deletion_id: job.job_id }, created: job.job_id !== before?.job_id, identity: deletionIdentity(s, params.id) };
       },
     }),
     defineRoute({
@@ -143,14 +150,14 @@ export function agentRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Progress of the latest deletion job of the agent',
       params: AgentIdParams,
-      responses: { 200: { description: 'Deletion job', schema: JobResponse } },
+      responses: { 200: { description: 'Deletion job', schema: DeletionResponse } },
       handler: ({ params }) => {
         const job = s.deletion.latestJob(params.id);
         if (!job) {
           s.agents.get(params.id);
           throw errors.jobNotFound(`deletion of ${params.id}`, { agent_id: params.id });
         }
-        return { ok: true, job: jobView(job) };
+        return { ok: true, job: { ...jobView(job), deletion_id: job.job_id }, identity: deletionIdentity(s, params.id) };
       },
     }),
   ];

@@ -76,6 +76,11 @@ function findTrace(s: Services, traceId: string) {
   throw errors.traceNotFound(traceId);
 }
 
+/** The config surface with the facts it cannot read from the file: catalog and provider keys. */
+function runtimeSurface(s: Services) {
+  return s.runtimeConfig.surface({ modelCatalog: s.models.list().available_models.map((m) => m.id), providers: s.providers.configured() });
+}
+
 export function runtimeRoutes(s: Services): AnyRoute[] {
   return [
     defineRoute({
@@ -117,7 +122,10 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Effective configuration (secrets redacted) and the path of the persisted config file',
       responses: { 200: { description: 'Config surface', schema: ConfigSurface } },
-      handler: () => ({ ok: true, ...s.runtimeConfig.surface() }),
+      handler: () => {
+        const surface = runtimeSurface(s);
+        return { ok: true, ...surface, runtime_surface: surface };
+      },
     }),
     defineRoute({
       method: 'PATCH',
@@ -129,7 +137,7 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
       responses: { 200: { description: 'Per-key results', schema: ConfigPatchResponse } },
       handler: ({ body }) => {
         const { changed, results } = s.runtimeConfig.patch(body.updates);
-        return { ok: true, changed, results, runtime_surface: s.runtimeConfig.surface() };
+        return { ok: true, changed, results, runtime_surface: runtimeSurface(s) };
       },
     }),
     defineRoute({

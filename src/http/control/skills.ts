@@ -5,16 +5,24 @@
  */
 import { errors } from '../../core/errors.js';
 import { SKILL_LIMITS } from '../../runtime/skill-files.js';
+import { jobView } from '../../runtime/jobs.js';
+import { requestSkillInstall } from '../../runtime/skill-install-requests.js';
+import { agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skill-views.js';
+import { JobResponse } from '../schemas/agents.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AddSkillBody,
   AddSkillExisting,
   AgentIdParams,
+  AgentSkillDetail,
   AgentSkillList,
+  AgentSkillParams,
   CatalogList,
   CatalogQuery,
+  CheckBody,
   CheckResponse,
+  CreateJobBody,
   DisableBody,
   DisableResponse,
   EmptyBody,
@@ -31,6 +39,7 @@ import {
   RemoveSkillResponse,
   SkillDetail,
   SkillIdParams,
+  UpdateAccepted,
 } from '../schemas/skills.js';
 
 const tags = ['skills'];
@@ -48,7 +57,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         summary: `Skills enabled for the agent: name, scope (agent/workspace/user), source${alias}`,
         params: AgentIdParams,
         responses: { 200: { description: 'Enabled skills', schema: AgentSkillList } },
-        handler: ({ params }) => ({ ok: true, agent_id: params.id, skills: s.skills.list(params.id) }),
+        handler: ({ params }) => ({ ok: true, agent_id: params.id, skills: s.skills.list(params.id).map(skillEntryView) }),
       }),
       defineRoute({
         method: 'POST',
@@ -61,7 +70,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         params: AgentIdParams,
         body: EnableBody,
         responses: { 200: { description: 'Enabled', schema: EnableResponse } },
-        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, ...(await s.skills.enable(params.id, body.name, body.copy ?? false)) }),
+        handler: async ({ params, body }) => ({ ok: true, agent_id: params.id, ...(await s.skills.enable(params.id, body.name, body.copy ?? body.mode === 'copied')) }),
       }),
       defineRoute({
         method: 'POST',
@@ -87,7 +96,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       summary: "The catalog: the user library and the repository-local skills of an agent's active workspace",
       query: CatalogQuery,
       responses: { 200: { description: 'Catalog', schema: CatalogList } },
-      handler: ({ query }) => ({ ok: true, ...s.skills.catalog(query.agent_id) }),
+      handler: ({ query }) => {
+        const { skills, invalid } = s.skills.catalog(query.agent_id);
+        // `catalog`: the same entries under the real system's name, with its extra fields.
+        return { ok: true, skills, invalid, catalog: skills.map(skillEntryView) };
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -99,7 +112,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       params: SkillIdParams,
       query: CatalogQuery,
       responses: { 200: { description: 'Detail', schema: SkillDetail } },
-      handler: ({ params, query }) => ({ ok: true, ...s.skills.detail(params.skill_id, query.agent_id) }),
+      handler: ({ params, query }) => {
+        const detail = s.skills.detail(params.skill_id, query.agent_id);
+        const { skill_id, name, description, path, scope, source } = detail;
+        return { ok: true, ...detail, skill: skillEntryView({ skill_id, name, description, path, scope, source }) };
+      },
     }),
     defineRoute({
       method: 'POST',
@@ -159,10 +176,11 @@ export function skillRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'Each locked skill against its source (git ls-remote; content hash for local copies)',
-      body: EmptyBody,
+      description: '`{name}` (the real system\'s form) answers the summary of that skill alone (404 skill_not_found when no locked skill has the name).',
+      body: CheckBody,
       bodyOptional: true,
       responses: { 200: { description: 'Summary', schema: CheckResponse } },
-      handler: () => s.skills.check(),
+      handler: async ({ body }) => checkSummaryFor(await s.skills.check(), body.name),
     }),
     defineRoute({
       method: 'POST',
@@ -173,15 +191,46 @@ export function skillRoutes(s: Services): AnyRoute[] {
       description: "The job's result lists updated, up_to_date, skipped (linked) and failed skills.",
       body: EmptyBody,
       bodyOptional: true,
-      responses: { 202: { description: 'Update job scheduled', schema: JobAccepted } },
+      hint: (issues) => (issues.some((i) => i.path.startsWith('body.name')) ? 'svc updates every locked skill in one job: send {}' : undefined),
+      responses: { 202: { description: 'Update job scheduled', schema: UpdateAccepted } },
       handler: ({ reply }) => {
         const job = s.skills.update();
         reply.code(202);
-        return { ok: true, job_id: job.job_id, status: job.status };
+        return { ok: true, job_id: job.job_id, status: job.status, job: jobView(job) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/jobs',
+      auth: 'control',
+      tags,
+      summary: 'Start a skill install job the real system\'s way ({kind: "skill.install", params: {kind: <source>}})',
+      description:
+        'A source `{kind: local, path, mode?}` or `{kind: remote, package: owner/repo[@ref], skill?: path}` is added to the library as by POST /api/skills/catalog/add (202 with the job). A skill already in the library answers 200 with a job that is already completed. `builtin` and `named` sources: 400 invalid_skill_source (svc has none).',
+      body: CreateJobBody,
+      responses: {
+        200: { description: 'Already in the library: a completed job', schema: JobResponse },
+        202: { description: 'Install job scheduled', schema: JobResponse },
+      },
+      handler: ({ body, reply }) => {
+        const job = requestSkillInstall(s, body.params.kind);
+        reply.code(job.status === 'completed' ? 200 : 202);
+        return { ok: true, job: jobView(job) };
       },
     }),
     ...agentSkillRoutes('/api'),
     ...agentSkillRoutes(''),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/skills/:skill_id',
+      auth: 'read',
+      tags,
+      summary: 'One skill enabled for the agent, with its SKILL.md body (404 skill_not_found)',
+      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (README "Holon GUI compatibility").',
+      params: AgentSkillParams,
+      responses: { 200: { description: 'Skill', schema: AgentSkillDetail } },
+      handler: ({ params }) => ({ ok: true, agent_id: params.id, ...agentSkillDetail(s.skills.list(params.id), params.skill_id) }),
+    }),
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/skills/install',

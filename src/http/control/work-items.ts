@@ -9,7 +9,8 @@ import {
   PickWorkItemBody,
   PickWorkItemResponse,
   WorkItem,
-  WorkItemList,
+  WorkItemListOrArray,
+  WorkItemListQuery,
   WorkItemParams,
 } from '../schemas/work-items.js';
 
@@ -23,9 +24,13 @@ export function workItemRoutes(s: Services): AnyRoute[] {
       auth: 'read',
       tags,
       summary: "The agent's work items, oldest first",
+      description:
+        '`?limit=N` (the real system\'s form, which the Holon web GUI sends) answers a bare array of at most N items, open ones first, newest first; without it `{ok, work_items}` with every item, oldest first.',
       params: AgentIdParams,
-      responses: { 200: { description: 'Work items', schema: WorkItemList } },
-      handler: ({ params }) => ({ ok: true, work_items: s.workItems.list(params.id) }),
+      query: WorkItemListQuery,
+      responses: { 200: { description: 'Work items', schema: WorkItemListOrArray } },
+      handler: ({ params, query }) =>
+        query.limit === undefined ? { ok: true, work_items: s.workItems.list(params.id) } : s.workItems.recent(params.id, query.limit),
     }),
     defineRoute({
       method: 'GET',

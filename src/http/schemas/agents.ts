@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TreeNode } from '../../runtime/agent-views.js';
+import { ActiveWorkspaceEntry, AgentIdentity, AgentModelState, Closure, LifecycleHint, SchedulingPosture, WaitingReason, WorkspaceView } from './agent-facets.js';
 import { AuthorityClass } from './common.js';
 import { CurrentTurn } from './conversation.js';
 
@@ -16,10 +17,20 @@ export const AgentListEntry = z
     visibility: Visibility,
     parent_agent_id: z.string().nullable(),
     is_default: z.boolean(),
+    identity: AgentIdentity,
+    scheduling_posture: SchedulingPosture,
+    lifecycle: LifecycleHint,
+    pending: z.number().int().openapi({ description: 'queued messages (as pending_messages elsewhere)' }),
+    current_run_id: z.string().nullable().openapi({ description: 'the turn in progress, or null' }),
+    waiting_reason: WaitingReason.nullable(),
+    model: AgentModelState,
+    active_workspace_entry: ActiveWorkspaceEntry.nullable(),
   })
   .openapi('AgentListEntry');
 
-export const AgentList = z.object({ ok: z.literal(true), agents: z.array(AgentListEntry) });
+export const AgentList = z
+  .array(AgentListEntry)
+  .openapi('AgentList', { description: 'a bare array of entries, as the real system answers (README "Holon GUI compatibility")' });
 
 export const AgentSummary = z
   .object({
@@ -36,6 +47,22 @@ export const AgentSummary = z
     last_event_seq: z.number().int(),
     created_at: z.string(),
     updated_at: z.string(),
+    identity: AgentIdentity,
+    agent: z.object({
+      id: z.string(),
+      status: AgentStatus,
+      pending: z.number().int(),
+      current_run_id: z.string().nullable(),
+      current_turn_id: z.string().nullable(),
+      current_work_item_id: z.string().nullable().openapi({ description: 'the last picked work item (current focus)' }),
+      last_brief_at: z.string().nullable(),
+      attached_workspaces: z.array(z.string()),
+      active_workspace_entry: ActiveWorkspaceEntry.nullable(),
+    }),
+    closure: Closure,
+    scheduling_posture: SchedulingPosture,
+    lifecycle: LifecycleHint,
+    active_task_count: z.number().int(),
   })
   .openapi('AgentSummary');
 
@@ -43,7 +70,7 @@ export const AgentDetail = z
   .object({
     agent_id: z.string(),
     display_name: z.string(),
-    identity: z.object({ agent_id: z.string(), incarnation: z.number().int(), created_at: z.string() }),
+    identity: AgentIdentity,
     status: AgentStatus,
     model: z.string(),
     model_override: z.string().nullable(),
@@ -78,6 +105,7 @@ export const AgentState = z
     agent: AgentSummary,
     session: z.object({
       current_run: CurrentTurn.nullable(),
+      current_run_id: z.string().nullable(),
       pending_count: z.number().int(),
       pending_by_priority: z.record(z.string(), z.number().int()),
       last_event_seq: z.number().int(),
@@ -92,6 +120,7 @@ export const AgentState = z
       occupancy: z.array(z.object({ workspace_id: z.string(), path: z.string(), active: z.boolean() })),
       registry: z.array(z.unknown()),
     }),
+    workspace: z.object({ workspaces: z.array(WorkspaceView) }).openapi({ description: 'the same registry in the real system\'s shape' }),
   })
   .openapi('AgentState');
 
@@ -156,11 +185,28 @@ export const Job = z
     error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    id: z.string().openapi({ description: 'job_id (the real system\'s name)' }),
+    last_error: z.string().nullable().openapi({ description: 'error (the real system\'s name)' }),
+    completed_at: z.string().nullable().openapi({ description: 'when the job completed or failed' }),
   })
   .openapi('Job');
 
 export const JobResponse = z.object({ ok: z.literal(true), job: Job });
 
+export const DeletionResponse = z
+  .object({
+    ok: z.literal(true),
+    job: Job.extend({ deletion_id: z.string().openapi({ description: 'job_id (the real system\'s name)' }) }),
+    created: z.boolean().openapi({ description: 'DELETE: false when the request joined a deletion already in flight' }).optional(),
+    identity: z.union([AgentIdentity, z.object({ agent_id: z.string(), status: z.literal('deleted') })]).openapi({
+      description: 'the agent\'s identity (status deleting while the job runs), or {agent_id, status: deleted} once it is gone',
+    }),
+  })
+  .openapi('AgentDeletion');
+
 export const DeleteQuery = z.object({
   cascade_private_children: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
 });
+
+/** The real system sends the flag in a JSON body: accepted beside the query. */
+export const DeleteBody = z.looseObject({ cascade_private_children: z.boolean().optional() }).openapi('DeleteAgentRequest');

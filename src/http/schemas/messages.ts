@@ -32,7 +32,15 @@ export const Admitted = z
   .openapi('EnqueueResponse');
 
 export const PromptBody = z
-  .looseObject({ text: z.string().trim().min(1, 'text must not be empty'), correlation_id: z.string().optional() })
+  .looseObject({
+    text: z.string().trim().min(1, 'text must not be empty'),
+    correlation_id: z.string().optional(),
+    attachments: z
+      .array(z.unknown())
+      .max(0, 'svc takes no attachments: send the text only')
+      .optional()
+      .openapi({ description: 'accepted empty (the real system\'s client always sends it); svc takes no images or files' }),
+  })
   .openapi('ControlPromptRequest');
 
 export const AnyJson = z.unknown().openapi('AnyJson', { description: 'Any JSON document' });

@@ -5,6 +5,7 @@ import { AuthorityClass } from './common.js';
 const CatalogModel = z
   .object({
     id: z.string().openapi({ example: 'ollama/llama3.2', description: 'model ref: provider/model' }),
+    model: z.string().openapi({ description: 'the same model ref (the real system\'s name)' }),
     display_name: z.string(),
     provider: z.string(),
     kind: z.string().openapi({ description: 'builtin, openai or anthropic' }),

@@ -60,27 +60,63 @@ export const RuntimeStatus = z
   })
   .openapi('RuntimeStatus');
 
-export const ConfigSurface = z
-  .looseObject({
-    ok: z.literal(true),
-    config_path: z.string(),
-    config_file_exists: z.boolean(),
-    home_dir: z.string(),
-    effective: z.record(z.string(), z.unknown()),
-    startup_only_keys: z.array(z.string()),
+const ProviderSummary = z
+  .object({
+    id: z.string(),
+    transport: z.string().openapi({ description: 'the provider kind: openai or anthropic' }),
+    base_url: z.string(),
+    oauth_supported: z.literal(false),
+    api_key_supported: z.literal(true),
+    credential_source: z.enum(['env', 'none']),
+    credential_kind: z.enum(['api_key', 'none']),
+    credential_env: z.string().nullable().openapi({ description: 'api_key_env (the key itself is never shown)' }),
+    credential_configured: z.boolean(),
+    configured_in_config: z.literal(true),
   })
+  .openapi('RuntimeProviderSummary');
+
+/** svc's surface and, beside it, the real system's summary fields (README "Holon GUI compatibility"). */
+const surfaceFields = {
+  config_path: z.string(),
+  config_file_path: z.string().openapi({ description: 'the same path (the real system\'s name)' }),
+  config_file_exists: z.boolean(),
+  home_dir: z.string(),
+  effective: z.record(z.string(), z.unknown()),
+  startup_only_keys: z.array(z.string()),
+  model_default: z.string(),
+  model_fallbacks: z.array(z.string()).openapi({ description: 'always empty: svc has no model fallbacks' }),
+  vision_default: z.null(),
+  image_generation_default: z.null(),
+  model_catalog: z.array(z.string()).openapi({ description: 'model ids of GET /api/models' }),
+  unknown_model_fallback_configured: z.literal(false),
+  disable_provider_fallback: z.literal(true).openapi({ description: 'svc never falls back to another provider' }),
+  providers: z.array(ProviderSummary),
+  available_search_provider_kinds: z.array(z.unknown()).openapi({ description: 'always empty: svc has no web search' }),
+  web_search_providers: z.array(z.unknown()),
+};
+
+export const RuntimeSurface = z.object(surfaceFields).openapi('RuntimeSurface');
+
+export const ConfigSurface = z
+  .looseObject({ ok: z.literal(true), ...surfaceFields, runtime_surface: RuntimeSurface })
   .openapi('RuntimeConfigSurface');
 
-export const ConfigPatchBody = z
-  .strictObject({ updates: z.array(z.strictObject({ key: z.string().min(1).max(256), value: z.unknown() })).min(1) })
-  .openapi('RuntimeConfigPatch');
+const ConfigUpdateEntry = z
+  .strictObject({
+    key: z.string().min(1).max(256),
+    value: z.unknown().optional(),
+    unset: z.boolean().optional().openapi({ description: 'true: remove the key from the config file (the real system\'s form); value is then ignored' }),
+  })
+  .refine((u) => u.unset === true || u.value !== undefined, { message: 'value is required unless unset is true', path: ['value'] });
+
+export const ConfigPatchBody = z.strictObject({ updates: z.array(ConfigUpdateEntry).min(1) }).openapi('RuntimeConfigPatch');
 
 export const ConfigPatchResponse = z
   .object({
     ok: z.literal(true),
     changed: z.boolean(),
     results: z.array(z.object({ key: z.string(), effect: z.enum(['accepted_requires_restart', 'rejected']), reason: z.string() })),
-    runtime_surface: z.record(z.string(), z.unknown()),
+    runtime_surface: RuntimeSurface,
   })
   .openapi('RuntimeConfigPatchResponse');
 

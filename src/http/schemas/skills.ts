@@ -1,5 +1,6 @@
 /** Skills catalog, library and per-agent enablement (CONTRACT.md section 10). */
 import { z } from 'zod';
+import { Job } from './agents.js';
 import '../openapi.js';
 
 const Name = z.string().min(1).max(64);
@@ -19,11 +20,24 @@ export const CatalogEntry = z
 
 export const InvalidSkill = z.object({ path: z.string(), error: z.string() });
 
+/** The real system's names beside svc's: root_id (user, workspace, agent) and skill_dir. */
+const holonNames = {
+  root_id: z.string().openapi({ description: 'the root the skill comes from (= scope)' }),
+  skill_dir: z.string().openapi({ description: 'the skill directory name' }),
+};
+
+export const HolonCatalogEntry = CatalogEntry.extend(holonNames).openapi('HolonSkillCatalogEntry');
+
 export const CatalogQuery = z.strictObject({
   agent_id: z.string().min(1).max(64).optional().openapi({ description: 'Whose active workspace supplies the workspace skills (default: the default agent)' }),
 });
 
-export const CatalogList = z.object({ ok: z.literal(true), skills: z.array(CatalogEntry), invalid: z.array(InvalidSkill) });
+export const CatalogList = z.object({
+  ok: z.literal(true),
+  skills: z.array(CatalogEntry),
+  invalid: z.array(InvalidSkill),
+  catalog: z.array(HolonCatalogEntry).openapi({ description: 'the same entries with root_id and skill_dir (the real system\'s name for the list)' }),
+});
 
 export const SkillIdParams = z.object({ skill_id: z.string().min(1).max(200) });
 
@@ -48,6 +62,7 @@ export const SkillDetail = CatalogEntry.extend({
   content: z.string().openapi({ description: 'SKILL.md after its frontmatter' }),
   files: z.array(z.string()),
   lock: LockEntry.nullable(),
+  skill: HolonCatalogEntry.openapi({ description: 'the catalog entry (the real system\'s shape of the detail)' }),
 }).openapi('SkillDetail');
 
 export const AddSkillBody = z
@@ -62,6 +77,10 @@ export const AddSkillBody = z
   .openapi('AddSkillRequest');
 
 export const JobAccepted = z.object({ ok: z.literal(true), job_id: z.string(), status: z.enum(['pending', 'running', 'completed', 'failed']) });
+
+export const UpdateAccepted = JobAccepted.extend({ job: Job.openapi({ description: 'the job (the real system\'s shape)' }) });
+
+export const CheckBody = z.strictObject({ name: Name.optional().openapi({ description: 'answer for this skill alone' }) }).openapi('CheckSkillRequest');
 
 export const AddSkillExisting = z.object({ ok: z.literal(true), created: z.literal(false), skill: CatalogEntry });
 
@@ -131,13 +150,28 @@ export const AgentSkill = z
   })
   .openapi('AgentSkill');
 
+const AgentSkillEntry = AgentSkill.extend({ skill_id: z.string().openapi({ description: '`<scope>:<name>`' }), ...holonNames }).openapi('AgentSkillEntry');
+
 export const AgentIdParams = z.object({ id: z.string().min(1).max(64) });
 export const AgentIdParamsLegacy = z.object({ agent_id: z.string().min(1).max(64) });
 
-export const AgentSkillList = z.object({ ok: z.literal(true), agent_id: z.string(), skills: z.array(AgentSkill) });
+export const AgentSkillParams = z.object({ id: z.string().min(1).max(64), skill_id: z.string().min(1).max(200) });
+
+export const AgentSkillDetail = AgentSkillEntry.extend({
+  ok: z.literal(true),
+  agent_id: z.string(),
+  skill: AgentSkillEntry,
+  content: z.string().openapi({ description: 'SKILL.md after its frontmatter; empty when the skill is unavailable' }),
+}).openapi('AgentSkillDetail');
+
+export const AgentSkillList = z.object({ ok: z.literal(true), agent_id: z.string(), skills: z.array(AgentSkillEntry) });
 
 export const EnableBody = z
-  .strictObject({ name: Name, copy: z.boolean().optional().openapi({ description: 'A private copy under the agent home (scope agent)' }) })
+  .strictObject({
+    name: Name,
+    copy: z.boolean().optional().openapi({ description: 'A private copy under the agent home (scope agent)' }),
+    mode: z.enum(['linked', 'copied']).optional().openapi({ description: 'the real system\'s spelling: copied = copy:true, linked = copy:false (copy wins when both are sent)' }),
+  })
   .openapi('EnableSkillRequest');
 
 export const DisableBody = z.strictObject({ name: Name }).openapi('DisableSkillRequest');
@@ -161,3 +195,19 @@ export const InstallResponse = z.object({
   job_id: z.string().optional(),
   skill: AgentSkill.optional(),
 });
+
+const InstallMode = z.enum(['linked', 'copied']).optional().openapi({ description: 'linked: a symlink (local sources only); copied (default)' });
+
+/** The real system's skill install request (POST /api/jobs). */
+export const CreateJobBody = z
+  .looseObject({
+    kind: z.literal('skill.install').openapi({ description: 'the only job kind svc starts this way' }),
+    params: z.looseObject({
+      kind: z.discriminatedUnion('kind', [
+        z.strictObject({ kind: z.literal('local'), path: z.string().min(1).max(4096), mode: InstallMode }),
+        z.strictObject({ kind: z.literal('remote'), package: z.string().min(1).max(4096), skill: z.string().max(1024).optional(), mode: InstallMode }),
+        z.strictObject({ kind: z.enum(['builtin', 'named']), name: z.string().min(1).max(200) }),
+      ]),
+    }),
+  })
+  .openapi('CreateJobRequest');

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES } from '../../runtime/plan-artifacts.js';
 import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-item-records.js';
-import { AuthorityClass } from './common.js';
+import { AuthorityClass, QueryInt } from './common.js';
 
 export const WorkItemParams = z.object({
   id: z.string().min(1).openapi({ example: 'main' }),
@@ -79,6 +79,21 @@ export const WorkItem = z
   .openapi('WorkItem', { description: '`legacy_inline_plan` is write-only: it never appears in a response or an event.' });
 
 export const WorkItemList = z.object({ ok: z.literal(true), work_items: z.array(WorkItem) }).openapi('WorkItemList');
+
+/** Largest `limit` of the list's array form. */
+export const WORK_ITEMS_LIMIT_MAX = 1000;
+
+export const WorkItemListQuery = z.object({
+  limit: QueryInt.pipe(z.number().int().min(1).max(WORK_ITEMS_LIMIT_MAX))
+    .optional()
+    .openapi({
+      description: `With limit (1..${WORK_ITEMS_LIMIT_MAX}) the answer is the real system's list form: a bare array of at most limit items, open ones first, newest first. Without it: {ok, work_items}, every item, oldest first.`,
+    }),
+});
+
+export const WorkItemListOrArray = z
+  .union([WorkItemList, z.array(WorkItem)])
+  .openapi('WorkItemListResponse', { description: '{ok, work_items} without `limit`; a bare array of work items with `limit`' });
 
 export const CreateWorkItemBody = z
   .looseObject({

@@ -115,6 +115,11 @@ export class RunLoopRecords {
     return this.stmt.turnHistory.all(turnId) as HistoryEntry[];
   }
 
+  /** One history entry of the agent by its seq, or null. */
+  historyEntry(agentId: string, seq: number): HistoryEntry | null {
+    return (this.stmt.historyEntry.get(agentId, seq) as HistoryEntry | undefined) ?? null;
+  }
+
   /** Everything of an agent (deletion). */
   purge(agentId: string): void {
     this.stmt.purgeActivities.run(agentId);
@@ -148,6 +153,7 @@ function prepare(db: Database.Database) {
     recentHistory: db.prepare(
       'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE agent_id = ? ORDER BY seq DESC LIMIT ?',
     ),
+    historyEntry: db.prepare('SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE agent_id = ? AND seq = ?'),
     turnHistory: db.prepare(
       'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE turn_id = ? ORDER BY seq',
     ),

@@ -221,7 +221,7 @@ export class TurnRunner {
       calls.forEach((call, i) => {
         const r = results[i]!;
         records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, ok: r.ok, content: r.content, data: r.data ?? null }, now);
-        events.append(turn.agentId, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, ok: r.ok, content: clip(r.content) });
+        events.append(turn.agentId, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, arguments: call.arguments, ok: r.ok, content: clip(r.content) });
       });
       const admitted: Message[] = [];
       if (!turn.interjectPending || turn.controller.signal.aborted) return admitted;
