@@ -7,7 +7,8 @@
  */
 import { errors } from '../core/errors.js';
 import type { Job, JobStore } from './jobs.js';
-import { SKILL_INSTALL_JOB, type SkillService } from './skills.js';
+import { SKILL_INSTALL_JOB } from './skill-library.js';
+import type { SkillService } from './skills.js';
 
 export type SkillInstallSource =
   | { kind: 'local'; path: string; mode?: 'linked' | 'copied' | undefined }
