@@ -243,6 +243,9 @@ describe('complete', () => {
     expect(brief?.payload).toEqual({
       brief_id: expect.stringMatching(/^brf_[0-9A-HJKMNP-TV-Z]{26}$/),
       brief_kind: 'result',
+      // The real system's field names beside svc's (README "Holon GUI compatibility").
+      kind: 'result',
+      created_at: brief!.payload.brief.created_at,
       work_item_id: item.id,
       turn_id: null,
       message_id: null,
