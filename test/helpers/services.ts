@@ -2,11 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { buildApp } from '../../src/http/app.js';
-import type { AnyRoute } from '../../src/http/route.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 
@@ -37,20 +34,4 @@ export function testServices(opts: { configToml?: string; start?: boolean; runLo
       fs.rmSync(home, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * A control-plane app over `routes` for `inject` (no listener), in local mode; inject's peer is
- * loopback, so `trustLoopbackPeers` lets it through as the daemon's own user. Close it in teardown.
- */
-export async function injectApp(s: Services, routes: AnyRoute[]): Promise<FastifyInstance> {
-  const { app } = await buildApp({
-    logger: createLogger('silent'),
-    metrics: s.metrics,
-    auth: { token: '', readAccess: 'loopback', allowedHosts: [], allowedOrigins: [], trustLoopbackPeers: true },
-    surface: 'control',
-    heartbeatMs: 1000,
-    routes,
-  });
-  return app;
 }

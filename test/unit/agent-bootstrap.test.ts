@@ -13,7 +13,8 @@ import { errors } from '../../src/core/errors.js';
 import { agentRoutes } from '../../src/http/control/agents.js';
 import { agentDetail } from '../../src/runtime/agent-views.js';
 import type { Message } from '../../src/runtime/queue.js';
-import { injectApp, testServices, type TestServices } from '../helpers/services.js';
+import { routeApp } from '../helpers/app.js';
+import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
 beforeEach(() => {
@@ -197,7 +198,7 @@ describe('agents stored before the step existed', () => {
 describe('HTTP: create, detail and repair (inject)', () => {
   let app: FastifyInstance;
   beforeEach(async () => {
-    app = await injectApp(t.s, agentRoutes(t.s));
+    app = await routeApp(t.s, agentRoutes(t.s));
   });
   afterEach(() => app.close());
 
