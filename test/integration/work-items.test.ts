@@ -243,6 +243,9 @@ describe('complete', () => {
     expect(brief?.payload).toEqual({
       brief_id: expect.stringMatching(/^brf_[0-9A-HJKMNP-TV-Z]{26}$/),
       brief_kind: 'result',
+      // the real system's names (src/events/holon-kinds.ts)
+      kind: 'result',
+      created_at: expect.any(String),
       work_item_id: item.id,
       turn_id: null,
       message_id: null,
