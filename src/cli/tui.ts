@@ -51,7 +51,7 @@ export function registerTui(program: Command): void {
 }
 
 interface StatePage {
-  agent: { agent_id: string; display_name: string; status: string; model: string };
+  agent: { agent_id: string; display_name: string; status: string; model: string | { effective_model: string } };
   session: { pending_count: number; current_run: Row | null };
   tasks: unknown[];
   timers: unknown[];
@@ -139,7 +139,8 @@ class TuiSession {
   private header(s: StatePage): void {
     const a = s.agent;
     const name = a.display_name && a.display_name !== a.agent_id ? ` (${a.display_name})` : '';
-    this.say('agent', `${a.agent_id}${name}: ${a.status}, model ${a.model}, ${s.session.pending_count} pending`);
+    const model = typeof a.model === 'string' ? a.model : a.model.effective_model;
+    this.say('agent', `${a.agent_id}${name}: ${a.status}, model ${model}, ${s.session.pending_count} pending`);
   }
 
   private onEvent(e: EventEnvelope): void {

@@ -207,7 +207,9 @@ export function agentState(d: StateDeps, a: AgentRecord) {
   const live = liveFacts(d, a);
   const { tasks, timers, workItems, workspaces, run, facts } = live;
   return {
-    agent: agentSummary(d, a, live),
+    // The summary, with `model` as the model state object (the real system's state page; the
+    // effective model id is its `effective_model`). GET /status keeps `model` as the id.
+    agent: { ...agentSummary(d, a, live), model: agentModelState(d, a) },
     session: {
       current_run: run,
       current_run_id: run?.turn_id ?? null,

@@ -102,7 +102,9 @@ const WaitingIntent = z
 
 export const AgentState = z
   .object({
-    agent: AgentSummary,
+    agent: AgentSummary.extend({
+      model: AgentModelState.openapi({ description: 'the model state (the real system\'s state page); the effective model id is effective_model' }),
+    }).openapi('AgentStateSummary'),
     session: z.object({
       current_run: CurrentTurn.nullable(),
       current_run_id: z.string().nullable(),
