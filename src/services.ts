@@ -31,6 +31,7 @@ import { WorkItemService } from './runtime/work-items.js';
 import { WorkspaceService } from './runtime/workspaces.js';
 import { JobStore } from './runtime/jobs.js';
 import { MessageQueue } from './runtime/queue.js';
+import { CredentialStore } from './store/credentials.js';
 import { SecretStore } from './store/secrets.js';
 import { Store } from './store/store.js';
 import { Metrics } from './telemetry/metrics.js';
@@ -55,6 +56,8 @@ export interface Services {
   store: Store;
   /** Usable secrets kept out of the database (<home>/secrets.json, 0600). */
   secrets: SecretStore;
+  /** Named credential profiles (<home>/credentials.json, 0600): provider keys, the OTLP token. */
+  credentials: CredentialStore;
   broadcaster: Broadcaster;
   events: EventLog;
   sse: SseHub;
@@ -107,6 +110,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const store = Store.open(databasePath(config.home));
   const secrets = new SecretStore(config.home, store);
+  const credentials = new CredentialStore(config.home, () => clock.now());
   const ids = new IdGenerator(clock);
   const metrics = new Metrics(startedAt, () => clock.now());
   const broadcaster = new Broadcaster();
@@ -156,6 +160,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });
   const providers = new ProviderRegistry(config, {
+    credentials,
     onRetry: ({ provider, attempt, delayMs, error }) =>
       logger.warn({ provider, attempt, delay_ms: delayMs, kind: error.kind, status: error.status }, 'model request failed; retrying'),
   });
@@ -181,6 +186,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     diagnostics,
     store,
     secrets,
+    credentials,
     broadcaster,
     events,
     sse,

@@ -20,7 +20,7 @@ export interface ConfigUpdate {
 /** What the config file cannot say by itself: the models catalog and the providers' key status. */
 export interface SurfaceFacts {
   modelCatalog: string[];
-  providers: Array<{ name: string; kind: string; base_url: string; api_key_env: string; api_key: 'not_required' | 'set' | 'missing' }>;
+  providers: Array<{ name: string; kind: string; base_url: string; api_key_env: string; credential_profile: string; api_key: 'not_required' | 'set' | 'missing' }>;
 }
 
 export interface UpdateResult {
@@ -65,9 +65,10 @@ export class RuntimeConfig {
         base_url: p.base_url,
         oauth_supported: false,
         api_key_supported: true,
-        credential_source: p.api_key_env ? 'env' : 'none',
-        credential_kind: p.api_key_env ? 'api_key' : 'none',
+        credential_source: p.credential_profile ? 'profile' : p.api_key_env ? 'env' : 'none',
+        credential_kind: p.credential_profile || p.api_key_env ? 'api_key' : 'none',
         credential_env: p.api_key_env || null,
+        credential_profile: p.credential_profile || null,
         credential_configured: p.api_key !== 'missing',
         configured_in_config: true,
       })),
@@ -148,4 +149,15 @@ function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+/** Which config keys name each credential profile: `{profile: ["providers.NAME", ...]}`. */
+export function credentialReferences(values: Config): Map<string, string[]> {
+  const refs = new Map<string, string[]>();
+  const add = (profile: string, key: string) => {
+    if (profile) refs.set(profile, [...(refs.get(profile) ?? []), key]);
+  };
+  for (const [name, p] of Object.entries(values.providers)) add(p.credential_profile, `providers.${name}.credential_profile`);
+  add(values.runtime.observability.otlp.credential_profile, 'runtime.observability.otlp.credential_profile');
+  return refs;
 }

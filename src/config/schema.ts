@@ -5,18 +5,26 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
+import { PROFILE_NAME } from '../store/credentials.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const Provider = z.strictObject({
-  kind: z.enum(['openai', 'anthropic']),
-  base_url: z.string().url(),
-  api_key_env: z.string().default(''),
-  models: z.array(z.string().min(1)).default([]),
-});
+const Provider = z
+  .strictObject({
+    kind: z.enum(['openai', 'anthropic']),
+    base_url: z.string().url(),
+    api_key_env: z.string().default(''),
+    credential_profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ - (at most 64)').or(z.literal('')).default(''),
+    models: z.array(z.string().min(1)).default([]),
+  })
+  .superRefine((p, ctx) => {
+    if (p.api_key_env && p.credential_profile) {
+      ctx.addIssue({ code: 'custom', path: ['credential_profile'], message: 'credential_profile cannot be combined with api_key_env: name one place for the key' });
+    }
+  });
 
 const Otlp = z
   .strictObject({

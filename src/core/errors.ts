@@ -48,7 +48,7 @@ export const errors = {
 
   // --- auth (CONTRACT.md section 4) ----------------------------------------------------------
   unauthorized: () =>
-    new AppError(401, 'unauthorized', 'a valid control token is required: send Authorization: Bearer <token>', {}, {
+    new AppError(401, 'auth_required', 'a valid control token is required: send Authorization: Bearer <token>', {}, {
       'www-authenticate': 'Bearer',
     }),
   hostNotAllowed: (host: string) =>
@@ -213,6 +213,10 @@ export const errors = {
   ) => new AppError(400, 'skill_source_unsafe', `skill source refused: ${JSON.stringify(file)} ${detail}`, { file, reason }),
   skillTooLarge: (file: string, limit: 'max_bytes' | 'max_files', detail: string) =>
     new AppError(400, 'skill_too_large', `skill source refused: ${JSON.stringify(file)} ${detail}`, { file, limit }),
+
+  // --- credential profiles -------------------------------------------------------------------
+  credentialNotFound: notFound('credential_not_found', 'credential profile'),
+  credentialStoreUnusable: (reason: string) => new AppError(409, 'credential_store_unusable', reason),
 
   // --- traces --------------------------------------------------------------------------------
   traceNotFound: (traceId: string) =>

@@ -20,6 +20,7 @@ import { bindingRoutes } from './control/bindings.js';
 import { browserAuthRoutes } from './control/browser-auth.js';
 import { runControlRoutes } from './control/run-control.js';
 import { runtimeRoutes } from './control/runtime.js';
+import { credentialRoutes } from './control/credentials.js';
 import { searchRoutes } from './control/search.js';
 import { skillRoutes } from './control/skills.js';
 import { taskRoutes } from './control/tasks.js';
@@ -60,6 +61,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...conversationRoutes(s),
     ...runControlRoutes(s),
     ...runtimeRoutes(s),
+    ...credentialRoutes(s),
     ...modelRoutes(s),
     ...workItemRoutes(s),
     ...timerRoutes(s),

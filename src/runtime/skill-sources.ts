@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
+import { writePrivateFile } from '../store/private-file.js';
 
 export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';
@@ -360,17 +361,8 @@ export function readLock(home: string): LockFile {
   }
 }
 
-/** Atomic write: temp file, fsync, rename. */
+/** Atomic write (src/store/private-file.ts). */
 export function writeLock(home: string, lock: LockFile): void {
-  const file = path.join(home, LOCK_FILE);
-  const tmp = `${file}.tmp-${process.pid}`;
   const sorted: LockFile = { version: 1, skills: Object.fromEntries(Object.entries(lock.skills).sort(([a], [b]) => (a < b ? -1 : 1))) };
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, `${JSON.stringify(sorted, null, 2)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writePrivateFile(path.join(home, LOCK_FILE), `${JSON.stringify(sorted, null, 2)}\n`);
 }

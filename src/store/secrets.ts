@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writePrivateFile } from './private-file.js';
 import type { Store } from './store.js';
 
 export const SECRETS_FILE = 'secrets.json';
@@ -65,22 +66,7 @@ export class SecretStore {
   }
 
   private persist(): void {
-    const dir = path.dirname(this.file);
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, JSON.stringify(Object.fromEntries(this.values), null, 1));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
-    const dfd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(dfd);
-    } finally {
-      fs.closeSync(dfd);
-    }
+    writePrivateFile(this.file, JSON.stringify(Object.fromEntries(this.values), null, 1));
   }
 }
 

@@ -19,12 +19,14 @@ export const REDACT_PATHS = [
   'secret',
   'api_key',
   'bearer_token',
+  'material',
   '*.control_token',
   '*.token',
   '*.secret',
   '*.api_key',
   '*.bearer_token',
   '*.credential',
+  '*.material',
   '*.delivery_auth',
 ];
 

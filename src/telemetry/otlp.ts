@@ -20,11 +20,11 @@
  * logged (only the profile name is).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { VERSION } from '../version.js';
+import { CredentialStore } from '../store/credentials.js';
 import type { Metrics } from './metrics.js';
 import type { SpanRecord } from './tracing.js';
 
@@ -37,7 +37,6 @@ export interface SpanExportClient {
   shutdown(): Promise<void>;
 }
 
-export const CREDENTIALS_FILE = 'credentials.json';
 const SHUTDOWN_DEADLINE_MS = 1000;
 /** Extra time past `timeout_ms` before a batch the library never answered counts as failed. */
 const CALLBACK_GRACE_MS = 1000;
@@ -51,29 +50,22 @@ export class OtlpStartupError extends Error {
 
 /** Read a bearer token from the credential store; throws OtlpStartupError with a one-line reason. */
 export function readCredentialToken(home: string, profile: string): string {
-  const file = path.join(home, CREDENTIALS_FILE);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    throw new OtlpStartupError(`runtime.observability.otlp.credential_profile ${JSON.stringify(profile)}: credential store ${file} does not exist`);
+  const store = new CredentialStore(home);
+  if (!fs.existsSync(store.file)) {
+    throw new OtlpStartupError(`runtime.observability.otlp.credential_profile ${JSON.stringify(profile)}: credential store ${store.file} does not exist`);
   }
-  if ((stat.mode & 0o077) !== 0) {
+  let token: string | null;
+  try {
+    token = store.token(profile);
+  } catch (err) {
+    throw new OtlpStartupError((err as Error).message);
+  }
+  if (token === null) {
     throw new OtlpStartupError(
-      `credential store ${file} has mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}; it must not be readable by group or others (chmod 600)`,
+      `credential profile ${JSON.stringify(profile)} not found in ${store.file} (PUT /api/control/runtime/credentials/${profile}, or {"profiles": {"${profile}": {"token": "..."}}})`,
     );
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new OtlpStartupError(`credential store ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const entry = (parsed as { profiles?: Record<string, { token?: unknown }> } | null)?.profiles?.[profile];
-  if (!entry || typeof entry.token !== 'string' || entry.token === '') {
-    throw new OtlpStartupError(`credential profile ${JSON.stringify(profile)} not found in ${file} (expected {"profiles": {"${profile}": {"token": "..."}}})`);
-  }
-  return entry.token;
+  return token;
 }
 
 export interface OtlpDeps {

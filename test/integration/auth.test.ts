@@ -19,7 +19,7 @@ function expectError(res: HttpResult, status: number, code: string): void {
 }
 
 function expectUnauthorized(res: HttpResult): void {
-  expectError(res, 401, 'unauthorized');
+  expectError(res, 401, 'auth_required');
   expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
 }
 

@@ -168,10 +168,10 @@ describe('operator routes in bearer mode', () => {
   it('need the control token', async () => {
     const d = await pool.start({ args: ['--token', 'ctl-secret'] });
     const body = { binding_id: 'b', transport: 'remote-operator', operator_actor_id: 'a' };
-    expectError(await request(d, 'POST', '/api/control/agents/main/operator-bindings', { body }), 401, 'unauthorized');
+    expectError(await request(d, 'POST', '/api/control/agents/main/operator-bindings', { body }), 401, 'auth_required');
     const ok = await request(d, 'POST', '/api/control/agents/main/operator-bindings', { body, headers: { authorization: 'Bearer ctl-secret' } });
     expect(ok.status, ok.text).toBe(201);
-    expectError(await request(d, 'POST', '/api/control/agents/main/operator-ingress', { body: { text: 'x', actor_id: 'a', binding_id: 'b' } }), 401, 'unauthorized');
+    expectError(await request(d, 'POST', '/api/control/agents/main/operator-ingress', { body: { text: 'x', actor_id: 'a', binding_id: 'b' } }), 401, 'auth_required');
     const admitted = await request(d, 'POST', '/api/control/agents/main/operator-ingress', {
       body: { text: 'x', actor_id: 'a', binding_id: 'b' },
       headers: { authorization: 'Bearer ctl-secret' },

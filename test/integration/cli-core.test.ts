@@ -268,12 +268,12 @@ describe('errors and auth', () => {
     expect(r.code).toBe(3);
   });
 
-  it('bearer mode: no token -> unauthorized; --token or SVC_TOKEN works', async () => {
+  it('bearer mode: no token -> auth_required; --token or SVC_TOKEN works', async () => {
     const d = await pool.start({ args: ['--token', TOKEN] });
-    await fails(d, ['runtime', 'status'], 'unauthorized');
-    await fails(d, ['agents', 'create', 'x1'], 'unauthorized');
-    await fails(d, ['prompt', 'main', 'hi'], 'unauthorized');
-    await fails(d, ['runtime', 'status', '--token', 'wrong'], 'unauthorized');
+    await fails(d, ['runtime', 'status'], 'auth_required');
+    await fails(d, ['agents', 'create', 'x1'], 'auth_required');
+    await fails(d, ['prompt', 'main', 'hi'], 'auth_required');
+    await fails(d, ['runtime', 'status', '--token', 'wrong'], 'auth_required');
     expect((await okJson(d, ['runtime', 'status', '--token', TOKEN])).auth.mode).toBe('bearer');
     expect((await okJson(d, ['agents', 'create', 'x1'], { SVC_TOKEN: TOKEN })).created).toBe(true);
     expect(await ok(d, ['prompt', 'x1', 'hi', '--token', TOKEN])).toMatch(/^msg_/);

@@ -159,7 +159,7 @@ describe('svc tui in bearer mode', () => {
     b = await pool.start({ args: ['--token', TOKEN] });
   });
 
-  it('follows and prompts with the token, and without it a prompt is refused (401 unauthorized)', async () => {
+  it('follows and prompts with the token, and without it a prompt is refused (401 auth_required)', async () => {
     const t = tui(['main', '--url', b.base], { SVC_TOKEN: TOKEN });
     await line(t, new RegExp(TAG('agent')));
     t.proc.stdin!.end('with a token\n');
@@ -171,6 +171,6 @@ describe('svc tui in bearer mode', () => {
     await line(anon, new RegExp(TAG('agent')));
     anon.proc.stdin!.end('no token\n');
     expect(await anon.exit).toBe(0);
-    expect(anon.err()).toMatch(/^svc: unauthorized: /m);
+    expect(anon.err()).toMatch(/^svc: auth_required: /m);
   });
 });

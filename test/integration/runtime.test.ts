@@ -69,7 +69,7 @@ describe('status, config and metrics of one daemon', () => {
     expect(s.auth).toEqual({ mode: 'local', control_token_configured: false, read_access: 'loopback' });
     expect(s.models).toEqual({
       default: 'builtin/echo',
-      providers: [{ name: 'local', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', models: [], api_key_env: 'SVC_TEST_KEY', api_key: 'set' }],
+      providers: [{ name: 'local', kind: 'openai', base_url: 'http://127.0.0.1:11434/v1', models: [], api_key_env: 'SVC_TEST_KEY', credential_profile: '', api_key: 'set' }],
     });
     expect(r.text).not.toContain('sk-provider-key-should-not-leak');
     expect(s.agents).toBe(1);
@@ -307,7 +307,7 @@ describe('PATCH /api/control/runtime/config', () => {
       const body = method === 'PATCH' ? { updates: [{ key: 'events.heartbeat_ms', value: 5000 }] } : undefined;
       const denied = await request({ base: d.base }, method, url, { body });
       expect(denied.status, `${method} ${url}`).toBe(401);
-      expect(denied.json.code).toBe('unauthorized');
+      expect(denied.json.code).toBe('auth_required');
       expect(denied.headers['www-authenticate']).toMatch(/^Bearer/);
       const wrong = await request({ base: d.base }, method, url, { body, headers: { authorization: 'Bearer tok-rt-wrong' } });
       expect(wrong.status, `${method} ${url}`).toBe(401);

@@ -451,7 +451,7 @@ describe('graceful shutdown', () => {
     const d = await start({ args: ['--token', 'tok-shutdown'] });
     const denied = await request({ base: d.base }, 'POST', '/api/control/runtime/shutdown');
     expect(denied.status).toBe(401);
-    expect(denied.json.code).toBe('unauthorized');
+    expect(denied.json.code).toBe('auth_required');
     expect(d.proc.exitCode).toBeNull();
     const ok = await request({ base: d.base }, 'POST', '/api/control/runtime/shutdown', { headers: auth('tok-shutdown') });
     expect(ok.status).toBe(202);
@@ -586,7 +586,7 @@ describe('configuration layering: defaults < file < environment < flags', () => 
     expect(await handshakeMode(d)).toBe('bearer');
     const denied = await statusWith(d);
     expect(denied.status).toBe(401);
-    expect(denied.json.code).toBe('unauthorized');
+    expect(denied.json.code).toBe('auth_required');
     expect(denied.headers['www-authenticate']).toMatch(/^Bearer/);
     expect((await statusWith(d, 'file-tok')).status).toBe(200);
   });

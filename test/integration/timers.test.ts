@@ -122,10 +122,10 @@ describe('timer routes over HTTP', () => {
 
   it('needs the token on control routes in bearer mode; reads stay open on loopback', async () => {
     const d = await pool.start({ args: ['--token', 'sekret'] });
-    expectError(await createTimer(d, { duration_ms: 1000 }), 401, 'unauthorized');
+    expectError(await createTimer(d, { duration_ms: 1000 }), 401, 'auth_required');
     const ok = await createTimer(d, { duration_ms: 1000 }, 'main', { authorization: 'Bearer sekret' });
     expect(ok.status).toBe(201);
-    expectError(await request(d, 'POST', `/api/control/agents/main/timers/${ok.json.timer_id}/cancel`, { body: {} }), 401, 'unauthorized');
+    expectError(await request(d, 'POST', `/api/control/agents/main/timers/${ok.json.timer_id}/cancel`, { body: {} }), 401, 'auth_required');
     expect((await request(d, 'GET', '/api/agents/main/timers')).status).toBe(200);
   });
 

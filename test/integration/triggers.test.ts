@@ -200,13 +200,13 @@ describe('callback routes in bearer mode', () => {
   it('need no control token (the capability token is the auth), while the control routes do', async () => {
     const d = await pool.start({ args: ['--token', 'ctl-secret'] });
     const auth = { authorization: 'Bearer ctl-secret' };
-    expectError(await request(d, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } }), 401, 'unauthorized');
+    expectError(await request(d, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } }), 401, 'auth_required');
     const t = await request(d, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' }, headers: auth });
     expect(t.status, t.text).toBe(201);
     const res = await request(d, 'POST', t.json.callback_path, { raw: 'hi', headers: { 'content-type': 'text/plain' } });
     expect(res.status, res.text).toBe(202);
-    expectError(await request(d, 'GET', '/api/control/agents/main/external-triggers'), 401, 'unauthorized');
-    expectError(await request(d, 'POST', `/api/control/agents/main/external-triggers/${t.json.trigger_id}/revoke`), 401, 'unauthorized');
+    expectError(await request(d, 'GET', '/api/control/agents/main/external-triggers'), 401, 'auth_required');
+    expectError(await request(d, 'POST', `/api/control/agents/main/external-triggers/${t.json.trigger_id}/revoke`), 401, 'auth_required');
     await d.stop();
   });
 });

@@ -328,13 +328,13 @@ describe('rechecks, state page, auth, deletion', () => {
   it('in bearer mode control routes need the token and reads from loopback do not', async () => {
     const b = await pool.start({ args: ['--token', 'sekrit-token-value'] });
     const auth = { authorization: 'Bearer sekrit-token-value' };
-    expectError(await request(b, 'POST', base('main'), { body: { objective: 'x' } }), 401, 'unauthorized');
+    expectError(await request(b, 'POST', base('main'), { body: { objective: 'x' } }), 401, 'auth_required');
     const ok = await request(b, 'POST', base('main'), { body: { objective: 'x' }, headers: auth });
     expect(ok.status, ok.text).toBe(201);
     const id = ok.json.id as string;
-    expectError(await request(b, 'PATCH', `${base('main')}/${id}`, { body: { plan_status: 'ready' } }), 401, 'unauthorized');
-    expectError(await request(b, 'POST', `${base('main')}/${id}/pick`, { body: {} }), 401, 'unauthorized');
-    expectError(await request(b, 'POST', `${base('main')}/${id}/complete`, { body: { report_text: 'x' } }), 401, 'unauthorized');
+    expectError(await request(b, 'PATCH', `${base('main')}/${id}`, { body: { plan_status: 'ready' } }), 401, 'auth_required');
+    expectError(await request(b, 'POST', `${base('main')}/${id}/pick`, { body: {} }), 401, 'auth_required');
+    expectError(await request(b, 'POST', `${base('main')}/${id}/complete`, { body: { report_text: 'x' } }), 401, 'auth_required');
     expect((await request(b, 'GET', '/api/agents/main/work-items')).status).toBe(200);
     expect((await request(b, 'GET', `/api/agents/main/work-items/${id}`)).status).toBe(200);
     await b.stop();

@@ -267,10 +267,10 @@ describe('auth', () => {
   it('workspace control routes, resolve and desktop routes need the token in bearer mode; reads do not from loopback', async () => {
     const b = await startDaemon({ args: ['--token', 'sekrit'] });
     try {
-      expectError(await request(b, 'POST', '/api/control/agents/main/workspace/exit', { body: {} }), 401, 'unauthorized');
-      expectError(await request(b, 'POST', '/api/file-references/resolve', { body: { references: [] } }), 401, 'unauthorized');
-      expectError(await request(b, 'GET', '/api/desktop/capabilities'), 401, 'unauthorized');
-      expectError(await request(b, 'POST', '/api/desktop/reveal', { body: {} }), 401, 'unauthorized');
+      expectError(await request(b, 'POST', '/api/control/agents/main/workspace/exit', { body: {} }), 401, 'auth_required');
+      expectError(await request(b, 'POST', '/api/file-references/resolve', { body: { references: [] } }), 401, 'auth_required');
+      expectError(await request(b, 'GET', '/api/desktop/capabilities'), 401, 'auth_required');
+      expectError(await request(b, 'POST', '/api/desktop/reveal', { body: {} }), 401, 'auth_required');
       const auth = { authorization: 'Bearer sekrit' };
       expect((await request(b, 'POST', '/api/control/agents/main/workspace/exit', { body: {}, headers: auth })).status).toBe(200);
       expect((await request(b, 'GET', '/api/agents/main/worktree-summary')).status).toBe(200);

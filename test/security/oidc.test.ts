@@ -186,7 +186,7 @@ describe('OIDC sign-in in bearer mode', () => {
     expect(out.json).toEqual({ ok: true, revoked: true });
     expect(out.headers['set-cookie']?.[0]).toMatch(/^svc_session=; Max-Age=0;/);
     const again = await request(d, 'GET', '/api/control/runtime/status', { headers: stolen });
-    expect({ status: again.status, code: again.json.code }).toEqual({ status: 401, code: 'unauthorized' });
+    expect({ status: again.status, code: again.json.code }).toEqual({ status: 401, code: 'auth_required' });
     expect((await request(d, 'GET', '/api/auth/session', { headers: stolen })).json.code).toBe('session_required');
     expect((await request(d, 'POST', '/api/auth/logout', { headers: stolen })).json.revoked).toBe(false);
     expect(sessionRows(d.home).find((r) => r.subject === 'bob')!.revoked_at).not.toBeNull();

@@ -132,7 +132,7 @@ describe('another local user', () => {
     const port = d.logLines().find((l) => l.msg === 'listening')!.inbox_port as number;
     const inbox = `http://127.0.0.1:${port}`;
     const none = await request({ base: inbox }, 'GET', '/hosts');
-    expect({ status: none.status, code: none.json.code }).toEqual({ status: 401, code: 'unauthorized' });
+    expect({ status: none.status, code: none.json.code }).toEqual({ status: 401, code: 'auth_required' });
     const withToken = await request({ base: inbox }, 'GET', '/hosts', { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(withToken.status).toBe(200);
     // The socket stays file-permission based.

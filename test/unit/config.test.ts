@@ -86,6 +86,13 @@ describe('config layering: defaults < file < environment < flags', () => {
     expect(() => loadConfig({ home: home(toml) }, {})).toThrow(/credential_profile/);
   });
 
+  it('a provider names its key in one place: credential_profile or api_key_env, not both; a profile name is checked', () => {
+    const provider = (extra: string) => `[providers.p]\nkind = "openai"\nbase_url = "http://127.0.0.1:1/v1"\n${extra}\n`;
+    expect(loadConfig({ home: home(provider('credential_profile = "prof"')) }, {}).values.providers.p!.credential_profile).toBe('prof');
+    expect(() => loadConfig({ home: home(provider('credential_profile = "prof"\napi_key_env = "K"')) }, {})).toThrow(/credential_profile cannot be combined with api_key_env/);
+    expect(() => loadConfig({ home: home(provider('credential_profile = "../x"')) }, {})).toThrow(/credential_profile/);
+  });
+
   it('config.example.toml is valid and lists the defaults exactly', () => {
     const example = parseToml(fs.readFileSync(path.join(__dirname, '..', '..', 'config.example.toml'), 'utf8'));
     expect(ConfigSchema.parse(example)).toEqual(ConfigSchema.parse({}));

@@ -86,7 +86,7 @@ describe('the error handler', () => {
     const r = await app.inject({ method: 'POST', url: '/strict', headers: { host: 'localhost' }, payload: { n: 1 } });
     expect(r.statusCode).toBe(401);
     expect(r.headers['www-authenticate']).toBe('Bearer');
-    expect(r.json().code).toBe('unauthorized');
+    expect(r.json().code).toBe('auth_required');
   });
 
   it('hands any content type to a raw-body route as bytes, within its own body limit', async () => {

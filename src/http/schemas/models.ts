@@ -22,7 +22,7 @@ const CatalogProvider = z
     discovered_at: z.string().nullable(),
     last_attempt_at: z.string().nullable(),
     last_error: z.object({ kind: z.string(), message: z.string() }).nullable(),
-    api_key: z.enum(['not_required', 'set', 'missing']).openapi({ description: 'whether the variable named by api_key_env is set (the key itself is never shown)' }),
+    api_key: z.enum(['not_required', 'set', 'missing']).openapi({ description: 'whether the key (api_key_env or credential_profile) is there; the key itself is never shown' }),
   })
   .openapi('CatalogProvider');
 

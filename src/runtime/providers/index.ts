@@ -21,7 +21,9 @@ export interface ProviderInfo {
   base_url: string;
   models: string[];
   api_key_env: string;
-  /** `not_required` (no api_key_env), `set`, or `missing` (requests fail with missing_api_key). */
+  /** The credential store profile holding the key ('' = none; exclusive with api_key_env). */
+  credential_profile: string;
+  /** `not_required` (neither named), `set`, or `missing` (requests fail with missing_api_key). */
   api_key: 'not_required' | 'set' | 'missing';
 }
 
@@ -35,7 +37,7 @@ export class ProviderRegistry {
     const echo = new EchoProvider();
     this.providers.set(echo.name, echo);
     for (const [name, p] of Object.entries(config.values.providers)) {
-      const settings = { base_url: p.base_url, api_key_env: p.api_key_env };
+      const settings = { base_url: p.base_url, api_key_env: p.api_key_env, credential_profile: p.credential_profile };
       this.providers.set(name, p.kind === 'anthropic' ? new AnthropicProvider(name, settings, opts) : new OpenAIProvider(name, settings, opts));
     }
   }
@@ -69,8 +71,17 @@ export class ProviderRegistry {
       base_url: p.base_url,
       models: [...p.models],
       api_key_env: p.api_key_env,
-      api_key: p.api_key_env === '' ? 'not_required' : env[p.api_key_env] ? 'set' : 'missing',
+      credential_profile: p.credential_profile,
+      api_key: p.credential_profile ? (this.profileStored(p.credential_profile) ? 'set' : 'missing') : p.api_key_env === '' ? 'not_required' : env[p.api_key_env] ? 'set' : 'missing',
     }));
+  }
+
+  private profileStored(profile: string): boolean {
+    try {
+      return this.opts.credentials?.status(profile) != null;
+    } catch {
+      return false; // an unusable store (mode, JSON) answers through the credentials routes
+    }
   }
 }
 

@@ -16,6 +16,7 @@
  * Once a streamed answer has handed a delta to the caller, a failure is no longer retried (the
  * caller would see the text twice). Error messages may carry the server's error text, never the key.
  */
+import type { CredentialStore } from '../../store/credentials.js';
 import { DEFAULT_RETRY, abortedError, parseRetryAfter, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
 import { ProviderError } from './types.js';
@@ -32,6 +33,8 @@ export interface TransportOptions {
   now?: () => number;
   /** Where `api_key_env` is looked up (default process.env), read at each call. */
   env?: NodeJS.ProcessEnv;
+  /** Where `credential_profile` is looked up, read at each call (a stored change needs no restart). */
+  credentials?: CredentialStore;
   timeoutMs?: number;
   retry?: RetryPolicy;
   /** Told about each retry before its wait (the registry logs it; never with the key). */
@@ -41,6 +44,8 @@ export interface TransportOptions {
 export interface ProviderSettings {
   base_url: string;
   api_key_env: string;
+  /** A profile of the credential store holding the key ('' = none); exclusive with api_key_env. */
+  credential_profile?: string;
 }
 
 /** What a response turned into: a parsed JSON document, or a stream of SSE messages. */
@@ -61,12 +66,31 @@ export class ProviderTransport {
     this.baseUrl = settings.base_url.replace(/\/+$/, '');
   }
 
-  /** The key, null when no variable is named (servers without auth); missing_api_key when it is unset. */
+  /** The key, null when no variable or profile is named (servers without auth); missing_api_key when it is unset. */
   apiKey(): string | null {
+    const profile = this.settings.credential_profile;
+    if (profile) return this.profileKey(profile);
     const name = this.settings.api_key_env;
     if (!name) return null;
     const key = (this.opts.env ?? process.env)[name];
     if (!key) throw new ProviderError('runtime', 'missing_api_key', `provider ${this.provider}: environment variable ${name} (api_key_env) is not set`);
+    return key;
+  }
+
+  private profileKey(profile: string): string {
+    let key: string | null = null;
+    try {
+      key = this.opts.credentials?.token(profile) ?? null;
+    } catch (err) {
+      throw new ProviderError('runtime', 'missing_api_key', `provider ${this.provider}: ${(err as Error).message}`);
+    }
+    if (!key) {
+      throw new ProviderError(
+        'runtime',
+        'missing_api_key',
+        `provider ${this.provider}: credential profile ${JSON.stringify(profile)} (credential_profile) is not stored; PUT /api/control/runtime/credentials/${profile}`,
+      );
+    }
     return key;
   }
 
