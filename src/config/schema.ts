@@ -17,7 +17,7 @@ const Provider = z
     kind: z.enum(['openai', 'anthropic']),
     base_url: z.string().url(),
     api_key_env: z.string().default(''),
-    credential_profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ - (at most 64)').or(z.literal('')).default(''),
+    credential_profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64)').or(z.literal('')).default(''),
     models: z.array(z.string().min(1)).default([]),
   })
   .superRefine((p, ctx) => {

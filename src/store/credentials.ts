@@ -18,7 +18,7 @@ import { writePrivateFile } from './private-file.js';
 export const CREDENTIALS_FILE = 'credentials.json';
 export const CREDENTIAL_KINDS = ['api_key', 'bearer_token'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 /** Largest accepted material (keys and tokens are far smaller). */
 export const MATERIAL_MAX_BYTES = 16 * 1024;
 

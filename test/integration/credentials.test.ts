@@ -104,7 +104,8 @@ describe('credential profiles', () => {
   });
 
   it('DELETE removes the profile (then 404 credential_not_found); the provider key is missing again', async () => {
-    await request(d, 'PUT', '/api/control/runtime/credentials/spare', { body: { kind: 'bearer_token', material: 'tok-1' } });
+    const spare = await request(d, 'PUT', '/api/control/runtime/credentials/spare:default', { body: { kind: 'bearer_token', material: 'tok-1' } });
+    expect(spare.status).toBe(200);
     const del = await request(d, 'DELETE', '/api/control/runtime/credentials/keyed');
     expect(del.status).toBe(200);
     expect(del.json.profile).toMatchObject({ profile: 'keyed', configured: false });
@@ -113,7 +114,7 @@ describe('credential profiles', () => {
     const list = await request(d, 'GET', '/api/control/runtime/credentials');
     expect(list.json.profiles.map((p: Json) => [p.profile, p.kind, p.configured])).toEqual([
       ['keyed', 'api_key', false],
-      ['spare', 'bearer_token', true],
+      ['spare:default', 'bearer_token', true],
     ]);
     const models = await request(d, 'GET', '/api/models');
     expect(models.json.providers.find((p: Json) => p.name === 'keyed').api_key).toBe('missing');
@@ -125,7 +126,7 @@ describe('credential profiles', () => {
       const list = await request(d, 'GET', '/api/control/runtime/credentials');
       expect([list.status, list.json.code]).toEqual([409, 'credential_store_unusable']);
       expect(list.json.error).toContain('chmod 600');
-      const put = await request(d, 'PUT', '/api/control/runtime/credentials/spare', { body: { kind: 'api_key', material: 'y' } });
+      const put = await request(d, 'PUT', '/api/control/runtime/credentials/spare:default', { body: { kind: 'api_key', material: 'y' } });
       expect([put.status, put.json.code]).toEqual([409, 'credential_store_unusable']);
       expect(fs.statSync(file()).mode & 0o777).toBe(0o644);
     } finally {

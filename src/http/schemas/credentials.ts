@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CREDENTIAL_KINDS, MATERIAL_MAX_BYTES, PROFILE_NAME } from '../../store/credentials.js';
 
 export const CredentialParams = z.object({
-  profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ - (at most 64, starting with a letter or digit)'),
+  profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64, starting with a letter or digit)'),
 });
 
 export const SetCredentialBody = z
