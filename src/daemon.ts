@@ -90,7 +90,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   }
   const logger = createLogger(config.values.log_level, opts.logDestination);
   ensureWritableHome(config.home);
-  warnIfSecretReadable(config.configFile, config.values.control_token !== '', logger);
+  warnIfSecretReadable(config.configFile, config.tokenInConfigFile, logger);
   if (config.socketPath.length > MAX_SOCKET_PATH) {
     throw new StartupError(`socket path ${config.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; choose a shorter --socket`);
   }

@@ -38,6 +38,8 @@ export interface ResolvedConfig {
   values: Config;
   /** The effective control token ('' = local mode). */
   controlToken: string;
+  /** control_token is written in the config file itself (not only given by env or flag). */
+  tokenInConfigFile: boolean;
   /** The OpenID client secret read from `auth.oidc.client_secret_file` ('' = public client). */
   oidcClientSecret: string;
   socketPath: string;
@@ -83,7 +85,9 @@ export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.e
   const { oidc } = values.auth;
   const oidcClientSecret = oidc.issuer && oidc.client_secret_file ? readSecretFile('OIDC client secret file', path.resolve(base, oidc.client_secret_file)) : '';
   const socketPath = path.resolve(home, values.inbox.socket || 'inbox.sock');
-  return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, oidcClientSecret, socketPath };
+  // The token (not a token file) is written in the config file itself: a file others can read leaks it.
+  const tokenInConfigFile = typeof fileDoc.control_token === 'string' && fileDoc.control_token !== '';
+  return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, tokenInConfigFile, oidcClientSecret, socketPath };
 }
 
 export function validateConfig(doc: unknown, where: string): Config {

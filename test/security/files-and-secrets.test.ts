@@ -29,6 +29,23 @@ describe('file modes', () => {
     expect(modeOf(d.socket).toString(8)).toBe('600');
   });
 
+  it('warns about a config file others can read only when the token is written in it', async () => {
+    const warning = 'the config file holds control_token and other users can read it';
+    const inFile = pool.home();
+    fs.writeFileSync(path.join(inFile, 'config.toml'), 'control_token = "tok-in-file"\n', { mode: 0o644 });
+    fs.chmodSync(path.join(inFile, 'config.toml'), 0o644);
+    const a = await pool.start({ home: inFile });
+    expect(a.logs()).toContain(warning);
+    expect(a.logs()).not.toContain('tok-in-file');
+    await a.stop();
+    // The token comes from the environment; the readable config file holds none.
+    const fromEnv = pool.home();
+    fs.writeFileSync(path.join(fromEnv, 'config.toml'), '[events]\nheartbeat_ms = 5000\n', { mode: 0o644 });
+    fs.chmodSync(path.join(fromEnv, 'config.toml'), 0o644);
+    const b = await pool.start({ home: fromEnv, env: { SVC_TOKEN: 'tok-from-env' } });
+    expect(b.logs()).not.toContain(warning);
+  });
+
   it('refuses a socket in a directory other users can write to', async () => {
     const home = pool.home();
     const open = path.join(home, 'open');
