@@ -34,20 +34,36 @@ export function print<T>(data: T, json: boolean | undefined, human: (d: T) => st
   process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
 }
 
-/** Wrap a command action: any error ends the process with the server's code on stderr. */
+/**
+ * Wrap a command action: any error ends the process non-zero with the server's code on stderr, or
+ * with `--json` as one JSON document on stdout: the error envelope's fields (`ok: false`, `error`,
+ * `code`, and e.g. history_unavailable's replay bounds) plus `status` (0: the daemon was not reached).
+ */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await fn(...args);
     } catch (err) {
-      if (err instanceof ApiError) {
-        process.stderr.write(`svc: ${err.code}: ${err.message}\n${errorFields(err.body)}`);
-        process.exit(err.status === 0 ? 3 : 1);
+      const api = err instanceof ApiError ? err : null;
+      const code = api?.code ?? 'error';
+      const message = (err as Error).message;
+      if (jsonRequested(args)) {
+        const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
+        process.stdout.write(`${JSON.stringify({ ...body, ok: false, error: message, code, status: api?.status ?? 0 }, null, 2)}\n`);
+      } else if (api) {
+        process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
+      } else {
+        process.stderr.write(`svc: ${message}\n`);
       }
-      process.stderr.write(`svc: ${(err as Error).message}\n`);
-      process.exit(1);
+      process.exit(api ? (api.status === 0 ? 3 : 1) : 1);
     }
   };
+}
+
+/** Commander hands an action its options object before the command itself; `--json` is in them. */
+function jsonRequested(args: unknown[]): boolean {
+  const command = args.at(-1) as { opts?: () => Record<string, unknown> } | undefined;
+  return typeof command?.opts === 'function' && command.opts().json === true;
 }
 
 /** Fields of an error envelope beyond ok/error/code (e.g. history_unavailable's replay bounds), one `  key: value` line each. */

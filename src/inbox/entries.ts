@@ -15,6 +15,9 @@ import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import type { StoredEvent } from './streams.js';
 
+/** POST /gc removes entries acknowledged longer ago than this (AgentInbox keeps them a day too). */
+export const ACKED_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 export type EntryKind = 'event' | 'direct' | 'timer';
 
 export interface InboxEntry {
@@ -113,7 +116,8 @@ export class InboxEntries {
     | 'removeUnacked'
     | 'unackedCount'
     | 'latestUnacked'
-    | 'latestAcked',
+    | 'latestAcked'
+    | 'gc',
     Database.Statement
   >;
 
@@ -137,6 +141,10 @@ export class InboxEntries {
       unackedCount: db.prepare('SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL').pluck(),
       latestUnacked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL ORDER BY seq DESC LIMIT 1'),
       latestAcked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL ORDER BY seq DESC LIMIT 1'),
+      gc: db.prepare(
+        `DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND (acked_at < ?
+           OR (subscription_id IS NOT NULL AND subscription_id NOT IN (SELECT subscription_id FROM inbox_subscriptions)))`,
+      ),
     };
     deps.agents.onDeleted((agentId) => {
       this.stmt.removeUnacked.run(agentId);
@@ -266,6 +274,15 @@ export class InboxEntries {
       for (const id of new Set(form.entryIds)) acked += this.stmt.ackOne.run(now, agentId, id).changes;
       return acked;
     });
+  }
+
+  /**
+   * POST /gc: acknowledged entries acknowledged more than ACKED_RETENTION_MS ago, and acknowledged
+   * leftovers of subscriptions that are gone. Unacknowledged entries are never removed here.
+   */
+  gc(): Record<string, number> {
+    const cutoff = isoAt(this.deps.clock.now() - ACKED_RETENTION_MS);
+    return { ackedEntriesRemoved: this.deps.store.tx(() => this.stmt.gc.run(cutoff).changes) };
   }
 
   /** Drop the agent's acknowledged entries (POST /agents/{id}/inbox/compact); unacknowledged ones stay. */

@@ -20,7 +20,7 @@ import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import { InboxAgents } from './agents.js';
-import { InboxEntries } from './entries.js';
+import { ACKED_RETENTION_MS, InboxEntries } from './entries.js';
 import { Matcher } from './matcher.js';
 import { CompactionService } from './compaction.js';
 import { HostService } from './hosts.js';
@@ -36,7 +36,8 @@ import { TerminalDelivery } from './delivery/terminal.js';
 import { WebhookDelivery } from './delivery/webhook.js';
 import { runGc, type GcReport } from './gc.js';
 import { InboxTimers } from './inbox-timers.js';
-import { Notifier } from './notifier.js';
+import { InboxStatus } from './inbox-status.js';
+import { NOTIFICATION_RETENTION_MS, Notifier } from './notifier.js';
 import { TargetService } from './targets.js';
 import { AgentRegistration } from './registration.js';
 
@@ -76,8 +77,10 @@ export interface Inbox {
   notifier: Notifier;
   delivery: DeliveryPause;
   timers: InboxTimers;
+  /** GET /status counts. */
+  status: InboxStatus;
   /** POST /gc: every service's housekeeping, now. */
-  gc(): GcReport;
+  gc(): GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } };
 }
 
 export function createInbox(deps: InboxDeps): Inbox {
@@ -118,7 +121,8 @@ export function createInbox(deps: InboxDeps): Inbox {
   });
   const deliveryPause = new DeliveryPause({ store, agents, targets, notifier });
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
-  const gcHooks = [notifier];
+  // Subscriptions first: the entries they leave behind are trimmed in the same run.
+  const gcHooks = [subscriptions, entries, notifier];
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
     lifecycles: [subscriptions, sources, notifier, timers],
@@ -135,6 +139,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     notifier,
     delivery: deliveryPause,
     timers,
-    gc: () => runGc(gcHooks, () => clock.now()),
+    status: new InboxStatus(store),
+    gc: () => ({ ...runGc(gcHooks, () => clock.now()), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
 }

@@ -63,7 +63,7 @@ export interface SourceDetail extends Source {
   streamStats: StreamStats | null;
 }
 
-export interface StreamDetail extends Pick<Source, 'sourceId' | 'hostId' | 'sourceType' | 'streamKind' | 'streamKey' | 'state'> {
+export interface StreamDetail extends Pick<Source, 'sourceId' | 'hostId' | 'sourceType' | 'streamKind' | 'streamKey' | 'state' | 'idleState'> {
   streamId: string;
   backend: string;
   compaction: boolean;
@@ -193,6 +193,7 @@ export class SourceService {
       state: src.state,
       backend: backend.name,
       compaction: backend.compaction !== undefined,
+      idleState: src.idleState,
       streamStats: this.deps.streams.stats(streamId),
     };
   }
@@ -232,8 +233,16 @@ export class SourceService {
     return this.deps.store.tx(() => {
       const id = this.deps.ids.make('source');
       const info = this.stmts.insert.run(id, input.hostId, input.streamKind, input.streamKey, JSON.stringify(config), input.configRef ?? null, now, now);
-      const row = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey)!;
-      if (info.changes === 1 && row.host_type === 'remote_source') this.afterCommit(() => this.ensure(row.source_id));
+      let row = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey)!;
+      if (info.changes === 1 && row.host_type === 'remote_source') {
+        // Nobody subscribes yet: the idle clock starts now, as if the last subscription had gone.
+        this.write(row, { idle_since_ms: now });
+        row = this.row(row.source_id);
+        this.afterCommit(() => {
+          this.ensure(id);
+          this.schedule.idleAt(id, now + this.idleMs);
+        });
+      }
       return { source: this.toSource(row), created: info.changes === 1 };
     });
   }
@@ -293,11 +302,14 @@ export class SourceService {
     return row;
   }
 
-  /** Stops polling; binding, cursor and stream kept. Pausing a paused source changes nothing. */
+  /**
+   * Stops polling; binding, cursor and stream kept. Pausing a paused source changes nothing. The
+   * idle clock is kept (resume continues it), only its timer stops.
+   */
   pause(sourceId: string): Source {
     return this.deps.store.tx(() => {
       const row = this.managed(sourceId);
-      if (row.state !== 'paused' || row.paused_by !== 'user') this.write(row, { state: 'paused', paused_by: 'user', idle_since_ms: null });
+      if (row.state !== 'paused' || row.paused_by !== 'user') this.write(row, { state: 'paused', paused_by: 'user' });
       this.afterCommit(() => {
         this.schedule.cancelPoll(sourceId);
         this.schedule.cancelIdle(sourceId);
@@ -306,14 +318,21 @@ export class SourceService {
     });
   }
 
-  /** The normal ensure path: active, error cleared, polling scheduled. */
+  /**
+   * The normal ensure path: active, error cleared, polling scheduled. Without subscriptions the
+   * idle clock goes on where a manual pause left it (a wait already over pauses the source again
+   * at once); a source the idle auto-pause had paused gets a fresh wait.
+   */
   resume(sourceId: string): Source {
     return this.deps.store.tx(() => {
       const row = this.managed(sourceId);
-      this.write(row, { state: 'active', error: null, paused_by: null, idle_since_ms: null });
+      const now = this.deps.clock.now();
+      const idleSince = this.deps.streams.consumers(sourceId) > 0 ? null : row.paused_by === 'idle' ? now : (row.idle_since_ms ?? now);
+      this.write(row, { state: 'active', error: null, paused_by: null, idle_since_ms: idleSince });
       this.afterCommit(() => {
         this.schedule.cancelIdle(sourceId);
         this.ensure(sourceId);
+        if (idleSince !== null) this.schedule.idleAt(sourceId, idleSince + this.idleMs);
       });
       return this.get(sourceId);
     });
@@ -428,12 +447,21 @@ export class SourceService {
 
   // --- lifecycle -----------------------------------------------------------------------------
 
-  /** Schedule polls of active remote sources and pending idle auto-pauses. */
+  /**
+   * Schedule polls of active remote sources and pending idle auto-pauses; an active source without
+   * subscriptions and without an idle clock (kept by an older svc) starts one now.
+   */
   start(): void {
+    const now = this.deps.clock.now();
     for (const row of this.stmts.remote.all()) {
       if (row.state === 'paused') continue;
+      let idleSince = row.idle_since_ms;
+      if (idleSince === null && this.deps.streams.consumers(row.source_id) === 0) {
+        idleSince = now;
+        this.deps.store.tx(() => this.write(row, { idle_since_ms: now }));
+      }
       this.ensure(row.source_id);
-      if (row.idle_since_ms !== null) this.schedule.idleAt(row.source_id, row.idle_since_ms + this.idleMs);
+      if (idleSince !== null) this.schedule.idleAt(row.source_id, idleSince + this.idleMs);
     }
   }
 

@@ -127,7 +127,7 @@ const REMOVE_BATCH = 256;
 export class SubscriptionService {
   private readonly schedule: TimerSchedule;
   private readonly stmt: Record<
-    'insert' | 'get' | 'all' | 'byAgent' | 'bySource' | 'remove' | 'setTerminal' | 'setStart' | 'scheduled',
+    'insert' | 'get' | 'all' | 'byAgent' | 'bySource' | 'remove' | 'setTerminal' | 'setStart' | 'scheduled' | 'expired',
     Database.Statement
   >;
 
@@ -146,6 +146,7 @@ export class SubscriptionService {
       setTerminal: db.prepare('UPDATE inbox_subscriptions SET terminal_at = ?, remove_at_ms = ? WHERE subscription_id = ?'),
       setStart: db.prepare('UPDATE inbox_subscriptions SET start_policy = ?, start_offset = ?, start_time = ? WHERE subscription_id = ?'),
       scheduled: db.prepare('SELECT subscription_id, remove_at_ms FROM inbox_subscriptions WHERE remove_at_ms IS NOT NULL'),
+      expired: db.prepare('SELECT * FROM inbox_subscriptions WHERE remove_at_ms IS NOT NULL AND remove_at_ms <= ?'),
     };
     this.schedule = new TimerSchedule(deps.clock, () => this.runDue());
     deps.matcher.onTerminal((sub) => this.terminalSeen(sub));
@@ -224,6 +225,17 @@ export class SubscriptionService {
       return this.deps.matcher.catchUp(sub, highWatermarkOffset);
     });
     return { ...this.lag(subscriptionId), materialized };
+  }
+
+  /** POST /gc: remove now every subscription whose cleanup time has passed, whatever the timer did. */
+  gc(): Record<string, number> {
+    const now = this.deps.clock.now();
+    return this.deps.store.tx(() => {
+      const due = this.stmt.expired.all(now) as SubscriptionRow[];
+      for (const row of due) this.deps.logger.info({ subscriptionId: row.subscription_id, mode: row.cleanup_mode }, 'subscription removed by its cleanup policy');
+      this.removeRows(due, true);
+      return { subscriptionsRemoved: due.length };
+    });
   }
 
   /** Remove every subscription whose cleanup time has come (the schedule's wake-up; tests call it). */

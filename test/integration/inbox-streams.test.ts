@@ -125,6 +125,7 @@ describe('append', () => {
       state: 'active',
       backend: 'sqlite',
       compaction: true,
+      idleState: null,
       streamStats: { eventCount: 3, replayableEventCount: 3, prunedEventCount: 0, prunedThroughOffset: 0, retainedFromOffset: 1, highWatermarkOffset: 3 },
     });
   });
@@ -360,6 +361,13 @@ describe('svc inbox (CLI over the socket)', () => {
     expect(r.stderr).toMatch(/^ {2}requested: /m);
     const unmanaged = await svc(['sources', 'pause', id]);
     expect(unmanaged.stderr).toMatch(/^svc: source_not_managed: /m);
+    // --json: one JSON document on stdout with the envelope's fields, nothing on stderr, exit 1.
+    const asJson = await svc(['subscriptions', 'create', '--agent', agent.json.agentId, '--source', id, '--start-policy', 'at_offset', '--start-offset', '1', '--json']);
+    expect(asJson.code).toBe(1);
+    expect(asJson.stderr).toBe('');
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ ok: false, code: 'history_unavailable', status: 409, error: expect.any(String), streamId: id, retainedFromOffset: 3, highWatermarkOffset: 2 });
+    const notFound = await svc(['append', 'src_nope', '--type', 't', '--json']);
+    expect([notFound.code, JSON.parse(notFound.stdout)]).toEqual([1, expect.objectContaining({ ok: false, code: 'source_not_found', status: 404 })]);
   });
 });
 

@@ -66,7 +66,14 @@ describe('module checks at creation', () => {
     writeModule('counter.mjs', COUNTER);
     const { source, created } = await remoteSource({ modulePath: 'counter.mjs' });
     expect(created).toBe(true);
-    expect(source).toMatchObject({ sourceType: 'remote_source', state: 'active', cursor: null, idleState: null });
+    // Nobody subscribes yet: the idle clock runs from creation.
+    const now = t.clock.now();
+    expect(source).toMatchObject({
+      sourceType: 'remote_source',
+      state: 'active',
+      cursor: null,
+      idleState: { state: 'waiting', since: new Date(now).toISOString(), pauseAt: new Date(now + IDLE_AUTO_PAUSE_MS).toISOString() },
+    });
   });
 });
 
@@ -94,9 +101,15 @@ describe('polling', () => {
     const { source } = await remoteSource({ modulePath: writeModule('counter.mjs', COUNTER), moduleConfig: { fail: flag } });
     await expect(inbox().sources.poll(source.sourceId)).rejects.toMatchObject({ status: 502, code: 'source_poll_failed', message: expect.stringContaining('upstream down') });
     expect(inbox().sources.get(source.sourceId)).toMatchObject({ state: 'error', error: expect.stringContaining('upstream down'), cursor: null });
+    // GET /status counts it, with its last error.
+    expect(inbox().status.counts()).toMatchObject({
+      sources: { total: 1, error: 1, active: 0 },
+      sourceErrors: [{ sourceId: source.sourceId, error: expect.stringContaining('upstream down'), at: new Date(t.clock.now()).toISOString() }],
+    });
     fs.rmSync(flag);
     expect(await inbox().sources.poll(source.sourceId)).toMatchObject({ appended: 2, state: 'active' });
     expect(inbox().sources.get(source.sourceId)).toMatchObject({ state: 'active', error: null, cursor: 2 });
+    expect(inbox().status.counts()).toMatchObject({ sources: { total: 1, error: 0, active: 1 }, sourceErrors: [] });
   });
 
   it.each([
@@ -206,6 +219,63 @@ describe('lifecycle (spec/inbox.md States and transitions)', () => {
     inbox().sources.pause(id);
     inbox().sources.subscriptionsChanged(id, 1);
     expect(inbox().sources.get(id).state).toBe('paused');
+  });
+});
+
+describe('idle auto-pause without subscriptions', () => {
+  const idleOf = (id: string) => inbox().sources.get(id).idleState;
+
+  it('a source nobody ever subscribed to is auto-paused once the wait is over, and stops polling', async () => {
+    const { source } = await remoteSource({ modulePath: writeModule('counter.mjs', COUNTER) });
+    const id = source.sourceId;
+    t.clock.advance(IDLE_AUTO_PAUSE_MS - 1);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id).state).toBe('active');
+    t.clock.advance(1);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused', since: source.createdAt } });
+    expect(inbox().sources.streamDetail(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused' } });
+  });
+
+  it('a manual pause and resume keep the idle clock: the wait ends when it would have', async () => {
+    const { source } = await remoteSource({ modulePath: writeModule('counter.mjs', COUNTER) });
+    const id = source.sourceId;
+    const since = t.clock.now();
+    t.clock.advance(60_000);
+    inbox().sources.pause(id);
+    expect(idleOf(id)).toBeNull(); // paused by the operator: no wait shown
+    t.clock.advance(60_000);
+    expect(inbox().sources.resume(id)).toMatchObject({ state: 'active', idleState: { state: 'waiting', since: new Date(since).toISOString(), pauseAt: new Date(since + IDLE_AUTO_PAUSE_MS).toISOString() } });
+    t.clock.advance(IDLE_AUTO_PAUSE_MS - 120_000);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused' } });
+  });
+
+  it('a resume after the wait is over pauses again at once; a resume of an auto-paused source waits afresh', async () => {
+    const { source } = await remoteSource({ modulePath: writeModule('counter.mjs', COUNTER) });
+    const id = source.sourceId;
+    inbox().sources.pause(id);
+    t.clock.advance(IDLE_AUTO_PAUSE_MS * 2);
+    inbox().sources.resume(id);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused' } });
+    const resumedAt = t.clock.now();
+    expect(inbox().sources.resume(id)).toMatchObject({ state: 'active', idleState: { state: 'waiting', since: new Date(resumedAt).toISOString() } });
+    t.clock.advance(IDLE_AUTO_PAUSE_MS - 1);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id).state).toBe('active');
+  });
+
+  it('with subscriptions, resume starts no idle clock', async () => {
+    const { source } = await remoteSource({ modulePath: writeModule('counter.mjs', COUNTER) });
+    const id = source.sourceId;
+    inbox().streams.setConsumerCounter(() => 1);
+    inbox().sources.subscriptionsChanged(id, 1);
+    inbox().sources.pause(id);
+    expect(inbox().sources.resume(id)).toMatchObject({ state: 'active', idleState: null });
+    t.clock.advance(IDLE_AUTO_PAUSE_MS * 2);
+    inbox().sources.runDue();
+    expect(inbox().sources.get(id).state).toBe('active');
   });
 });
 

@@ -155,6 +155,56 @@ class FakeConnection implements WatchConnection {
   }
 }
 
+describe('POST /gc housekeeping', () => {
+  it('removes expired subscriptions the timer has not reached, old and orphaned acknowledged entries, never unacknowledged ones', async () => {
+    const { s, clock, sourceId, agentId, subscribe, exists } = await setup();
+    const expiring = subscribe({ cleanupPolicy: { mode: 'at', at: new Date(clock.now() + 60 * SECOND).toISOString() } });
+    const lasting = subscribe({});
+    await s.inbox.streams.append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }]);
+    // Three events, each matched by both subscriptions: six entries.
+    const all = s.inbox.entries.unacked(agentId, { limit: 100 });
+    expect(all).toHaveLength(6);
+    const ofExpiring = all.filter((e) => e.subscriptionId === expiring.subscriptionId);
+    const ofLasting = all.filter((e) => e.subscriptionId === lasting.subscriptionId);
+    // One entry of each subscription acknowledged now; one of the lasting one stays unacknowledged.
+    await s.inbox.entries.ack(agentId, { entryIds: [ofExpiring[0]!.entryId, ofLasting[0]!.entryId] });
+    clock.advance(61 * SECOND);
+    // The removal timer has not run (no runDue): gc removes the subscription, then its acknowledged entry.
+    expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, ackedEntriesRemoved: 1, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
+    expect(exists(s, expiring.subscriptionId)).toBe(false);
+    const left = s.inbox.entries.list(agentId, { limit: 100, includeAcked: true }).map((e) => [e.subscriptionId === lasting.subscriptionId ? 'lasting' : 'expiring', e.ackedAt !== null]);
+    expect(left.map((x) => x.join(':')).sort()).toEqual(['expiring:false', 'expiring:false', 'lasting:false', 'lasting:false', 'lasting:true']);
+    // A day later the lasting subscription's acknowledged entry goes too; unacknowledged ones stay.
+    clock.advance(24 * 3600 * SECOND);
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 1, notificationsRemoved: 0 });
+    expect(s.inbox.entries.list(agentId, { limit: 100, includeAcked: true })).toHaveLength(4);
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
+  });
+});
+
+describe('GET /status counts', () => {
+  it('counts sources by state with their errors, subscriptions, agents, targets, unacknowledged entries and timers', async () => {
+    const { s, clock, sourceId, agentId, subscribe } = await setup();
+    subscribe({});
+    await s.inbox.streams.append(sourceId, [{ type: 'a' }, { type: 'b' }]);
+    s.inbox.agents.create({ name: 'second' });
+    await s.inbox.delivery.pause(agentId);
+    s.inbox.timers.create({ agentId, at: new Date(clock.now() + 3600 * SECOND).toISOString(), message: 'later' });
+    expect(s.inbox.status.counts()).toEqual({
+      sources: { total: 1, active: 1, error: 0, paused: 0, autoPaused: 0 },
+      sourceErrors: [],
+      subscriptions: 1,
+      agents: { total: 2, deliveryPaused: 1 },
+      targets: { total: 0, active: 0, offline: 0 },
+      notifications: { pending: 0 },
+      entries: { unacked: 2 },
+      timers: { active: 1 },
+    });
+    await s.inbox.entries.ack(agentId, { all: true });
+    expect(s.inbox.status.counts().entries).toEqual({ unacked: 0 });
+  });
+});
+
 describe('inbox watch', () => {
   it('sends the unacknowledged backlog (after the cursor when given) as one items frame, then live entries once each', async () => {
     const { s, agentId, sourceId, subscribe } = await setup();

@@ -186,7 +186,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       url: '/gc',
       auth: 'control',
       tags: ['meta'],
-      summary: 'Run housekeeping now (delivered notifications older than 24 h) and report what was removed',
+      summary: 'Run housekeeping now and report what was removed: expired subscriptions, old or orphaned acknowledged entries, old notifications',
       body: EmptyBody,
       bodyOptional: true,
       responses: { 200: { description: 'Counts', schema: GcResult } },

@@ -18,6 +18,20 @@ const InboxStatus = z
     uptimeSeconds: z.number(),
     socket: z.string(),
     port: z.number().int().nullable(),
+    counts: z
+      .object({
+        sources: z.object({ total: z.number().int(), active: z.number().int(), error: z.number().int(), paused: z.number().int(), autoPaused: z.number().int() }),
+        sourceErrors: z
+          .array(z.object({ sourceId: z.string(), error: z.string(), at: z.string() }))
+          .openapi({ description: 'sources in the error state, with the last error and when it was recorded' }),
+        subscriptions: z.number().int(),
+        agents: z.object({ total: z.number().int(), deliveryPaused: z.number().int() }),
+        targets: z.object({ total: z.number().int(), active: z.number().int(), offline: z.number().int() }),
+        notifications: z.object({ pending: z.number().int().openapi({ description: 'queued or waiting for a retry' }) }),
+        entries: z.object({ unacked: z.number().int() }),
+        timers: z.object({ active: z.number().int() }),
+      })
+      .openapi('InboxCounts'),
   })
   .openapi('InboxStatus');
 
@@ -37,7 +51,7 @@ export function inboxMetaRoutes(s: Services): AnyRoute[] {
       url: '/status',
       auth: 'control',
       tags,
-      summary: 'Service status',
+      summary: 'Service status with counts: sources by state and their errors, subscriptions, agents, targets, pending notifications, unacknowledged entries, timers',
       responses: { 200: { description: 'Status', schema: InboxStatus } },
       handler: () => ({
         ok: true,
@@ -48,6 +62,7 @@ export function inboxMetaRoutes(s: Services): AnyRoute[] {
         uptimeSeconds: (s.clock.now() - s.startedAt) / 1000,
         socket: s.endpoints.socket,
         port: s.endpoints.inboxPort,
+        counts: s.inbox.status.counts(),
       }),
     }),
   ];

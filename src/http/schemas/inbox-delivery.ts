@@ -152,7 +152,11 @@ export const InboxTimerDeleted = z.object({ scheduleId: z.string(), deleted: z.l
 
 export const GcResult = z
   .object({
-    removed: z.record(z.string(), z.number().int()).openapi({ description: 'what housekeeping removed, by kind (e.g. notificationsRemoved)' }),
+    removed: z.record(z.string(), z.number().int()).openapi({
+      description:
+        'what housekeeping removed, by kind: subscriptionsRemoved (cleanup time passed), ackedEntriesRemoved (acknowledged more than retention.ackedEntriesMs ago, or left by a removed subscription), notificationsRemoved (sent or failed, older than retention.notificationsMs)',
+    }),
     durationMs: z.number(),
+    retention: z.object({ ackedEntriesMs: z.number().int(), notificationsMs: z.number().int() }),
   })
   .openapi('GcResult');

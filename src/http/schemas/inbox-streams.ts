@@ -84,7 +84,7 @@ const SourceFields = {
   configRef: z.string().nullable(),
   state: z.enum(['active', 'paused', 'error']),
   error: z.string().nullable().openapi({ description: 'why the last module call failed (remote sources)' }),
-  idleState: IdleState.nullable().openapi({ description: 'managed remote sources after the last subscription was removed' }),
+  idleState: IdleState.nullable().openapi({ description: 'managed remote sources without subscriptions (since creation or since the last one was removed)' }),
   cursor: z.unknown().optional().openapi({ description: 'remote_source: the cursor the module returned last (null before the first poll)' }),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -177,6 +177,7 @@ export const StreamDetail = z
     state: z.enum(['active', 'paused', 'error']),
     backend: z.string().openapi({ description: 'stream backend name (sqlite)' }),
     compaction: z.boolean().openapi({ description: 'whether the backend supports compaction' }),
+    idleState: IdleState.nullable().openapi({ description: "the source's idle auto-pause state (as GET /sources/{sourceId})" }),
     streamStats: StreamStats.nullable(),
   })
   .openapi('StreamDetail');
