@@ -267,6 +267,8 @@ export const errors = {
     new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
   sourcePollFailed: (sourceId: string, reason: string) =>
     new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
+  sourceHasSubscriptions: (sourceId: string, subscriptionCount: number) =>
+    new AppError(409, 'source_has_subscriptions', `source ${JSON.stringify(sourceId)} has ${subscriptionCount} subscription(s); remove them first or delete with with_subscriptions=true`, { sourceId, subscriptionCount }),
   sourceNotManaged: (sourceId: string, sourceType: string) =>
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
