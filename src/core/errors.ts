@@ -280,6 +280,12 @@ export const errors = {
   entryNotFound: (entryId: string, agentId: string) =>
     new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
+  /** A terminal registration would move a binding (a terminal to another agent, or an agent to another terminal) without forceRebind. */
+  registrationConflict: (message: string, extra: { agentId: string; targetId: string; boundAgentId: string }) =>
+    new AppError(409, 'registration_conflict', `${message}; register again with forceRebind: true to rebind`, extra),
+  /** svc types into tmux panes only (AgentInbox's iTerm2 backend drives a macOS app). */
+  terminalBackendUnsupported: (backend: string) =>
+    new AppError(400, 'terminal_backend_unsupported', `terminal backend ${JSON.stringify(backend)} is not supported: svc types into tmux panes only (run the client inside tmux, or register {agentId, webhook: {url}})`, { backend }),
 
   // --- inbox: targets, delivery, timers -------------------------------------------------------
   targetNotFound: (targetId: string, agentId: string) =>

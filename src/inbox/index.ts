@@ -69,7 +69,7 @@ export interface Inbox {
   entries: InboxEntries;
   subscriptions: SubscriptionService;
   watch: InboxWatch;
-  /** AgentInbox-style registration (an agent with its webhook target) and agent views. */
+  /** AgentInbox-style registration (an agent with its webhook target, or bound to a terminal) and agent views. */
   registration: AgentRegistration;
   // delivery
   targets: TargetService;
@@ -130,7 +130,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     entries,
     subscriptions,
     watch,
-    registration: new AgentRegistration({ store, agents, targets }),
+    registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause }),
     targets,
     notifier,
     delivery: deliveryPause,
