@@ -276,6 +276,7 @@ describe('random input in AgentInbox shapes', () => {
     // Whatever was accepted, a registered terminal session only ever names a pane by its id.
     const listed = (await api('GET', '/agents?include_targets=true')).json.agents as Array<{ activationTargets: Json[] }>;
     const sessions = listed.flatMap((a) => a.activationTargets).filter((t) => t.kind === 'terminal' && t.runtimeKind !== null);
+    expect(sessions.length, 'terminal sessions registered (06-terminal.json, and some random ones)').toBeGreaterThan(0);
     for (const t of sessions) expect([t.tmuxTarget, t.tmuxSocket, t.tmuxPaneId]).toEqual([expect.stringMatching(TMUX_PANE_ID), null, t.tmuxTarget]);
   }, 60_000);
 });

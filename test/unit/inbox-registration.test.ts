@@ -224,8 +224,10 @@ describe('terminal deliverer', () => {
   };
   const deliver = (x: TargetWithSecret) => new TerminalDelivery({ timeoutMs: () => 5000, tmuxPath: fakeTmux }).deliver(x, note, new AbortController().signal);
 
-  it('passes the pane id and the line as single arguments, with no shell', async () => {
-    expect(await deliver(target('%7', 'unknown'))).toEqual({ ok: true });
+  it("passes a registered terminal's pane id and the line as single arguments, with no shell", async () => {
+    const r = await register(pane('%7'));
+    const registered = inbox().targets.withSecret(inbox().targets.find(r.terminalTarget!.targetId)!);
+    expect(await deliver(registered)).toEqual({ ok: true });
     expect(calls()).toEqual([
       ['send-keys', '-t', '%7', '-l', '[svc inbox] 1 new entry for agt_x: done; $(id) `id`'],
       ['send-keys', '-t', '%7', 'Enter'],
