@@ -11,7 +11,8 @@
  *   is bound to, else a new one. Moving a binding (this terminal to another agent, or this agent
  *   to another terminal) is a 409 registration_conflict unless `forceRebind`, which deletes the
  *   old binding. Registering again updates the session fields and resumes an offline target.
- *   Terminal targets added by hand (POST /agents/{id}/targets) are never deleted by a rebind.
+ *   A terminal target added by hand (POST /agents/{id}/targets) is the binding of its pane when
+ *   it names a pane id of the daemon's server; on any other pane a rebind never touches it.
  *
  * Every registration is one transaction: a refused one changes nothing.
  */
