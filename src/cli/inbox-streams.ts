@@ -111,9 +111,14 @@ function registerSources(root: Command): void {
       action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'POST', `/sources/${enc(id)}/${verb}`), flags.json, record)),
     );
   }
-  clientOptions(sources.command('delete <sourceId>').description('delete a source, its stream and its subscriptions')).action(
-    action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'DELETE', `/sources/${enc(id)}`), flags.json, () => `deleted ${id}`)),
-  );
+  clientOptions(sources.command('delete <sourceId>').description('delete a source and its stream (one with subscriptions only with --with-subscriptions)'))
+    .option('--with-subscriptions', 'also remove the subscriptions of the source')
+    .action(
+      action(async (id: string, flags: ClientFlags & { withSubscriptions?: boolean }) => {
+        const query = flags.withSubscriptions ? '?withSubscriptions=true' : '';
+        print(await inbox(resolveTarget(flags), 'DELETE', `/sources/${enc(id)}${query}`), flags.json, () => `deleted ${id}`);
+      }),
+    );
   clientOptions(sources.command('schema <sourceId>').description('JSON Schemas of the source config and of an event')).action(
     action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'GET', `/sources/${enc(id)}/schema`), true, () => '')),
   );

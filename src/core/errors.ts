@@ -271,6 +271,8 @@ export const errors = {
     new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
   sourcePollFailed: (sourceId: string, reason: string) =>
     new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
+  sourceHasSubscriptions: (sourceId: string, subscriptionCount: number) =>
+    new AppError(409, 'source_has_subscriptions', `source ${JSON.stringify(sourceId)} has ${subscriptionCount} subscription(s); remove them first or delete with with_subscriptions=true`, { sourceId, subscriptionCount }),
   sourceNotManaged: (sourceId: string, sourceType: string) =>
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
@@ -282,6 +284,12 @@ export const errors = {
   entryNotFound: (entryId: string, agentId: string) =>
     new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
+  /** A terminal registration would move a binding (a terminal to another agent, or an agent to another terminal) without forceRebind. */
+  registrationConflict: (message: string, extra: { agentId: string; targetId: string; boundAgentId: string }) =>
+    new AppError(409, 'registration_conflict', `${message}; register again with forceRebind: true to rebind`, extra),
+  /** svc types into tmux panes only (AgentInbox's iTerm2 backend drives a macOS app). */
+  terminalBackendUnsupported: (backend: string) =>
+    new AppError(400, 'terminal_backend_unsupported', `terminal backend ${JSON.stringify(backend)} is not supported: svc types into tmux panes only (run the client inside tmux, or register {agentId, webhook: {url}})`, { backend }),
 
   // --- inbox: targets, delivery, timers -------------------------------------------------------
   targetNotFound: (targetId: string, agentId: string) =>

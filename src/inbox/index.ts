@@ -70,7 +70,7 @@ export interface Inbox {
   entries: InboxEntries;
   subscriptions: SubscriptionService;
   watch: InboxWatch;
-  /** AgentInbox-style registration (an agent with its webhook target) and agent views. */
+  /** AgentInbox-style registration (an agent with its webhook target, or bound to a terminal) and agent views. */
   registration: AgentRegistration;
   // delivery
   targets: TargetService;
@@ -134,7 +134,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     entries,
     subscriptions,
     watch,
-    registration: new AgentRegistration({ store, agents, targets }),
+    registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause }),
     targets,
     notifier,
     delivery: deliveryPause,

@@ -101,6 +101,15 @@ interface SourceRow {
   updated_ms: number;
 }
 
+export interface SourceRemoved {
+  sourceId: string;
+  deleted: true;
+  /** AgentInbox's answer fields. */
+  removed: true;
+  removedSubscriptions: number;
+  pausedSource: boolean;
+}
+
 export interface SourceServiceDeps {
   store: Store;
   clock: Clock;
@@ -278,6 +287,23 @@ export class SourceService {
       });
     });
     return { sourceId, deleted: true };
+  }
+
+  /**
+   * DELETE /sources/{id}, as AgentInbox's `source remove [--with-subscriptions]` expects it: a
+   * source that still has subscriptions is kept (409 source_has_subscriptions) unless
+   * `withSubscriptions`, which removes them with it. `pausedSource`: a managed remote source
+   * stopped polling as part of removing it with its subscriptions (AgentInbox pauses it first).
+   */
+  remove(sourceId: string, opts: { withSubscriptions?: boolean | undefined } = {}): SourceRemoved {
+    return this.deps.store.tx(() => {
+      const row = this.row(sourceId);
+      const subscriptions = this.deps.streams.consumers(sourceId);
+      if (subscriptions > 0 && !opts.withSubscriptions) throw errors.sourceHasSubscriptions(sourceId, subscriptions);
+      this.delete(sourceId);
+      const pausedSource = Boolean(opts.withSubscriptions) && row.host_type === 'remote_source';
+      return { sourceId, deleted: true, removed: true, removedSubscriptions: subscriptions, pausedSource };
+    });
   }
 
   /** Called inside the delete transaction. */

@@ -3,7 +3,8 @@
  * notifications go. Three kinds, each delivered by one module in ./delivery/:
  * - `webhook` {url, secret?}: a signed POST (Standard Webhooks); the secret `whsec_…` is generated
  *   when absent and returned once, in the creation answer only;
- * - `terminal` {tmuxTarget, tmuxSocket?}: a line typed into a tmux pane;
+ * - `terminal` {tmuxTarget, tmuxSocket?}: a line typed into a tmux pane; one bound by a terminal
+ *   registration also carries its session (terminal-sessions.ts);
  * - `runtime` {runtimeAgentId}: a `webhook_event` in a control-plane agent's queue.
  *
  * A target is `active` or `offline`. It goes offline on a 410 answer or after
@@ -18,6 +19,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
+import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
 
 export const TARGET_KINDS = ['webhook', 'terminal', 'runtime'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
@@ -26,7 +28,7 @@ export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
 export type CreateTargetInput =
   | { kind: 'webhook'; url: string; secret?: string | undefined }
-  | { kind: 'terminal'; tmuxTarget: string; tmuxSocket?: string | undefined }
+  | { kind: 'terminal'; tmuxTarget: string; tmuxSocket?: string | undefined; session?: TerminalSession }
   | { kind: 'runtime'; runtimeAgentId: string };
 
 export interface Target {
@@ -37,6 +39,20 @@ export interface Target {
   tmuxTarget: string | null;
   tmuxSocket: string | null;
   runtimeAgentId: string | null;
+  /**
+   * AgentInbox's terminal target fields, which its client matches to find the current agent:
+   * `backend` is `tmux` for every terminal target; `tmuxPaneId` is the pane when `tmuxTarget` is
+   * a pane id of the daemon's tmux server (no `tmuxSocket`); the rest come from a terminal
+   * registration (null otherwise).
+   */
+  backend: 'tmux' | null;
+  tmuxPaneId: string | null;
+  runtimeKind: string | null;
+  runtimeSessionId: string | null;
+  runtimePid: number | null;
+  tty: string | null;
+  termProgram: string | null;
+  itermSessionId: string | null;
   status: TargetStatus;
   /** `gone` (410), `max_failures`; null while active. */
   offlineReason: string | null;
@@ -80,6 +96,7 @@ interface TargetConfig {
   tmuxTarget?: string;
   tmuxSocket?: string;
   runtimeAgentId?: string;
+  session?: TerminalSession;
 }
 
 export interface TargetsDeps {
@@ -131,6 +148,7 @@ export class TargetService {
       ),
       offline: db.prepare("UPDATE inbox_targets SET status = 'offline', offline_reason = ?, updated_ms = ? WHERE target_id = ?"),
       queuedThrough: db.prepare('UPDATE inbox_targets SET queued_through = ?, updated_ms = ? WHERE target_id = ?'),
+      setConfig: db.prepare('UPDATE inbox_targets SET config = ?, updated_ms = ? WHERE target_id = ?'),
     };
     deps.agents.onDeleted((agentId) => {
       for (const row of this.rowsOf(agentId)) {
@@ -189,6 +207,11 @@ export class TargetService {
       } else if (input.kind === 'terminal') {
         config.tmuxTarget = input.tmuxTarget;
         if (input.tmuxSocket) config.tmuxSocket = input.tmuxSocket;
+        if (input.session) {
+          // A registration's target types into a pane of the daemon's own tmux server, named by its id only.
+          if (!isTmuxPaneId(input.tmuxTarget) || input.tmuxSocket) throw new Error(`a terminal session is bound to a pane id, not ${JSON.stringify(input.tmuxTarget)}`);
+          config.session = input.session;
+        }
       } else {
         const status = this.deps.runtimeAgentStatus(input.runtimeAgentId);
         if (status === 'missing') throw errors.runtimeAgentNotFound(input.runtimeAgentId);
@@ -214,6 +237,31 @@ export class TargetService {
       const existing = this.list(agentId).find((t) => t.kind === 'webhook' && t.url === url);
       if (existing) return { target: existing, created: false };
       return { target: this.create(agentId, { kind: 'webhook', url }), created: true };
+    });
+  }
+
+  /**
+   * Every terminal target of every agent, for terminal registrations (the same terminal may be
+   * bound to another agent).
+   */
+  terminals(): Target[] {
+    return this.allRows()
+      .filter((r) => r.kind === 'terminal')
+      .map(toTarget);
+  }
+
+  /**
+   * A terminal registration again: the target moves to the registration's pane with its session
+   * fields (its delivery state is kept; recovering an offline one is a target resume).
+   */
+  rebindTerminal(targetId: string, reg: TerminalRegistration): Target {
+    return this.deps.store.tx(() => {
+      const row = this.find(targetId);
+      if (!row || row.kind !== 'terminal') throw new Error(`${targetId} is not a terminal target`);
+      if (!isTmuxPaneId(reg.tmuxPaneId)) throw new Error(`a terminal session is bound to a pane id, not ${JSON.stringify(reg.tmuxPaneId)}`);
+      const config: TargetConfig = { tmuxTarget: reg.tmuxPaneId, session: reg.session };
+      this.stmt.setConfig.run(JSON.stringify(config), this.deps.clock.now(), targetId);
+      return toTarget(this.find(targetId)!);
     });
   }
 
@@ -271,6 +319,7 @@ export class TargetService {
 
 export function toTarget(row: TargetRow): Target {
   const config = JSON.parse(row.config) as TargetConfig;
+  const session = config.session;
   return {
     targetId: row.target_id,
     agentId: row.agent_id,
@@ -279,6 +328,14 @@ export function toTarget(row: TargetRow): Target {
     tmuxTarget: config.tmuxTarget ?? null,
     tmuxSocket: config.tmuxSocket ?? null,
     runtimeAgentId: config.runtimeAgentId ?? null,
+    backend: row.kind === 'terminal' ? 'tmux' : null,
+    tmuxPaneId: row.kind === 'terminal' && !config.tmuxSocket && isTmuxPaneId(config.tmuxTarget) ? config.tmuxTarget : null,
+    runtimeKind: session?.runtimeKind ?? null,
+    runtimeSessionId: session?.runtimeSessionId ?? null,
+    runtimePid: session?.runtimePid ?? null,
+    tty: session?.tty ?? null,
+    termProgram: session?.termProgram ?? null,
+    itermSessionId: session?.itermSessionId ?? null,
     status: row.status,
     offlineReason: row.offline_reason,
     consecutiveFailures: row.consecutive_failures,

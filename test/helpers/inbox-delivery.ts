@@ -43,14 +43,15 @@ export function errorOf(fn: () => unknown): string {
   return 'no error';
 }
 
-/** Whether tmux can run here; says so once when it cannot (the tests that need it are skipped). */
-export function tmuxAvailable(): boolean {
+/**
+ * Fails the calling test when tmux cannot run here: the terminal tests never skip silently
+ * (.ci/run installs tmux).
+ */
+export function requireTmux(): void {
   try {
     execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    console.warn('tmux is not installed: the terminal target tests are skipped (.ci/run installs tmux)');
-    return false;
+  } catch (err) {
+    throw new Error(`tmux is not installed (${(err as Error).message}): the terminal target tests need it; install it (apt-get install tmux), as .ci/run does`);
   }
 }
 

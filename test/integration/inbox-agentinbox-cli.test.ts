@@ -3,6 +3,10 @@
  * fields it reads (fixtures/agentinbox-cli/, written from reading that client), replayed in order
  * over the real daemon's Unix socket. A step fails when svc refuses the request, answers with
  * another status, or lacks a field (or value) the client reads.
+ *
+ * The terminal steps run against a real tmux server private to this file: the daemon's $TMUX
+ * names it, `{{pane}}` is a pane of it (started on first use; without tmux those steps fail), and
+ * a `screen` step waits for the daemon to type its line into that pane.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -11,16 +15,20 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/events.js';
-import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { TMUX_PANE_ID } from '../../src/inbox/terminal-sessions.js';
+import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { requireTmux, tmuxAt } from '../helpers/inbox-delivery.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 interface Step {
   cli: string;
-  request: { method: string; path: string; body?: unknown; sse?: boolean };
-  status: number;
-  reads: Record<string, string>;
+  request?: { method: string; path: string; body?: unknown; sse?: boolean };
+  status?: number;
+  reads?: Record<string, string>;
+  /** Text the tmux pane `{{pane}}` shows within 10 s (instead of a request). */
+  screen?: string;
   frame?: { event: string; id?: string };
   capture?: Record<string, string>;
   why?: string;
@@ -36,16 +44,30 @@ const pool = daemonPool();
 let d: RunningDaemon;
 let hook: Receiver;
 const vars: Record<string, unknown> = {};
+/** The daemon's tmux server: private to this file, so no step ever types into another tmux. */
+let tmuxSocket: string;
+let tmuxStarted = false;
+const tmux = (...args: string[]) => tmuxAt(tmuxSocket)(...args);
 
 beforeAll(async () => {
-  d = await pool.start();
+  tmuxSocket = path.join(pool.home(), 'tmux.sock');
+  d = await pool.start({ env: { TMUX: `${tmuxSocket},0,0` } });
   hook = await startReceiver();
   vars.hook = hook.url;
 }, 30_000);
 afterAll(async () => {
   await hook?.close();
+  if (tmuxStarted) tmux('kill-server');
   pool.cleanup();
 });
+
+/** The pane a terminal registration comes from: `cat` echoes what the daemon types into it. */
+function startPane(): string {
+  requireTmux();
+  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'agentinbox', '-x', '200', '-y', '50', 'cat');
+  tmuxStarted = true;
+  return tmux('display-message', '-p', '-t', 'agentinbox', '#{pane_id}').trim();
+}
 
 /** `{{name}}` in request strings: the captured value itself. */
 function fill(value: unknown): unknown {
@@ -56,15 +78,19 @@ function fill(value: unknown): unknown {
 }
 
 function captured(name: string): unknown {
+  if (name === 'pane' && !(name in vars)) vars.pane = startPane();
   if (!(name in vars)) throw new Error(`fixture uses {{${name}}} before any step captured it`);
   return vars[name];
 }
 
-/** Every value a read path reaches: `a.b`, `a[0]`, `a[]` (each element of a non-empty array), `a.length`. */
+/**
+ * Every value a read path reaches: `a.b`, `a[0]`, `a[]` (each element of a non-empty array),
+ * `a.length`, `a[k=v]` (the elements whose field k is v; at least one).
+ */
 function valuesAt(body: unknown, readPath: string): unknown[] {
   let values = [body];
   for (const segment of readPath === '' ? [] : readPath.split('.')) {
-    const m = /^([^[\]]*)(?:\[(\d*)\])?$/.exec(segment)!;
+    const m = /^([^[\]]*)(?:\[(\d*|\w+=[^\]]+)\])?$/.exec(segment)!;
     const [, key, index] = m;
     values = values.flatMap((v) => {
       const field = key === '' ? v : (v as Record<string, unknown> | null | undefined)?.[key!];
@@ -74,6 +100,12 @@ function valuesAt(body: unknown, readPath: string): unknown[] {
       if (index === '') {
         expect(arr.length, `${readPath}: ${key} is empty, so the read is never exercised`).toBeGreaterThan(0);
         return arr;
+      }
+      if (index!.includes('=')) {
+        const [k, want] = index!.split('=') as [string, string];
+        const found = arr.filter((e) => String((e as Record<string, unknown> | null)?.[k]) === want);
+        expect(found.length, `${readPath}: no element of ${key} with ${k} = ${want}`).toBeGreaterThan(0);
+        return found;
       }
       return [arr[Number(index)]];
     });
@@ -88,7 +120,8 @@ function typeOf(v: unknown): string {
 }
 
 function checkReads(body: unknown, reads: Record<string, string>): void {
-  for (const [readPath, want] of Object.entries(reads)) {
+  for (const [rawPath, want] of Object.entries(reads)) {
+    const readPath = fill(rawPath) as string;
     for (const value of valuesAt(body, readPath)) {
       if (want.startsWith('=')) {
         const expected = JSON.parse(want.slice(1).replace(/\{\{(\w+)\}\}/g, (_, name: string) => JSON.stringify(captured(name))));
@@ -125,9 +158,17 @@ function firstDataFrame(urlPath: string): Promise<{ status: number; frame: SseFr
 }
 
 async function replay(step: Step): Promise<void> {
-  const urlPath = fill(step.request.path) as string;
+  if (step.screen !== undefined) {
+    const want = fill(step.screen) as string;
+    const pane = captured('pane') as string;
+    await waitFor(() => tmux('capture-pane', '-p', '-t', pane).includes(want), 10_000).catch(() => {
+      throw new Error(`the pane never showed ${JSON.stringify(want)}; it shows:\n${tmux('capture-pane', '-p', '-t', pane)}`);
+    });
+    return;
+  }
+  const urlPath = fill(step.request!.path) as string;
   let body: Json;
-  if (step.request.sse) {
+  if (step.request!.sse) {
     const res = await firstDataFrame(urlPath);
     expect(res.status, res.text).toBe(step.status);
     expect(res.frame, 'a data frame').not.toBeNull();
@@ -137,12 +178,12 @@ async function replay(step: Step): Promise<void> {
     if (want!.id !== undefined) expect(frame.id).toBe(want!.id);
     body = JSON.parse(frame.data);
   } else {
-    const res = await request({ socketPath: d.socket }, step.request.method, urlPath, step.request.body === undefined ? {} : { body: fill(step.request.body) });
+    const res = await request({ socketPath: d.socket }, step.request!.method, urlPath, step.request!.body === undefined ? {} : { body: fill(step.request!.body) });
     expect(res.status, res.text).toBe(step.status);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     body = res.json;
   }
-  checkReads(body, step.reads);
+  checkReads(body, step.reads ?? {});
   for (const [name, readPath] of Object.entries(step.capture ?? {})) vars[name] = valuesAt(body, readPath)[0];
 }
 
@@ -157,7 +198,29 @@ describe('random input in AgentInbox shapes', () => {
   const text = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', 'agent-alpha', 'a'.repeat(70), '%3A:', '__proto__'));
   const anyJson = fc.jsonValue({ maxDepth: 3 });
   const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, anyJson);
+  // Pane ids: well-formed ones (of panes that do not exist), near misses, and anything.
+  const paneId = fc.oneof(fc.nat(99).map((n) => `%${n}`), fc.constantFrom('%', '%1;id', '%1 ', '$(id)', '-t', 'work:0.1', '%1\n'), text);
   const bodies: Array<[string, (ids: Record<string, unknown>) => string, fc.Arbitrary<unknown>]> = [
+    [
+      'POST',
+      () => '/agents',
+      fc.record(
+        {
+          agentId: maybe(fc.constantFrom('fuzz-term', 'fuzz-agent')),
+          forceRebind: maybe(fc.boolean()),
+          backend: maybe(fc.constantFrom('tmux', 'iterm2', 'screen')),
+          tmuxPaneId: maybe(paneId),
+          runtimeKind: maybe(fc.constantFrom('codex', 'claude_code', 'unknown', 'Codex!')),
+          runtimeSessionId: maybe(text),
+          runtimePid: maybe(fc.integer()),
+          tty: maybe(fc.oneof(fc.constant('/dev/pts/3'), text)),
+          termProgram: maybe(text),
+          itermSessionId: maybe(text),
+          webhook: fc.constant(undefined),
+        },
+        { requiredKeys: ['backend'] },
+      ),
+    ],
     [
       'POST',
       () => '/agents',
@@ -210,5 +273,10 @@ describe('random input in AgentInbox shapes', () => {
       { numRuns: 1_000_000, interruptAfterTimeLimit: 4000 },
     );
     expect(runs).toBeGreaterThan(20);
+    // Whatever was accepted, a registered terminal session only ever names a pane by its id.
+    const listed = (await api('GET', '/agents?include_targets=true')).json.agents as Array<{ activationTargets: Json[] }>;
+    const sessions = listed.flatMap((a) => a.activationTargets).filter((t) => t.kind === 'terminal' && t.runtimeKind !== null);
+    expect(sessions.length, 'terminal sessions registered (06-terminal.json, and some random ones)').toBeGreaterThan(0);
+    for (const t of sessions) expect([t.tmuxTarget, t.tmuxSocket, t.tmuxPaneId]).toEqual([expect.stringMatching(TMUX_PANE_ID), null, t.tmuxTarget]);
   }, 60_000);
 });

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
-import { tmuxAt, tmuxAvailable } from '../helpers/inbox-delivery.js';
+import { requireTmux, tmuxAt } from '../helpers/inbox-delivery.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const pool = daemonPool();
@@ -15,9 +15,17 @@ let rx: Receiver;
 
 const CONFIG = '[delivery]\nretry_initial_ms = 200\nretry_max_ms = 1000\nmax_failures = 5\n';
 
+/**
+ * The daemon's own tmux server ($TMUX names it), private to this file: terminal registrations type
+ * into its panes, never into a tmux server of whoever runs the tests.
+ */
+let daemonTmux: string;
+const startDaemon = (home?: string) => pool.start({ home, configToml: CONFIG, env: { TMUX: `${daemonTmux},0,0` } });
+
 beforeAll(async () => {
   rx = await startReceiver();
-  d = await pool.start({ configToml: CONFIG });
+  daemonTmux = path.join(pool.home(), 'tmux.sock');
+  d = await startDaemon();
 });
 afterEach(() => {
   rx.received.length = 0;
@@ -154,17 +162,36 @@ describe("agent registration, AgentInbox's way", () => {
       [{ agentId: 'reg-bad', webhook: { url: 'not a url' } }, 'invalid_request'],
       [{ agentId: 'reg-bad', webhook: { url: rx.url, activationMode: 'activation_only' } }, 'invalid_request'],
       [{ agentId: 'reg-bad', webhook: { url: rx.url, notifyLeaseMs: 1000 } }, 'invalid_request'],
-      [{ agentId: 'reg-bad', backend: 'tmux', tmuxPaneId: '%1' }, 'invalid_request'],
+      [{ agentId: 'bad id!', backend: 'tmux', tmuxPaneId: '%1' }, 'invalid_agent_id'],
       [{ agentId: 5 }, 'invalid_request'],
+      // Terminal registrations: only a pane id of the form %<digits> ever names a pane.
+      ...['', '%', '1', '%-1', '%1 ', ' %1', '%1\n', '%1;id', '%1$(id)', '`id`', 'work:0.1', '%1.0', '%%1', '%1234567890', '-t%1'].map(
+        (tmuxPaneId): [unknown, string] => [{ backend: 'tmux', tmuxPaneId }, 'invalid_request'],
+      ),
+      [{ backend: 'tmux', tmuxPaneId: 3 }, 'invalid_request'],
+      [{ backend: 'tmux' }, 'invalid_request'],
+      [{ backend: 'screen', tmuxPaneId: '%1' }, 'invalid_request'],
+      [{ backend: 'iterm2', itermSessionId: 'w0t0p0:ABC' }, 'terminal_backend_unsupported'],
+      [{ tmuxPaneId: '%1' }, 'invalid_request'],
+      [{ agentId: 'reg-bad', runtimeKind: 'codex' }, 'invalid_request'],
+      [{ agentId: 'reg-bad', backend: 'tmux', tmuxPaneId: '%1', webhook: { url: rx.url } }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', runtimeKind: 'Codex; rm -rf /' }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', runtimeSessionId: 'a\u001b]0;x\u0007' }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', tty: '/etc/passwd\n' }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', runtimePid: -1 }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', notifyLeaseMs: 1000 }, 'invalid_request'],
+      [{ backend: 'tmux', tmuxPaneId: '%1', forceRebind: 'yes' }, 'invalid_request'],
     ];
     for (const [body, code] of bad) {
       const res = await api('POST', '/agents', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.json).toMatchObject({ ok: false, code });
+      expect(res.json).toMatchObject({ ok: false, code, error: expect.any(String) });
     }
     expect((await api('GET', '/agents')).json.agents).toHaveLength(before);
-    const terminal = await api('POST', '/agents', { backend: 'tmux', tmuxPaneId: '%1', runtimeKind: 'unknown' });
-    expect(terminal.json.hint).toMatch(/webhook: \{url\}.*kind: "terminal"/);
+    const terminals = (await api('GET', '/agents?include_targets=true')).json.agents.flatMap((a: { activationTargets: Array<{ kind: string }> }) => a.activationTargets);
+    expect(terminals.filter((t: { kind: string }) => t.kind === 'terminal')).toEqual([]);
+    const policy = await api('POST', '/agents', { backend: 'tmux', tmuxPaneId: '%1', runtimeKind: 'unknown', minUnackedItems: 2 });
+    expect(policy.json.hint).toMatch(/no per-target notification policies/);
     expect((await api('GET', '/agents?include_targets=maybe')).status).toBe(400);
     expect((await api('GET', '/agents?include_targets=true&includeTargets=false')).status).toBe(400);
   });
@@ -239,7 +266,7 @@ describe('timers', () => {
     expect(paused.json).toMatchObject({ status: 'paused', nextFireAt: null });
     const count = (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount;
     await d.stop();
-    d = await pool.start({ home: d.home, configToml: CONFIG });
+    d = await startDaemon(d.home);
     const listed = await api('GET', `/timers?agentId=${agentId}`);
     expect(listed.json.timers).toEqual([expect.objectContaining({ scheduleId, status: 'paused' })]);
     await new Promise((r) => setTimeout(r, 1500));
@@ -290,24 +317,37 @@ describe('svc inbox CLI (delivery commands)', () => {
   });
 });
 
-const hasTmux = tmuxAvailable();
-
 describe('terminal target through the daemon', () => {
-  // tmux is a test requirement (the CI script installs it): its absence fails, never skips.
-  it('tmux is installed', () => expect(hasTmux, 'tmux is not on PATH: apt-get install tmux').toBe(true));
+  let tmux: ReturnType<typeof tmuxAt> | undefined;
+  beforeAll(() => {
+    requireTmux();
+    tmux = tmuxAt(daemonTmux);
+    tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
+  });
+  afterAll(() => {
+    try {
+      tmux?.('kill-server');
+    } catch {
+      /* already gone */
+    }
+  });
+  const screen = () => tmux!('capture-pane', '-p', '-t', 'inbox:0.0');
 
   it('should type the notification into a real tmux pane', async () => {
-    const socket = path.join(d.home, 'tmux.sock');
-    const tmux = tmuxAt(socket);
-    tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
-    try {
-      const agentId = await newAgent();
-      const res = await api('POST', `/agents/${agentId}/targets`, { kind: 'terminal', tmuxTarget: 'inbox:0.0', tmuxSocket: socket });
-      expect(res.status, res.text).toBe(201);
-      await item(agentId, 'deploy done');
-      await waitFor(() => tmux('capture-pane', '-p', '-t', 'inbox:0.0').includes('deploy done'), 10_000);
-    } finally {
-      tmux('kill-server');
-    }
+    const agentId = await newAgent();
+    const res = await api('POST', `/agents/${agentId}/targets`, { kind: 'terminal', tmuxTarget: 'inbox:0.0', tmuxSocket: daemonTmux });
+    expect(res.status, res.text).toBe(201);
+    await item(agentId, 'deploy done');
+    await waitFor(() => screen().includes('deploy done'), 10_000);
+  });
+
+  it("should bind a terminal registration to its pane on the daemon's tmux server and type into it", async () => {
+    const pane = tmux!('display-message', '-p', '-t', 'inbox:0.0', '#{pane_id}').trim();
+    const res = await api('POST', '/agents', { forceRebind: false, backend: 'tmux', runtimeKind: 'unknown', tmuxPaneId: pane, termProgram: 'tmux' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toMatchObject({ activationChannel: 'terminal', terminalTarget: { kind: 'terminal', tmuxTarget: pane, tmuxSocket: null, tmuxPaneId: pane, backend: 'tmux' } });
+    await item(res.json.agentId, 'typed into the registered pane');
+    await waitFor(() => screen().includes('typed into the registered pane'), 10_000);
+    expect(screen()).toContain(`[svc inbox] 1 new entry for ${res.json.agentId}: typed into the registered pane`);
   });
 });

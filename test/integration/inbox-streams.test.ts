@@ -93,10 +93,31 @@ describe('sources', () => {
   it('DELETE removes the source and its stream', async () => {
     const id = await localSource();
     await sock('POST', `/sources/${id}/events`, { type: 't' });
-    expect((await sock('DELETE', `/sources/${id}`)).json).toEqual({ sourceId: id, deleted: true });
+    expect((await sock('DELETE', `/sources/${id}`)).json).toEqual({ sourceId: id, deleted: true, removed: true, removedSubscriptions: 0, pausedSource: false });
     await expectError('GET', `/sources/${id}`, undefined, 404, 'source_not_found');
     await expectError('GET', `/streams/${id}`, undefined, 404, 'stream_not_found');
     await expectError('DELETE', `/sources/${id}`, undefined, 404, 'source_not_found');
+  });
+
+  it('DELETE keeps a source with subscriptions (409) unless with_subscriptions, which removes them with it', async () => {
+    const id = await localSource();
+    const agents = [await consumer(id), await consumer(id)];
+    const refused = await expectError('DELETE', `/sources/${id}`, undefined, 409, 'source_has_subscriptions');
+    expect(refused).toMatchObject({ sourceId: id, subscriptionCount: 2 });
+    await expectError('DELETE', `/sources/${id}?with_subscriptions=false`, undefined, 409, 'source_has_subscriptions');
+    await expectError('DELETE', `/sources/${id}?with_subscriptions=yes`, undefined, 400, 'invalid_request');
+    expect((await sock('GET', `/sources/${id}`)).status).toBe(200);
+    expect((await sock('GET', `/subscriptions?sourceId=${id}`)).json.subscriptions).toHaveLength(2);
+
+    const removed = await sock('DELETE', `/sources/${id}?with_subscriptions=true`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.json).toEqual({ sourceId: id, deleted: true, removed: true, removedSubscriptions: 2, pausedSource: false });
+    await expectError('GET', `/sources/${id}`, undefined, 404, 'source_not_found');
+    for (const agentId of agents) expect((await sock('GET', `/subscriptions?agentId=${agentId}`)).json.subscriptions).toEqual([]);
+    // svc's own spelling of the flag.
+    const other = await localSource();
+    await consumer(other);
+    expect((await sock('DELETE', `/sources/${other}?withSubscriptions=1`)).json).toMatchObject({ removed: true, removedSubscriptions: 1 });
   });
 
   it('answers 404 host_not_found / source_not_found and 409 source_not_managed for local sources', async () => {
@@ -208,6 +229,9 @@ describe('remote sources', () => {
     expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:x' })).json).toMatchObject({ state: 'paused', configRef: 'cred:x' });
     expect((await sock('POST', `/sources/${id}/poll`)).json).toMatchObject({ appended: 1, state: 'paused' });
     expect((await sock('POST', `/sources/${id}/resume`)).json).toMatchObject({ state: 'active', error: null });
+    // Removed with its subscriptions, a managed source reports that its polling was stopped.
+    await consumer(id);
+    expect((await sock('DELETE', `/sources/${id}?with_subscriptions=true`)).json).toMatchObject({ removed: true, removedSubscriptions: 1, pausedSource: true });
   });
 
   it('polls every pollIntervalMs while active (the example JSON Lines module), not while paused', async () => {
@@ -368,6 +392,12 @@ describe('svc inbox (CLI over the socket)', () => {
     expect(JSON.parse(asJson.stdout)).toMatchObject({ ok: false, code: 'history_unavailable', status: 409, error: expect.any(String), streamId: id, retainedFromOffset: 3, highWatermarkOffset: 2 });
     const notFound = await svc(['append', 'src_nope', '--type', 't', '--json']);
     expect([notFound.code, JSON.parse(notFound.stdout)]).toEqual([1, expect.objectContaining({ ok: false, code: 'source_not_found', status: 404 })]);
+    const kept = await svc(['sources', 'delete', id]);
+    expect(kept.code).not.toBe(0);
+    expect(kept.stderr).toMatch(/^svc: source_has_subscriptions: /m);
+    const deleted = await svc(['sources', 'delete', id, '--with-subscriptions', '--json']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ sourceId: id, removed: true, removedSubscriptions: 1 });
   });
 });
 

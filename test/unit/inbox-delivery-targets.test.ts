@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COALESCE_MS } from '../../src/inbox/notifier.js';
-import { errorOf, tick as tickAll, tmuxAt, tmuxAvailable } from '../helpers/inbox-delivery.js';
+import { errorOf, requireTmux, tick as tickAll, tmuxAt } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { waitFor } from '../helpers/daemon.js';
 
@@ -97,29 +97,27 @@ describe('target management', () => {
   });
 });
 
-const hasTmux = tmuxAvailable();
-
 describe('terminal targets (real tmux server)', () => {
-  // tmux is a test requirement (the CI script installs it): its absence fails, never skips.
-  it('tmux is installed', () => expect(hasTmux, 'tmux is not on PATH: apt-get install tmux').toBe(true));
-
-  let dir: string;
+  let dir = '';
   let socket: string;
   const tmux = (...args: string[]) => tmuxAt(socket)(...args);
 
   beforeEach(() => {
+    requireTmux();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tmux-'));
     socket = path.join(dir, 'sock');
     // A pane running `cat`, so typed lines come back as they were typed.
     tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
   });
   afterEach(() => {
+    if (!dir) return; // tmux was missing: the test has failed already
     try {
       tmux('kill-server');
     } catch {
       /* already gone */
     }
     fs.rmSync(dir, { recursive: true, force: true });
+    dir = '';
   });
 
   it('should type one line per notification into the pane, then Enter', async () => {

@@ -1,7 +1,10 @@
 /** Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9), also registered and listed AgentInbox's way. */
+import type { z } from 'zod';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/common.js';
+import { errors } from '../../core/errors.js';
+import type { TerminalRegistration } from '../../inbox/terminal-sessions.js';
 import { CreatedInboxAgent, CreateInboxAgentBody, InboxAgentListing, InboxAgentListQuery, registrationHint } from '../schemas/inbox-agents.js';
 import { InboxAgent, InboxAgentDeleted, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
 
@@ -26,18 +29,26 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
       url: '/agents',
       auth: 'control',
       tags: ['agents'],
-      summary: "Create an inbox agent (generated agt_ id), or register one AgentInbox's way (chosen agentId, webhook target)",
+      summary: "Create an inbox agent (generated agt_ id), or register one AgentInbox's way (chosen agentId with a webhook target, or bound to a tmux pane)",
       description:
-        'A registration is idempotent: the same agentId and webhook URL again answer 200 with the same agent and target. A webhook URL the agent has no target for adds one; existing targets are never changed.',
+        'A webhook registration is idempotent: the same agentId and webhook URL again answer 200 with the same agent and target; a webhook URL the agent has no target for adds one; existing targets are never changed. ' +
+        'A terminal registration {backend: "tmux", tmuxPaneId, …} binds the terminal to an agent (the given agentId, else the one it is bound to, else a new one) through a terminal target typing into that pane; ' +
+        'moving a binding needs forceRebind (else 409 registration_conflict). A refused registration changes nothing.',
       body: CreateInboxAgentBody,
       bodyOptional: true,
       hint: registrationHint,
       responses: { 200: { description: 'Already registered', schema: CreatedInboxAgent }, 201: { description: 'Created', schema: CreatedInboxAgent } },
-      handler: ({ body, reply }) => {
-        const r = registration.register({ agentId: body.agentId, name: body.name, webhookUrl: body.webhook?.url });
+      handler: async ({ body, reply }) => {
+        const r = await registration.register({
+          agentId: body.agentId,
+          name: body.name,
+          webhookUrl: body.webhook?.url,
+          terminal: terminalRegistration(body),
+          forceRebind: body.forceRebind,
+        });
         reply.code(r.created ? 201 : 200);
         // svc's own form {name?} keeps svc's answer; a registration also gets AgentInbox's fields.
-        return body.agentId === undefined && body.webhook === undefined ? r.agent : registration.answer(r);
+        return body.agentId === undefined && body.webhook === undefined && body.backend === undefined ? r.agent : registration.answer(r);
       },
     }),
     defineRoute({
@@ -66,4 +77,22 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
     }),
 
   ];
+}
+
+/** The terminal a registration body comes from, or undefined (the schema has checked the fields). */
+function terminalRegistration(body: z.output<typeof CreateInboxAgentBody>): TerminalRegistration | undefined {
+  if (body.backend === undefined) return undefined;
+  if (body.backend !== 'tmux') throw errors.terminalBackendUnsupported(body.backend);
+  return {
+    tmuxPaneId: body.tmuxPaneId!,
+    session: {
+      backend: 'tmux',
+      runtimeKind: body.runtimeKind ?? 'unknown',
+      runtimeSessionId: body.runtimeSessionId ?? null,
+      runtimePid: body.runtimePid ?? null,
+      tty: body.tty ?? null,
+      termProgram: body.termProgram ?? null,
+      itermSessionId: body.itermSessionId ?? null,
+    },
+  };
 }

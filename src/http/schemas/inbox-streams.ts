@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../inbox/compaction.js';
 import { HOST_TYPES } from '../../inbox/hosts.js';
 import { EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../inbox/streams.js';
-import { ListLimit, OpenObject } from './common.js';
+import { ListLimit, OpenObject, QueryBool, withAliases } from './common.js';
 
 const Name = z.string().min(1).max(512);
 
@@ -95,7 +95,20 @@ export const SourceDetail = z
   .object({ ...SourceFields, streamStats: StreamStats.nullable().openapi({ description: 'null while no event was ever appended' }) })
   .openapi('SourceDetail');
 export const SourceList = z.object({ sources: z.array(Source) }).openapi('SourceList');
-export const SourceDeleted = z.object({ sourceId: z.string(), deleted: z.literal(true) }).openapi('SourceDeleted');
+export const SourceDeleteQuery = withAliases(
+  { withSubscriptions: QueryBool.optional().openapi({ description: 'also remove the subscriptions of the source (else a source with subscriptions is kept: 409 source_has_subscriptions)' }) },
+  { with_subscriptions: 'withSubscriptions' },
+);
+
+export const SourceDeleted = z
+  .object({
+    sourceId: z.string(),
+    deleted: z.literal(true),
+    removed: z.literal(true).openapi({ description: "AgentInbox's name for deleted" }),
+    removedSubscriptions: z.number().int().openapi({ description: 'subscriptions removed with the source' }),
+    pausedSource: z.boolean().openapi({ description: 'a managed remote source stopped polling as part of removing it with its subscriptions' }),
+  })
+  .openapi('SourceDeleted');
 
 export const SourceSchema = z
   .object({ sourceId: z.string(), sourceType: z.enum(HOST_TYPES), configSchema: OpenObject, eventSchema: OpenObject })

@@ -1,12 +1,15 @@
 /**
  * Terminal targets: the notification as one line typed into a tmux pane
  * (`tmux send-keys -t <tmuxTarget> -l <text>`, then `Enter`), run with execFile (no shell, so
- * nothing in the text is interpreted). `tmuxSocket` (optional) selects the tmux server (`-S`).
+ * nothing in the text is interpreted). `tmuxSocket` (optional) selects the tmux server (`-S`);
+ * without it tmux picks the daemon's server as it always does (`$TMUX`, else the default socket),
+ * which is where a terminal registration's pane lives.
  * A missing tmux binary, server or pane is a failed attempt like any other.
  */
 import { execFile } from 'node:child_process';
 import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
 import type { TargetWithSecret } from '../targets.js';
+import { isSessionBound, isTmuxPaneId } from '../terminal-sessions.js';
 
 /** Longest line typed; longer summaries are cut with an ellipsis. */
 const MAX_LINE = 400;
@@ -16,6 +19,8 @@ export class TerminalDelivery implements Deliverer {
 
   async deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> {
     if (!target.tmuxTarget) return { ok: false, error: 'terminal target without tmuxTarget' };
+    // A registered terminal session names its pane by id only (checked at registration; checked again here).
+    if (isSessionBound(target) && !isTmuxPaneId(target.tmuxTarget)) return { ok: false, error: 'terminal session target without a pane id' };
     const base = target.tmuxSocket ? ['-S', target.tmuxSocket] : [];
     try {
       await this.tmux([...base, 'send-keys', '-t', target.tmuxTarget, '-l', terminalLine(n)], signal);
