@@ -274,9 +274,11 @@ describe('the shapes svc keeps beside the GUI forms', () => {
 
   it('the routes the GUI calls that svc does not serve answer the route_not_found envelope', async () => {
     for (const [method, url] of [
-      ['GET', '/api/control/runtime/credentials'],
-      ['GET', `/api/agents/main/tool-executions/x`],
+      ['POST', '/api/auth/openai-codex/device/start'],
+      ['GET', `/api/agents/main/tool-executions/x/artifacts/0`],
+      ['GET', '/api/workspaces/ws_x/files'],
       ['POST', '/api/control/templates/install'],
+      ['POST', '/api/templates/remote-sources/sync'],
     ]) {
       const res = await request(d, method!, url!, method === 'POST' ? { body: {} } : {});
       expect([res.status, res.json.code], url).toEqual([404, 'route_not_found']);
