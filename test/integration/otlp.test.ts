@@ -350,5 +350,5 @@ describe('a down or hanging collector never slows the daemon', () => {
     expect(await daemons.hanging.stop()).toBe(0);
     expect(await daemons.down.stop()).toBe(0);
     expect(performance.now() - t0).toBeLessThan(5000);
-  });
+  }, 120_000); // 13 bursts of 300 enqueues over 3 daemons, each answered by a turn: near 30 s on a loaded 2-core machine; the bounds are the ratios above
 });
