@@ -16,6 +16,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
+import type { CredentialStore } from '../store/credentials.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
@@ -25,6 +26,7 @@ import { Matcher } from './matcher.js';
 import { CompactionService } from './compaction.js';
 import { HostService } from './hosts.js';
 import { RemoteModules } from './remote-sources.js';
+import { SourceCredentials } from './source-credentials.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
@@ -53,6 +55,8 @@ export interface InboxDeps {
   runtimeAgentStatus: (agentId: string) => 'ok' | 'missing' | 'private';
   /** Usable secrets out of the database (webhook signing secrets). */
   secrets: SecretStore;
+  /** Credential profiles (<home>/credentials.json): hosts and sources name them; modules get their secrets. */
+  credentials: CredentialStore;
   tracer?: Tracer;
 }
 
@@ -87,7 +91,8 @@ export function createInbox(deps: InboxDeps): Inbox {
   const hosts = new HostService({ store, clock, ids: deps.ids });
   const modules = new RemoteModules({ home: deps.config.home, moduleDirs: deps.config.values.inbox.module_dirs });
   modules.locations.ensureDefaultDir();
-  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules });
+  const credentials = new SourceCredentials(deps.credentials);
+  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules, credentials });
   const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });

@@ -111,8 +111,8 @@ export function runSvc(
     if (input !== undefined) proc.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
+    proc.stdout!.on('data', (d) => (stdout += d));
+    proc.stderr!.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       reject(new Error(`svc ${args.join(' ')} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));
