@@ -196,7 +196,12 @@ describe('credentials reach modules in memory only', () => {
     t.s.credentials.put('gh', 'bearer_token', SECRET);
     const file = writeModule('rec.mjs', RECORDER);
     const { source } = await remoteSource({ credentialRef: 'gh' }, { modulePath: file, moduleConfig: { throwSecret: true } });
-    const thrown = await inbox().sources.poll(source.sourceId).catch((e: Error) => e);
+    const thrown = await inbox()
+      .sources.poll(source.sourceId)
+      .then(
+        () => new Error('no failure'),
+        (e: Error) => e,
+      );
     expect(thrown.message).toContain('upstream said no to [redacted]');
     expect(inbox().sources.get(source.sourceId).error).toContain('[redacted]');
 

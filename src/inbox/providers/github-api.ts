@@ -40,8 +40,8 @@ export interface ApiOptions {
 }
 
 export interface ListResult {
-  /** `not_modified`: 304 for the first page (nothing changed, nothing spent). */
-  status: 'ok' | 'not_modified';
+  /** `not_modified`: 304 for the first page (nothing changed, nothing spent); `limited`: a rate limit answered before any page. */
+  status: 'ok' | 'not_modified' | 'limited';
   items: unknown[];
   /** ETag of the first page (kept for the next poll of the same URL). */
   etag: string | null;
@@ -85,7 +85,10 @@ export class GithubApi {
     let firstEtag: string | null = null;
     for (let page = 0; next !== null && page < maxPages && !this.limited; page++) {
       const res = await this.get(next, page === 0 ? etag : null);
-      if (res === null) break; // rate limited before anything came back
+      if (res === null) {
+        if (page === 0) return { status: 'limited', items: [], etag };
+        break; // rate limited after some pages: keep them
+      }
       if (res.status === 304) return { status: 'not_modified', items: [], etag };
       if (page === 0) firstEtag = res.headers.get('etag');
       const pageItems = unwrap(await readJson(res, next));

@@ -7,7 +7,8 @@
  * The cursor (stored with the source, shown by GET /sources/{id}) per list: `since` (the newest
  * `updated_at` seen: the next poll asks for what changed from there), and the first page's `url`
  * and `etag` (the next poll of the same URL is conditional). The first poll starts from the
- * source's `since` config, else from the poll's own time: the history before it is not replayed.
+ * source's `since` config, else from the first poll's own time (`start`): the history before it is
+ * not replayed.
  * `notBefore`/`waitReason` hold a wait GitHub asked for; a poll before then asks nothing.
  */
 import { PROFILE_NAME } from '../../store/credentials.js';
@@ -73,6 +74,8 @@ interface ListCursor {
 }
 
 export interface GithubCursor {
+  /** When the first poll started: every list starts there, even one first asked later (after a wait). */
+  start?: string;
   issues?: ListCursor;
   issue_comments?: ListCursor;
   workflow_runs?: ListCursor;
@@ -117,7 +120,8 @@ export async function poll(input: PollInput): Promise<PollOutput> {
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const want = new Set<GithubResource>(cfg.resources ?? GITHUB_RESOURCES);
-  const start = cfg.since ?? isoSeconds(now);
+  const start = cfg.since ?? cursor.start ?? isoSeconds(now);
+  cursor.start = start;
   const perPage = cfg.perPage ?? 100;
   const maxPages = cfg.maxPages ?? 10;
   const path = `/repos/${encodeURIComponent(cfg.owner)}/${encodeURIComponent(cfg.repo)}`;
@@ -163,7 +167,7 @@ export async function poll(input: PollInput): Promise<PollOutput> {
 
 /** The newest updated_at seen becomes `since`; the ETag is kept for the URL it belongs to. */
 function nextCursor(c: ListCursor, url: string, res: { status: string; items: unknown[]; etag: string | null }): ListCursor {
-  if (res.status === 'not_modified') return c;
+  if (res.status !== 'ok') return c;
   const since = res.items.reduce<string>((acc, item) => laterOf(acc, asObj(item).updated_at), c.since);
   return { since, url, ...(res.etag ? { etag: res.etag } : {}) };
 }
