@@ -4,7 +4,7 @@
  *
  * Parts:
  * - streams: hosts, sources, the stream backend (append with per-stream offsets, stats,
- *   compaction), remote-source modules in worker threads;
+ *   compaction), remote-source modules in worker threads, the GitHub provider (providers/);
  * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
  *   entries, acks and watch;
  * - delivery: activation targets (webhook, terminal, runtime), notifications, the delivery pause,
@@ -27,6 +27,7 @@ import { CompactionService } from './compaction.js';
 import { HostService } from './hosts.js';
 import { RemoteModules } from './remote-sources.js';
 import { SourceCredentials } from './source-credentials.js';
+import { GithubWebhooks } from './providers/github-webhook.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
@@ -68,6 +69,8 @@ export interface Inbox {
   hosts: HostService;
   sources: SourceService;
   compaction: CompactionService;
+  /** GitHub webhooks pushed to github sources (served on the control plane's TCP port). */
+  githubWebhooks: GithubWebhooks;
   // subscriptions
   agents: InboxAgents;
   entries: InboxEntries;
@@ -131,6 +134,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     hosts,
     sources,
     compaction,
+    githubWebhooks: new GithubWebhooks({ sources, streams, credentials, logger: deps.logger }),
     agents,
     entries,
     subscriptions,
