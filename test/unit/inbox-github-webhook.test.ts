@@ -4,6 +4,7 @@
  * the raw body, `sha256=<hex>`), replays, wrong sources, wrong repositories, limits.
  */
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubWebhookRoutes } from '../../src/http/control/github-webhooks.js';
@@ -167,5 +168,37 @@ describe('refusals (nothing is appended)', () => {
     const res = await deliver('issues', null, { body });
     expect([res.statusCode, res.json().code]).toEqual([413, 'payload_too_large']);
     expect(t.s.inbox.streams.stats(sourceId)).toBeNull();
+  });
+});
+
+describe('fuzzed deliveries', () => {
+  it('never answer 5xx, signed or not, whatever the payload and headers', async () => {
+    const anything = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.constant(null), fc.boolean(), fc.object({ maxDepth: 2 }), fc.array(fc.string(), { maxLength: 3 }));
+    const payload = fc.record(
+      {
+        action: anything,
+        issue: anything,
+        pull_request: anything,
+        comment: anything,
+        workflow_run: anything,
+        repository: fc.oneof(fc.constant(repository), anything),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('issues', 'pull_request', 'issue_comment', 'workflow_run', 'push', 'ping', 'x', ''),
+        payload,
+        fc.boolean(),
+        fc.string({ maxLength: 20 }),
+        async (event, body, signed, deliveryId) => {
+          const text = JSON.stringify(body);
+          const res = await deliver(event, null, { body: text, id: deliveryId, signature: signed ? sign(text) : `sha256=${'0'.repeat(64)}` });
+          expect(res.statusCode, res.body).toBeLessThan(500);
+          expect(res.json()).toHaveProperty('ok');
+        },
+      ),
+      { numRuns: 300, interruptAfterTimeLimit: 10_000 },
+    );
   });
 });

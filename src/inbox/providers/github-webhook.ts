@@ -25,7 +25,7 @@ import { parseJsonBody } from '../../core/json-guard.js';
 import { moduleSpecFor } from '../host-types.js';
 import type { SourceCredentials } from '../source-credentials.js';
 import type { Source, SourceService } from '../sources.js';
-import type { StreamService } from '../streams.js';
+import { EventInputSchema, type StreamService } from '../streams.js';
 import { asObj, webhookEvent, type RepoRef } from './github-events.js';
 
 /** GitHub caps payloads at 25 MB; the events svc maps are far smaller (an issue body is at most 64 KiB). */
@@ -93,6 +93,11 @@ export class GithubWebhooks {
     const named = String(asObj(payload.repository).full_name ?? '');
     if (named.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) throw errors.webhookRepositoryMismatch(req.sourceId, `${repo.owner}/${repo.repo}`, named || null);
     const mapped = webhookEvent(repo, event, deliveryId, payload);
+    if (mapped) {
+      // The payload is the caller's: what it makes of the event must still be a valid event.
+      const checked = EventInputSchema.safeParse(mapped);
+      if (!checked.success) throw errors.invalidRequest(checked.error.issues.map((i) => ({ path: ['event', ...i.path].join('.'), message: i.message })));
+    }
     const result = mapped ? await this.deps.streams.append(source.sourceId, [mapped]) : { appended: 0, deduped: 0 };
     this.deps.logger.info({ sourceId: source.sourceId, event, deliveryId, appended: result.appended, deduped: result.deduped }, 'github webhook received');
     return { ok: true, sourceId: source.sourceId, event, deliveryId, eventId: mapped?.id ?? null, appended: result.appended, deduped: result.deduped };
