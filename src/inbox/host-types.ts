@@ -21,8 +21,10 @@ export const HOST_TYPES = ['local_event', 'remote_source', 'github'] as const;
 export type HostType = (typeof HOST_TYPES)[number];
 
 /** Host types whose sources a module polls (pause, resume, poll, idle auto-pause apply). */
+export const MANAGED_HOST_TYPES: readonly HostType[] = ['remote_source', 'github'];
+
 export function isManaged(hostType: HostType): boolean {
-  return hostType === 'remote_source' || hostType === 'github';
+  return MANAGED_HOST_TYPES.includes(hostType);
 }
 
 /** A github source must name its repository (in config or as streamKey `owner/repo`). */

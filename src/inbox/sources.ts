@@ -27,7 +27,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
 import type { Host, HostService } from './hosts.js';
-import { isManaged, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
+import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
 import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
 import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
@@ -143,7 +143,7 @@ export class SourceService {
       byKey: db.prepare<[string, string, string], SourceRow>(`${SELECT} WHERE s.host_id = ? AND s.stream_kind = ? AND s.stream_key = ?`),
       all: db.prepare<[], SourceRow>(`${SELECT} ORDER BY s.seq`),
       byHost: db.prepare<[string], SourceRow>(`${SELECT} WHERE s.host_id = ? ORDER BY s.seq`),
-      managed: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type IN ('remote_source', 'github') ORDER BY s.seq`),
+      managed: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type IN (${MANAGED_HOST_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY s.seq`),
       insert: db.prepare(
         `INSERT INTO inbox_sources (source_id, host_id, stream_kind, stream_key, config_json, config_ref, state, created_ms, updated_ms)
          VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) ON CONFLICT (host_id, stream_kind, stream_key) DO NOTHING`,
