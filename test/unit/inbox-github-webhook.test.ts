@@ -163,6 +163,18 @@ describe('refusals (nothing is appended)', () => {
     expect(t.s.inbox.streams.stats(sourceId)).toBeNull();
   });
 
+  it('a signed body nested too deep or carrying __proto__ is 400; a web page of another origin is 403 before anything', async () => {
+    const deep = `{"repository":${JSON.stringify(repository)},"x":${'['.repeat(100)}${']'.repeat(100)}}`;
+    const nested = await deliver('issues', null, { body: deep });
+    expect([nested.statusCode, nested.json().code]).toEqual([400, 'invalid_request']);
+    const proto = await deliver('issues', null, { body: `{"__proto__":{"polluted":1},"repository":${JSON.stringify(repository)}}` });
+    expect([proto.statusCode, proto.json().code]).toEqual([400, 'invalid_request']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const page = await deliver('issues', payload, { headers: { origin: 'https://evil.example' } });
+    expect([page.statusCode, page.json().code]).toEqual([403, 'cross_origin_rejected']);
+    expect(t.s.inbox.streams.stats(sourceId)).toBeNull();
+  });
+
   it('413 for a body over the limit', async () => {
     const body = JSON.stringify({ ...payload, padding: 'x'.repeat(4 * 1024 * 1024) });
     const res = await deliver('issues', null, { body });
