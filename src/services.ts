@@ -171,7 +171,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const runLoop = createRunLoop({ ...deps, briefs, providers, tools, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
-  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets });
+  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   // After the run loop let go of the agent: its processes, the task supervising it, its worktrees.
   deletion.onStop((agentId) => tasks.releaseAgent(agentId));

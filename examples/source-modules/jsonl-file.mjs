@@ -17,9 +17,11 @@
  * start); ids default to "<path>:<rotation>:<byte offset>", so a repeated poll from an older cursor
  * is deduplicated by the stream while a rotated file's lines are new events.
  *
- * The module interface (CONTRACT.md section 9): default export `{ poll, validate? }`.
- * poll({moduleConfig, cursor, configRef, signal}) -> {events, cursor}; validate(moduleConfig)
- * throws to refuse a config. It runs in a worker thread with a time limit.
+ * The module interface (README "Remote sources and the module interface"): default export
+ * `{ poll, validate?, configSchema? }`. configSchema is a JSON Schema of moduleConfig (svc checks
+ * it before validate runs, and serves it at GET /sources/{id}/schema);
+ * poll({moduleConfig, cursor, configRef, hostConfig, credential, now, signal}) -> {events, cursor};
+ * validate(moduleConfig) throws to refuse a config. It runs in a worker thread with a time limit.
  */
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -87,4 +89,16 @@ async function poll({ moduleConfig, cursor, signal }) {
   }
 }
 
-export default { poll, validate };
+/** moduleConfig's shape; the rule a schema cannot say (an absolute path) stays in validate. */
+const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['path'],
+  properties: {
+    path: { type: 'string', minLength: 1, description: 'absolute path of the JSON Lines file' },
+    type: { type: 'string', minLength: 1, description: 'event type of lines that are not events (default jsonl.line)' },
+    maxEvents: { type: 'integer', minimum: 1, description: 'events per poll (default 1000)' },
+  },
+};
+
+export default { poll, validate, configSchema };

@@ -48,7 +48,7 @@ function registerHosts(root: Command): void {
     }),
   );
   clientOptions(hosts.command('create').description('register a host (idempotent by type and key)'))
-    .requiredOption('--type <type>', 'host type: local_event | remote_source')
+    .requiredOption('--type <type>', 'host type: local_event | remote_source | github')
     .requiredOption('--key <key>', 'host key')
     .option('--config <json>', 'host configuration (JSON object)', objectArg)
     .action(
@@ -82,8 +82,8 @@ function registerSources(root: Command): void {
     .requiredOption('--host <hostId>', 'host id (hst_…)')
     .requiredOption('--kind <streamKind>', 'stream kind')
     .requiredOption('--key <streamKey>', 'stream key')
-    .option('--config <json>', 'source configuration (JSON object); remote_source: {"modulePath": …, "moduleConfig": …, "pollIntervalMs": …}', objectArg)
-    .option('--config-ref <ref>', 'a reference to configuration kept elsewhere')
+    .option('--config <json>', 'source configuration (JSON object); remote_source: {"modulePath": …, "moduleConfig": …, "pollIntervalMs": …}; github: {"owner": …, "repo": …, "webhookSecretRef": …}', objectArg)
+    .option('--config-ref <ref>', 'a reference to configuration kept elsewhere; credential:PROFILE names the credential its module gets')
     .action(
       action(async (flags: ClientFlags & { host: string; kind: string; key: string; config?: Record<string, unknown>; configRef?: string }) => {
         const body = { hostId: flags.host, streamKind: flags.kind, streamKey: flags.key, config: flags.config, configRef: flags.configRef };

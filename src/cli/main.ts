@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAgents } from './agents.js';
+import { registerCredentials } from './credentials.js';
 import { registerEvents } from './events.js';
 import { registerInbox } from './inbox.js';
 import { registerMessages } from './messages.js';
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<void> {
   registerTui(program);
   registerRuntime(program);
   registerModels(program);
+  registerCredentials(program);
   registerTasks(program);
   registerTimers(program);
   registerWork(program);

@@ -273,6 +273,18 @@ export const errors = {
     new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
   sourceHasSubscriptions: (sourceId: string, subscriptionCount: number) =>
     new AppError(409, 'source_has_subscriptions', `source ${JSON.stringify(sourceId)} has ${subscriptionCount} subscription(s); remove them first or delete with with_subscriptions=true`, { sourceId, subscriptionCount }),
+  /** GitHub webhooks (POST /api/inbox/github/webhook/:source_id): the HMAC is the caller's authentication. */
+  webhookSignatureRequired: () =>
+    new AppError(401, 'webhook_signature_required', 'the delivery has no X-Hub-Signature-256 header: give the GitHub webhook a secret (the one stored in the source\'s webhookSecretRef profile)'),
+  webhookSignatureInvalid: () =>
+    new AppError(403, 'webhook_signature_invalid', 'the X-Hub-Signature-256 of the delivery does not match its body and the source\'s webhook secret'),
+  webhookRepositoryMismatch: (sourceId: string, expected: string, named: string | null) =>
+    new AppError(
+      400,
+      'webhook_repository_mismatch',
+      `the delivery is for repository ${named === null ? '(none)' : JSON.stringify(named)}, not ${JSON.stringify(expected)} of source ${JSON.stringify(sourceId)}`,
+      { sourceId, repository: named },
+    ),
   sourceNotManaged: (sourceId: string, sourceType: string) =>
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 

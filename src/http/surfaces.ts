@@ -12,6 +12,7 @@ import type { AuthPolicy } from './auth.js';
 import { agentRoutes } from './control/agents.js';
 import { conversationRoutes } from './control/conversation.js';
 import { discoveryRoutes } from './control/discovery.js';
+import { githubWebhookRoutes } from './control/github-webhooks.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
 import { modelRoutes } from './control/models.js';
@@ -67,6 +68,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...timerRoutes(s),
     ...taskRoutes(s),
     ...triggerRoutes(s),
+    ...githubWebhookRoutes(s),
     ...bindingRoutes(s),
     ...workspaceRoutes(s),
     ...skillRoutes(s),

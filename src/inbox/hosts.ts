@@ -1,18 +1,18 @@
 /**
  * Hosts: provider/runtime configuration that sources live on (spec/inbox.md Hosts). A host's
- * `hostType` is the type of every source on it: `local_event` (events appended through the API)
- * or `remote_source` (events polled from an ES module). Creation is idempotent by
- * `hostType`+`hostKey`: the existing record comes back (its config unchanged).
+ * `hostType` is the type of every source on it: `local_event` (events appended through the API),
+ * `remote_source` (events polled from an ES module) or `github` (svc's GitHub module); see
+ * host-types.ts. The config is checked against the type's JSON Schema (400 invalid_request naming
+ * the field). Creation is idempotent by `hostType`+`hostKey`: the existing record comes back (its
+ * config unchanged).
  */
-import { z } from 'zod';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
-import { RemoteSourceConfigSchema } from './remote-sources.js';
+import { checkHostConfig, hostConfigSchema, sourceConfigSchema, type HostType } from './host-types.js';
 
-export const HOST_TYPES = ['local_event', 'remote_source'] as const;
-export type HostType = (typeof HOST_TYPES)[number];
+export { HOST_TYPES, type HostType } from './host-types.js';
 
 export interface Host {
   hostId: string;
@@ -39,19 +39,6 @@ interface HostRow {
   created_ms: number;
 }
 
-/** Host configs are free-form provider settings (e.g. a reference to stored credentials). */
-const OPEN_CONFIG = z.record(z.string(), z.unknown()).describe('free-form settings');
-
-/** JSON Schema of a source config for a host type. */
-export function sourceConfigJsonSchema(hostType: HostType): Record<string, unknown> {
-  const schema = hostType === 'remote_source' ? RemoteSourceConfigSchema : OPEN_CONFIG;
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-}
-
-export function hostConfigJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(OPEN_CONFIG, { io: 'input' }) as Record<string, unknown>;
-}
-
 export class HostService {
   private readonly stmts;
 
@@ -69,6 +56,7 @@ export class HostService {
 
   /** New → created true; the same hostType+hostKey → the existing host, created false. */
   create(input: { hostType: HostType; hostKey: string; config?: Record<string, unknown> }): { host: Host; created: boolean } {
+    checkHostConfig(input.hostType, input.config ?? {});
     return this.deps.store.tx(() => {
       const info = this.stmts.insert.run(this.deps.ids.make('host'), input.hostType, input.hostKey, JSON.stringify(input.config ?? {}), this.deps.clock.now());
       return { host: toHost(this.stmts.byKey.get(input.hostType, input.hostKey)!), created: info.changes === 1 };
@@ -88,7 +76,7 @@ export class HostService {
 
   schema(hostId: string): HostSchema {
     const host = this.get(hostId);
-    return { hostId, hostType: host.hostType, hostConfigSchema: hostConfigJsonSchema(), sourceConfigSchema: sourceConfigJsonSchema(host.hostType) };
+    return { hostId, hostType: host.hostType, hostConfigSchema: hostConfigSchema(host.hostType), sourceConfigSchema: sourceConfigSchema(host.hostType) };
   }
 }
 

@@ -4,7 +4,7 @@
  *
  * Parts:
  * - streams: hosts, sources, the stream backend (append with per-stream offsets, stats,
- *   compaction), remote-source modules in worker threads;
+ *   compaction), remote-source modules in worker threads, the GitHub provider (providers/);
  * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
  *   entries, acks and watch;
  * - delivery: activation targets (webhook, terminal, runtime), notifications, the delivery pause,
@@ -16,6 +16,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
 import type { Ingress } from '../runtime/ingress.js';
+import type { CredentialStore } from '../store/credentials.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
@@ -25,6 +26,8 @@ import { Matcher } from './matcher.js';
 import { CompactionService } from './compaction.js';
 import { HostService } from './hosts.js';
 import { RemoteModules } from './remote-sources.js';
+import { SourceCredentials } from './source-credentials.js';
+import { GithubWebhooks } from './providers/github-webhook.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
@@ -54,6 +57,8 @@ export interface InboxDeps {
   runtimeAgentStatus: (agentId: string) => 'ok' | 'missing' | 'private';
   /** Usable secrets out of the database (webhook signing secrets). */
   secrets: SecretStore;
+  /** Credential profiles (<home>/credentials.json): hosts and sources name them; modules get their secrets. */
+  credentials: CredentialStore;
   tracer?: Tracer;
 }
 
@@ -65,6 +70,8 @@ export interface Inbox {
   hosts: HostService;
   sources: SourceService;
   compaction: CompactionService;
+  /** GitHub webhooks pushed to github sources (served on the control plane's TCP port). */
+  githubWebhooks: GithubWebhooks;
   // subscriptions
   agents: InboxAgents;
   entries: InboxEntries;
@@ -90,7 +97,8 @@ export function createInbox(deps: InboxDeps): Inbox {
   const hosts = new HostService({ store, clock, ids: deps.ids });
   const modules = new RemoteModules({ home: deps.config.home, moduleDirs: deps.config.values.inbox.module_dirs });
   modules.locations.ensureDefaultDir();
-  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules });
+  const credentials = new SourceCredentials(deps.credentials);
+  const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules, credentials });
   const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
@@ -130,6 +138,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     hosts,
     sources,
     compaction,
+    githubWebhooks: new GithubWebhooks({ sources, streams, credentials, logger: deps.logger }),
     agents,
     entries,
     subscriptions,

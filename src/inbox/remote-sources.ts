@@ -2,21 +2,31 @@
  * Remote sources (CONTRACT.md section 9): the config shape, module path resolution, the module
  * calls (through source-worker.ts), and the in-memory schedule of polls and idle auto-pauses.
  *
- * The module interface: an ES module whose default export is `{ poll, validate? }`.
- * - `validate(moduleConfig)` (optional, may be async) throws to refuse a config: 400 invalid_source_config.
- * - `poll({moduleConfig, cursor, configRef, signal})` returns `{events, cursor}`; `events` are
- *   appended exactly like a manual append (idempotent by `id`), `cursor` (any JSON) is persisted in
- *   the same transaction and handed to the next poll (null on the first).
+ * The module interface: an ES module whose default export is `{ poll, validate?, configSchema? }`.
+ * - `configSchema` (optional): a JSON Schema of moduleConfig. It is checked at creation and PATCH
+ *   (400 invalid_request naming the field, e.g. `config.moduleConfig.owner`) and again at every
+ *   poll (the file may have changed); GET /sources/{id}/schema serves it.
+ * - `validate(moduleConfig, {hostConfig, credential})` (optional, may be async) throws to refuse a
+ *   config: 400 invalid_source_config.
+ * - `poll({moduleConfig, cursor, configRef, hostConfig, credential, now, signal})` returns
+ *   `{events, cursor, notBefore?}`; `events` are appended exactly like a manual append (idempotent
+ *   by `id`), `cursor` (any JSON) is persisted in the same transaction and handed to the next poll
+ *   (null on the first); `notBefore` (epoch ms on the daemon's clock, `now`) holds off the next
+ *   scheduled poll (rate limits). `credential` is `{profile, kind, secret}` or null
+ *   (source-credentials.ts): in memory only; messages are scrubbed of the secret and a result that
+ *   contains it is refused.
  * A module that cannot be imported, or whose default export has no `poll`, is refused at creation
  * with 400 invalid_source_module; one outside the module directories with 400
- * source_module_not_allowed (module-path.ts), checked again before every load.
+ * source_module_not_allowed (module-path.ts), checked again before every load. svc's own modules
+ * (`builtin`, the github host type) skip the module-directory rules.
  */
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import { AppError, errors } from '../core/errors.js';
+import { AppError, errors, type Issue } from '../core/errors.js';
 import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import { ModuleLocations } from './module-path.js';
-import { runModuleJob, type ModuleOutcome } from './source-worker.js';
+import { checkSchema, SchemaError, schemaIssues, type JsonSchema } from './json-schema.js';
+import { runModuleJob, type ModuleCredential, type ModuleOutcome } from './source-worker.js';
 import { EventInputSchema, MAX_APPEND_EVENTS, type EventInput } from './streams.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
@@ -45,6 +55,7 @@ export type RemoteSourceConfig = z.infer<typeof RemoteSourceConfigSchema>;
 const PollResultSchema = z.looseObject({
   events: z.array(EventInputSchema).max(MAX_APPEND_EVENTS),
   cursor: z.unknown().optional(),
+  notBefore: z.number().int().nonnegative().nullable().optional(),
 });
 
 export function parseRemoteConfig(config: unknown): RemoteSourceConfig {
@@ -54,14 +65,46 @@ export function parseRemoteConfig(config: unknown): RemoteSourceConfig {
   throw errors.invalidSourceConfig(`${issues[0]!.path}: ${issues[0]!.message}`, { issues });
 }
 
-export function pollIntervalOf(config: RemoteSourceConfig): number {
-  return config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+/**
+ * What a managed source runs: a module from the module directories (`remote_source`), or one of
+ * svc's own modules (`builtin`: its absolute path; the module-directory rules are for user files).
+ */
+export interface ModuleSpec {
+  /** As configured, for messages. */
+  modulePath: string;
+  builtin: string | null;
+  moduleConfig: unknown;
+  /** Where moduleConfig sits in the source config, for issue paths (`config.moduleConfig`, `config`). */
+  configPath: string;
+  pollIntervalMs: number;
+  pollTimeoutMs: number | undefined;
+}
+
+export function remoteModuleSpec(config: RemoteSourceConfig): ModuleSpec {
+  return {
+    modulePath: config.modulePath,
+    builtin: null,
+    moduleConfig: config.moduleConfig ?? null,
+    configPath: 'config.moduleConfig',
+    pollIntervalMs: config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    pollTimeoutMs: config.pollTimeoutMs,
+  };
+}
+
+/** What a module call gets besides its moduleConfig: its host's config and the resolved credential. */
+export interface ModuleContext {
+  hostConfig: Record<string, unknown>;
+  credential: ModuleCredential | null;
 }
 
 export interface PollOutput {
   events: EventInput[];
   cursor: unknown;
+  /** The module asks not to be polled before this time (epoch ms on the daemon's clock): rate limits. */
+  notBefore: number | null;
 }
+
+export type PollOutcome = { ok: true; output: PollOutput } | { ok: false; error: string; aborted?: true };
 
 export class RemoteModules {
   /** Aborted at shutdown: every running module call ends at once. */
@@ -78,50 +121,108 @@ export class RemoteModules {
     this.shutdown.abort();
   }
 
-  private limit(config: RemoteSourceConfig): number {
-    return config.pollTimeoutMs ?? this.opts.timeLimitMs ?? MODULE_TIME_LIMIT_MS;
+  private limit(spec: ModuleSpec): number {
+    return spec.pollTimeoutMs ?? this.opts.timeLimitMs ?? MODULE_TIME_LIMIT_MS;
+  }
+
+  /** Checked at every load: the file or a directory may have changed since the source was created. */
+  private resolve(spec: ModuleSpec): Promise<string> {
+    return spec.builtin !== null ? Promise.resolve(spec.builtin) : this.locations.resolve(spec.modulePath);
   }
 
   /**
-   * Check where the module is, load it and run its validate: 400 source_module_not_allowed /
-   * invalid_source_module / invalid_source_config.
+   * Check where the module is, load it, check moduleConfig against the module's configSchema and
+   * run its validate: 400 source_module_not_allowed / invalid_source_module / invalid_request
+   * (naming the field) / invalid_source_config. Answers the module's configSchema.
    */
-  async check(config: RemoteSourceConfig): Promise<void> {
-    const modulePath = await this.locations.resolve(config.modulePath);
-    const outcome = await runModuleJob({ op: 'check', modulePath, moduleConfig: config.moduleConfig ?? null }, this.limit(config), this.shutdown.signal);
-    if (outcome.ok) return;
-    if (outcome.stage === 'aborted') throw errors.shuttingDown();
-    if (outcome.stage === 'validate') throw errors.invalidSourceConfig(`the module refused moduleConfig: ${bounded(outcome.error)}`);
-    throw errors.invalidSourceModule(config.modulePath, bounded(outcome.error));
+  async check(spec: ModuleSpec, ctx: ModuleContext): Promise<{ schema: JsonSchema | null }> {
+    const modulePath = await this.resolve(spec);
+    const outcome = await runModuleJob({ op: 'check', modulePath, moduleConfig: spec.moduleConfig, ...ctx }, this.limit(spec), this.shutdown.signal);
+    if (!outcome.ok && outcome.stage === 'aborted') throw errors.shuttingDown();
+    if (!outcome.ok && outcome.stage !== 'validate') throw errors.invalidSourceModule(spec.modulePath, bounded(redact(outcome.error, ctx.credential)));
+    const schema = this.schemaOf(spec, outcome.schema);
+    const issues = moduleConfigIssues(spec, schema);
+    if (issues.length > 0) throw errors.invalidRequest(issues);
+    if (!outcome.ok) throw errors.invalidSourceConfig(`the module refused moduleConfig: ${bounded(redact(outcome.error, ctx.credential))}`);
+    return { schema };
   }
 
-  /** One poll; a failure comes back as a message for the source's `error` field. */
-  async poll(
-    config: RemoteSourceConfig,
-    cursor: unknown,
-    configRef: string | null,
-  ): Promise<{ ok: true; output: PollOutput } | { ok: false; error: string; aborted?: true }> {
+  /** The module's configSchema (null when it exports none), or why the module cannot be loaded. */
+  async describe(spec: ModuleSpec): Promise<{ schema: JsonSchema | null; error: string | null }> {
+    try {
+      const modulePath = await this.resolve(spec);
+      const outcome = await runModuleJob({ op: 'schema', modulePath, moduleConfig: spec.moduleConfig }, this.limit(spec), this.shutdown.signal);
+      if (!outcome.ok) return { schema: null, error: bounded(`${outcome.stage}: ${outcome.error}`) };
+      return { schema: this.schemaOf(spec, outcome.schema), error: null };
+    } catch (err) {
+      if (err instanceof AppError) return { schema: null, error: bounded(`${err.code}: ${err.message}`) };
+      throw err;
+    }
+  }
+
+  /** A configSchema Ajv cannot compile makes the module unusable (400 invalid_source_module). */
+  private schemaOf(spec: ModuleSpec, schema: unknown): JsonSchema | null {
+    if (schema === null || schema === undefined) return null;
+    try {
+      checkSchema(schema);
+    } catch (err) {
+      if (err instanceof SchemaError) throw errors.invalidSourceModule(spec.modulePath, `its configSchema is not a usable JSON Schema: ${err.message}`);
+      throw err;
+    }
+    return schema as JsonSchema;
+  }
+
+  /**
+   * One poll; a failure comes back as a message for the source's `error` field. Messages never
+   * carry the credential's secret, and a result that contains it is refused (nothing is appended):
+   * events and the cursor are stored and served.
+   */
+  async poll(spec: ModuleSpec, cursor: unknown, configRef: string | null, ctx: ModuleContext & { now: number }): Promise<PollOutcome> {
+    const fail = (error: string, aborted = false): PollOutcome => ({ ok: false, error: bounded(redact(error, ctx.credential)), ...(aborted ? { aborted: true as const } : {}) });
     let modulePath: string;
     try {
-      // Checked at every load: the file or a directory may have changed since the source was created.
-      modulePath = await this.locations.resolve(config.modulePath);
+      modulePath = await this.resolve(spec);
     } catch (err) {
-      if (err instanceof AppError) return { ok: false, error: bounded(`${err.code}: ${err.message}`) };
+      if (err instanceof AppError) return fail(`${err.code}: ${err.message}`);
       throw err;
     }
     const outcome: ModuleOutcome = await runModuleJob(
-      { op: 'poll', modulePath, moduleConfig: config.moduleConfig ?? null, cursor: cursor ?? null, configRef },
-      this.limit(config),
+      { op: 'poll', modulePath, moduleConfig: spec.moduleConfig, cursor: cursor ?? null, configRef, ...ctx },
+      this.limit(spec),
       this.shutdown.signal,
     );
-    if (!outcome.ok) return { ok: false, error: bounded(`${outcome.stage}: ${outcome.error}`), ...(outcome.stage === 'aborted' ? { aborted: true as const } : {}) };
+    if (!outcome.ok) return fail(`${outcome.stage}: ${outcome.error}`, outcome.stage === 'aborted');
+    // The module may have changed since the config was checked: it must still accept it.
+    let issues: Issue[];
+    try {
+      issues = moduleConfigIssues(spec, this.schemaOf(spec, outcome.schema));
+    } catch (err) {
+      if (err instanceof AppError) return fail(err.message);
+      throw err;
+    }
+    if (issues.length > 0) return fail(`the module's configSchema no longer accepts the config: ${issues[0]!.path}: ${issues[0]!.message}`);
+    if (ctx.credential && JSON.stringify(outcome.result).includes(ctx.credential.secret)) {
+      return fail(`the poll result contains the secret of credential profile ${JSON.stringify(ctx.credential.profile)}; nothing was appended`);
+    }
     const parsed = PollResultSchema.safeParse(outcome.result);
     if (!parsed.success) {
       const first = parsed.error.issues[0]!;
-      return { ok: false, error: bounded(`poll returned an invalid result at ${first.path.join('.') || '(root)'}: ${first.message}`) };
+      return fail(`poll returned an invalid result at ${first.path.join('.') || '(root)'}: ${first.message}`);
     }
-    return { ok: true, output: { events: parsed.data.events, cursor: parsed.data.cursor ?? null } };
+    return { ok: true, output: { events: parsed.data.events, cursor: parsed.data.cursor ?? null, notBefore: parsed.data.notBefore ?? null } };
   }
+}
+
+/** moduleConfig against the module's schema; an absent one is checked as `{}` (what the module then gets). */
+function moduleConfigIssues(spec: ModuleSpec, schema: JsonSchema | null): Issue[] {
+  if (!schema) return [];
+  return schemaIssues(schema, spec.moduleConfig ?? {}, spec.configPath);
+}
+
+/** Every occurrence of the credential's secret replaced: module messages are stored, logged and answered. */
+export function redact(text: string, credential: ModuleCredential | null): string {
+  if (!credential || credential.secret === '') return text;
+  return text.split(credential.secret).join('[redacted]');
 }
 
 export function bounded(text: string): string {

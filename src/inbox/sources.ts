@@ -13,6 +13,12 @@
  *   auto_paused`. A new subscription cancels the wait, or resumes an auto-paused source (never
  *   one paused by the operator).
  * `local_event` sources are always `active`: pause, resume and poll answer 409 source_not_managed.
+ *
+ * Managed sources are those of `remote_source` and `github` hosts (host-types.ts). Their module
+ * gets the host's config and the credential the host or the source names (source-credentials.ts),
+ * read from the credential store at each call; a named credential that is not stored puts the
+ * source in `error` with a message naming the profile. A poll may ask for a wait (`notBefore`,
+ * GitHub's rate limits): the next scheduled poll is not before it.
  */
 import { KeyedSerial } from '../core/serial.js';
 import { isoAt, type Clock } from '../core/clock.js';
@@ -20,15 +26,11 @@ import { AppError, errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
-import { sourceConfigJsonSchema, type HostService, type HostType } from './hosts.js';
-import {
-  bounded,
-  IDLE_AUTO_PAUSE_MS,
-  parseRemoteConfig,
-  pollIntervalOf,
-  RemoteSchedule,
-  type RemoteModules,
-} from './remote-sources.js';
+import type { Host, HostService } from './hosts.js';
+import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
+import type { JsonSchema } from './json-schema.js';
+import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
+import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
 import type { StreamStats } from './stream-backend.js';
 import { EventInputSchema, type AppendResult, type EventInput, type StreamService } from './streams.js';
 import { z } from 'zod';
@@ -53,7 +55,7 @@ export interface Source {
   state: SourceState;
   error: string | null;
   idleState: IdleState | null;
-  /** remote_source only: the cursor the module returned last (null before the first poll). */
+  /** Managed sources only: the cursor the module returned last (null before the first poll). */
   cursor?: unknown;
   createdAt: string;
   updatedAt: string;
@@ -73,8 +75,12 @@ export interface StreamDetail extends Pick<Source, 'sourceId' | 'hostId' | 'sour
 export interface SourceSchema {
   sourceId: string;
   sourceType: HostType;
-  configSchema: Record<string, unknown>;
-  eventSchema: Record<string, unknown>;
+  configSchema: JsonSchema;
+  eventSchema: JsonSchema;
+  /** remote_source: the module's own configSchema (null when it exports none or cannot be loaded). */
+  moduleConfigSchema: JsonSchema | null;
+  /** remote_source: why the module cannot be loaded now (null when it can). */
+  moduleError: string | null;
 }
 
 export interface PollResult {
@@ -118,19 +124,25 @@ export interface SourceServiceDeps {
   hosts: HostService;
   streams: StreamService;
   modules: RemoteModules;
+  /** The credential a module gets (host credentialRef, source configRef `credential:<profile>`). */
+  credentials: SourceCredentials;
   /** Delay of the idle auto-pause (tests shorten it). */
   idleAutoPauseMs?: number;
 }
 
 const SELECT = `SELECT s.*, h.host_type FROM inbox_sources s JOIN inbox_hosts h ON h.host_id = s.host_id`;
 
+/** The module outcome a managed source records (credential problems look the same as module failures). */
+type Failure = { error: string };
+
 export class SourceService {
   private readonly deletedListeners: Array<(sourceId: string) => void> = [];
   private readonly stmts;
   private readonly schedule: RemoteSchedule;
-  /** Per source: the poll in flight; the next one waits for it (one module call at a time). */
   /** Polls of one source run one after another. */
   private readonly polling = new KeyedSerial();
+  /** Per source: the earliest time its module asked to be polled again (in memory; the module keeps its own). */
+  private readonly notBefore = new Map<string, number>();
   private stopped = false;
 
   constructor(private readonly deps: SourceServiceDeps) {
@@ -140,7 +152,7 @@ export class SourceService {
       byKey: db.prepare<[string, string, string], SourceRow>(`${SELECT} WHERE s.host_id = ? AND s.stream_kind = ? AND s.stream_key = ?`),
       all: db.prepare<[], SourceRow>(`${SELECT} ORDER BY s.seq`),
       byHost: db.prepare<[string], SourceRow>(`${SELECT} WHERE s.host_id = ? ORDER BY s.seq`),
-      remote: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type = 'remote_source' ORDER BY s.seq`),
+      managed: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type IN (${MANAGED_HOST_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY s.seq`),
       insert: db.prepare(
         `INSERT INTO inbox_sources (source_id, host_id, stream_kind, stream_key, config_json, config_ref, state, created_ms, updated_ms)
          VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) ON CONFLICT (host_id, stream_kind, stream_key) DO NOTHING`,
@@ -212,13 +224,29 @@ export class SourceService {
     return rows.map((r) => this.toSource(r));
   }
 
-  schema(sourceId: string): SourceSchema {
+  /** A remote_source module is loaded (in a worker) for its configSchema, which is also set into configSchema. */
+  async schema(sourceId: string): Promise<SourceSchema> {
     const source = this.get(sourceId);
+    let configSchema = sourceConfigSchema(source.sourceType);
+    let moduleConfigSchema: JsonSchema | null = null;
+    let moduleError: string | null = null;
+    if (source.sourceType === 'remote_source') {
+      const spec = this.safeSpec(this.row(sourceId));
+      const described = spec ? await this.deps.modules.describe(spec) : { schema: null, error: 'the stored config is not a valid remote_source config' };
+      moduleConfigSchema = described.schema;
+      moduleError = described.error;
+      if (moduleConfigSchema) {
+        const properties = (configSchema.properties ?? {}) as Record<string, unknown>;
+        configSchema = { ...configSchema, properties: { ...properties, moduleConfig: moduleConfigSchema } };
+      }
+    }
     return {
       sourceId,
       sourceType: source.sourceType,
-      configSchema: sourceConfigJsonSchema(source.sourceType),
-      eventSchema: z.toJSONSchema(EventInputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+      configSchema,
+      eventSchema: z.toJSONSchema(EventInputSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema,
+      moduleConfigSchema,
+      moduleError,
     };
   }
 
@@ -226,8 +254,11 @@ export class SourceService {
 
   /**
    * New → created true; the same hostId+streamKind+streamKey → the existing source, created
-   * false, unchanged. A remote_source config is validated and its module loaded (and its
-   * `validate` run) in a worker first: 400 invalid_source_config / invalid_source_module.
+   * false, unchanged. A managed source's config is checked first: a remote_source module is loaded
+   * in a worker, moduleConfig checked against its configSchema and its `validate` run (400
+   * invalid_source_config / invalid_source_module / invalid_request), a github config against the
+   * github schema (400 invalid_request). A named credential that is not stored does not refuse the
+   * source: it starts in `error`, naming the profile.
    */
   async create(input: { hostId: string; streamKind: string; streamKey: string; config?: Record<string, unknown>; configRef?: string | null }): Promise<{
     source: Source;
@@ -237,15 +268,16 @@ export class SourceService {
     const existing = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey);
     if (existing) return { source: this.toSource(existing), created: false };
     const config = input.config ?? {};
-    if (host.hostType === 'remote_source') await this.deps.modules.check(parseRemoteConfig(config));
+    const configRef = input.configRef ?? null;
+    const credentialError = await this.checkManaged(host, input.streamKey, config, configRef);
     const now = this.deps.clock.now();
     return this.deps.store.tx(() => {
       const id = this.deps.ids.make('source');
-      const info = this.stmts.insert.run(id, input.hostId, input.streamKind, input.streamKey, JSON.stringify(config), input.configRef ?? null, now, now);
+      const info = this.stmts.insert.run(id, input.hostId, input.streamKind, input.streamKey, JSON.stringify(config), configRef, now, now);
       let row = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey)!;
-      if (info.changes === 1 && row.host_type === 'remote_source') {
+      if (info.changes === 1 && isManaged(row.host_type)) {
         // Nobody subscribes yet: the idle clock starts now, as if the last subscription had gone.
-        this.write(row, { idle_since_ms: now });
+        this.write(row, credentialError !== null ? { state: 'error', error: credentialError, idle_since_ms: now } : { idle_since_ms: now });
         row = this.row(row.source_id);
         this.afterCommit(() => {
           this.ensure(id);
@@ -263,13 +295,14 @@ export class SourceService {
   async update(sourceId: string, patch: { config?: Record<string, unknown>; configRef?: string | null }): Promise<Source> {
     const before = this.row(sourceId);
     const config = patch.config ?? (JSON.parse(before.config_json) as Record<string, unknown>);
-    if (before.host_type === 'remote_source') await this.deps.modules.check(parseRemoteConfig(config));
+    const configRef = patch.configRef !== undefined ? patch.configRef : before.config_ref;
+    const credentialError = await this.checkManaged(this.deps.hosts.get(before.host_id), before.stream_key, config, configRef);
     return this.deps.store.tx(() => {
       const row = this.row(sourceId);
-      const configRef = patch.configRef !== undefined ? patch.configRef : row.config_ref;
       const paused = row.state === 'paused';
-      this.write(row, { config_json: JSON.stringify(config), config_ref: configRef, state: paused ? 'paused' : 'active', error: paused ? row.error : null });
-      if (!paused && row.host_type === 'remote_source') this.afterCommit(() => this.ensure(sourceId));
+      const state = paused ? 'paused' : credentialError !== null ? 'error' : 'active';
+      this.write(row, { config_json: JSON.stringify(config), config_ref: configRef, state, error: paused ? row.error : credentialError });
+      if (!paused && isManaged(row.host_type)) this.afterCommit(() => this.ensure(sourceId));
       return this.get(sourceId);
     });
   }
@@ -284,6 +317,7 @@ export class SourceService {
       this.afterCommit(() => {
         this.schedule.cancelPoll(sourceId);
         this.schedule.cancelIdle(sourceId);
+        this.notBefore.delete(sourceId);
       });
     });
     return { sourceId, deleted: true };
@@ -301,7 +335,7 @@ export class SourceService {
       const subscriptions = this.deps.streams.consumers(sourceId);
       if (subscriptions > 0 && !opts.withSubscriptions) throw errors.sourceHasSubscriptions(sourceId, subscriptions);
       this.delete(sourceId);
-      const pausedSource = Boolean(opts.withSubscriptions) && row.host_type === 'remote_source';
+      const pausedSource = Boolean(opts.withSubscriptions) && isManaged(row.host_type);
       return { sourceId, deleted: true, removed: true, removedSubscriptions: subscriptions, pausedSource };
     });
   }
@@ -320,11 +354,24 @@ export class SourceService {
     return this.deps.streams.append(sourceId, events);
   }
 
+  /**
+   * Check a managed source's config (throws 400s, see create) and resolve its credential: the
+   * error message when the named credential cannot be had, else null. Nothing for local_event.
+   */
+  private async checkManaged(host: Host, streamKey: string, config: Record<string, unknown>, configRef: string | null): Promise<string | null> {
+    const spec = moduleSpecFor(host.hostType, streamKey, config);
+    if (!spec) return null;
+    const resolved = this.deps.credentials.resolve(host, configRef);
+    // svc's own modules are checked by their schema (moduleSpecFor); user modules load and validate.
+    if (spec.builtin === null) await this.deps.modules.check(spec, { hostConfig: host.config, credential: resolved.ok ? resolved.credential : null });
+    return resolved.ok ? null : bounded(resolved.error);
+  }
+
   // --- managed remote sources: pause, resume, poll -------------------------------------------
 
   private managed(sourceId: string): SourceRow {
     const row = this.row(sourceId);
-    if (row.host_type !== 'remote_source') throw errors.sourceNotManaged(sourceId, row.host_type);
+    if (!isManaged(row.host_type)) throw errors.sourceNotManaged(sourceId, row.host_type);
     return row;
   }
 
@@ -375,14 +422,19 @@ export class SourceService {
     return result;
   }
 
-  private async pollOnce(sourceId: string): Promise<PollResult | { error: string }> {
+  private async pollOnce(sourceId: string): Promise<PollResult | Failure> {
     const row = this.row(sourceId);
-    const config = parseRemoteConfig(JSON.parse(row.config_json));
+    const spec = moduleSpecFor(row.host_type, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>)!;
+    const host = this.deps.hosts.get(row.host_id);
+    const resolved: CredentialResolution = this.deps.credentials.resolve(host, row.config_ref);
+    if (!resolved.ok) return this.markError(sourceId, resolved.error);
     const cursor = row.cursor_json === null ? null : JSON.parse(row.cursor_json);
-    const outcome = await this.deps.modules.poll(config, cursor, row.config_ref);
+    const outcome = await this.deps.modules.poll(spec, cursor, row.config_ref, { hostConfig: host.config, credential: resolved.credential, now: this.deps.clock.now() });
     // A poll cut short by shutdown says nothing about the module: the source keeps its state.
     if (!outcome.ok && outcome.aborted) throw errors.shuttingDown();
     if (!outcome.ok) return this.markError(sourceId, outcome.error);
+    if (outcome.output.notBefore !== null) this.notBefore.set(sourceId, outcome.output.notBefore);
+    else this.notBefore.delete(sourceId);
     let appended: AppendResult;
     try {
       appended = await this.deps.streams.append(sourceId, outcome.output.events, () => {
@@ -401,7 +453,7 @@ export class SourceService {
   }
 
   /** The message is stored, logged and answered (502) at most MODULE_ERROR_MAX_CHARS long. */
-  private markError(sourceId: string, message: string): { error: string } {
+  private markError(sourceId: string, message: string): Failure {
     const error = bounded(message);
     this.deps.store.tx(() => {
       const row = this.stmts.byId.get(sourceId);
@@ -426,13 +478,13 @@ export class SourceService {
     if (!this.stopped) this.ensure(sourceId);
   }
 
-  /** Schedule the next poll of a remote source that is not paused (one interval from now). */
+  /** Schedule the next poll of a managed source that is not paused: one interval from now, and not before a wait its module asked for. */
   private ensure(sourceId: string): void {
     const row = this.stmts.byId.get(sourceId);
-    if (!row || row.host_type !== 'remote_source' || row.state === 'paused' || this.stopped) return;
-    const config = safeRemoteConfig(row.config_json);
-    if (!config) return;
-    this.schedule.pollAt(sourceId, this.deps.clock.now() + pollIntervalOf(config));
+    if (!row || !isManaged(row.host_type) || row.state === 'paused' || this.stopped) return;
+    const spec = this.safeSpec(row);
+    if (!spec) return;
+    this.schedule.pollAt(sourceId, Math.max(this.deps.clock.now() + spec.pollIntervalMs, this.notBefore.get(sourceId) ?? 0));
   }
 
   // --- idle auto-pause -----------------------------------------------------------------------
@@ -440,7 +492,7 @@ export class SourceService {
   /** Subscriptions call this after creating/removing subscriptions on the source. */
   subscriptionsChanged(sourceId: string, remaining: number): void {
     const row = this.stmts.byId.get(sourceId);
-    if (!row || row.host_type !== 'remote_source') return;
+    if (!row || !isManaged(row.host_type)) return;
     this.deps.store.tx(() => {
       const now = this.deps.clock.now();
       if (remaining > 0) {
@@ -479,7 +531,7 @@ export class SourceService {
    */
   start(): void {
     const now = this.deps.clock.now();
-    for (const row of this.stmts.remote.all()) {
+    for (const row of this.stmts.managed.all()) {
       if (row.state === 'paused') continue;
       let idleSince = row.idle_since_ms;
       if (idleSince === null && this.deps.streams.consumers(row.source_id) === 0) {
@@ -511,6 +563,15 @@ export class SourceService {
     this.stmts.update.run(next.config_json, next.config_ref, next.state, next.error, next.paused_by, next.idle_since_ms, this.deps.clock.now(), row.source_id);
   }
 
+  /** The module of a stored config, or null when the config no longer parses. */
+  private safeSpec(row: SourceRow): ModuleSpec | null {
+    try {
+      return moduleSpecFor(row.host_type, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>);
+    } catch {
+      return null;
+    }
+  }
+
   private afterCommit(fn: () => void): void {
     if (this.deps.store.inTransaction) this.deps.store.afterCommit(fn);
     else fn();
@@ -531,7 +592,7 @@ export class SourceService {
       createdAt: isoAt(r.created_ms),
       updatedAt: isoAt(r.updated_ms),
     };
-    if (r.host_type !== 'remote_source') return source;
+    if (!isManaged(r.host_type)) return source;
     if (r.state === 'paused' && r.paused_by === 'idle') {
       source.idleState = { state: 'auto_paused', since: isoAt(r.idle_since_ms ?? r.updated_ms), pauseAt: null };
     } else if (r.idle_since_ms !== null && r.state !== 'paused') {
@@ -539,13 +600,5 @@ export class SourceService {
     }
     source.cursor = r.cursor_json === null ? null : JSON.parse(r.cursor_json);
     return source;
-  }
-}
-
-function safeRemoteConfig(json: string) {
-  try {
-    return parseRemoteConfig(JSON.parse(json));
-  } catch {
-    return null;
   }
 }

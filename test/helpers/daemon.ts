@@ -96,17 +96,23 @@ export async function startDaemon(opts: StartOptions = {}): Promise<RunningDaemo
   };
 }
 
-/** Run `svc <args>` to completion (for start-up failures and CLI tests). */
-export function runSvc(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Run `svc <args>` to completion (for start-up failures and CLI tests); `input` is written to its stdin. */
+export function runSvc(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 15_000,
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, SVC_TOKEN: '', SVC_HOME: '', SVC_LISTEN: '', SVC_LOG_LEVEL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) proc.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
+    proc.stdout!.on('data', (d) => (stdout += d));
+    proc.stderr!.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       reject(new Error(`svc ${args.join(' ')} did not finish in ${timeoutMs} ms:\n${stdout}\n${stderr}`));

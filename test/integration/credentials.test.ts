@@ -2,12 +2,13 @@
  * Credential profiles against the real daemon: `GET/PUT/DELETE /api/control/runtime/credentials`,
  * the file they keep (0600, never echoed), a provider naming a profile with `credential_profile`
  * (the key reaches the fake provider from the next request on, no restart), bad input refused with
- * the file unchanged, a group-readable store refused, and bearer mode. Needs `npm run build` first.
+ * the file unchanged, a group-readable store refused, bearer mode, and `svc credentials` (the secret from
+ * stdin or a file, never printed). Needs `npm run build` first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, runSvc, type RunningDaemon } from '../helpers/daemon.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
 
@@ -149,5 +150,51 @@ describe('credential profiles in bearer mode', () => {
     expect(fs.existsSync(path.join(b.home, 'credentials.json'))).toBe(false);
     const ok = await request(b, 'PUT', '/api/control/runtime/credentials/p', { body: { kind: 'api_key', material: 'x' }, headers: { authorization: 'Bearer ctl-token-1' } });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('svc credentials', () => {
+  const SECRET = 'ghp_cli-secret-5518';
+  const svc = (args: string[], input?: string) => runSvc([...args, '--url', d.base], {}, 15_000, input);
+
+  it('set reads the secret from stdin (one trailing newline dropped) or --from-file and never prints it; list and delete', async () => {
+    const set = await svc(['credentials', 'set', 'gh-cli'], `${SECRET}\n`);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/^gh-cli: bearer_token, stored /);
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8')).profiles['gh-cli']).toMatchObject({ kind: 'bearer_token', token: SECRET });
+
+    const secretFile = path.join(d.home, 'hook-secret.txt');
+    fs.writeFileSync(secretFile, `${SECRET}-file\r\n`, { mode: 0o600 });
+    const fromFile = await svc(['credentials', 'set', 'hook', '--kind', 'api_key', '--from-file', secretFile, '--json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout).profile).toMatchObject({ profile: 'hook', kind: 'api_key', configured: true });
+    expect(JSON.parse(fs.readFileSync(file(), 'utf8')).profiles.hook.token).toBe(`${SECRET}-file`);
+
+    const list = await svc(['credentials', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^PROFILE\s+KIND\s+CONFIGURED/);
+    expect(list.stdout).toMatch(/gh-cli\s+bearer_token\s+true/);
+    const listJson = await svc(['credentials', 'list', '--json']);
+    expect(JSON.parse(listJson.stdout).profiles.map((p: Json) => p.profile)).toEqual(expect.arrayContaining(['gh-cli', 'hook']));
+
+    const del = await svc(['credentials', 'delete', 'hook']);
+    expect([del.code, del.stdout]).toEqual([0, 'hook: removed\n']);
+    const again = await svc(['credentials', 'delete', 'hook']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^svc: credential_not_found: /);
+    for (const r of [set, fromFile, list, listJson, del, again]) expect(r.stdout + r.stderr).not.toContain(SECRET);
+    expect(d.logs()).not.toContain(SECRET);
+  });
+
+  it('set refuses an empty secret and a multi-line one without storing anything', async () => {
+    const before = fs.readFileSync(file(), 'utf8');
+    const empty = await svc(['credentials', 'set', 'nothing'], '\n');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('the secret is empty');
+    const twoLines = await svc(['credentials', 'set', 'two'], 'line-one\nline-two\n');
+    expect(twoLines.code).toBe(1);
+    expect(twoLines.stderr).toMatch(/^svc: invalid_request: /);
+    expect(twoLines.stderr).not.toContain('line-one');
+    expect(fs.readFileSync(file(), 'utf8')).toBe(before);
   });
 });

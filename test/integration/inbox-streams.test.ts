@@ -60,7 +60,7 @@ describe('hosts', () => {
   it('answers 404 host_not_found and 400 invalid_request for bad bodies', async () => {
     await expectError('GET', '/hosts/hst_nope', undefined, 404, 'host_not_found');
     await expectError('GET', '/hosts/hst_nope/schema', undefined, 404, 'host_not_found');
-    await expectError('POST', '/hosts', { hostType: 'github', hostKey: 'x' }, 400, 'invalid_request');
+    await expectError('POST', '/hosts', { hostType: 'no_such_type', hostKey: 'x' }, 400, 'invalid_request');
     await expectError('POST', '/hosts', { hostType: 'local_event' }, 400, 'invalid_request');
     await expectError('POST', '/hosts', { hostType: 'local_event', hostKey: 'x', extra: 1 }, 400, 'invalid_request');
   });

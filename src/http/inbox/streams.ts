@@ -54,7 +54,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       tags: ['hosts'],
       summary: 'Register a host (idempotent by hostType + hostKey)',
       description:
-        'A host record is {hostId, hostType, hostKey, config, createdAt}. hostType (local_event | remote_source) is the type of every source on the host. 201 for a new host; 200 with the existing record (config unchanged) when hostType + hostKey already exist.',
+        'A host record is {hostId, hostType, hostKey, config, createdAt}. hostType (local_event | remote_source | github) is the type of every source on the host. config is checked against the type\'s JSON Schema (GET /hosts/{hostId}/schema): 400 invalid_request naming the field. A credentialRef names a credential profile (GET /api/control/runtime/credentials on the control plane) whose secret reaches the modules of the host\'s sources, never a response. 201 for a new host; 200 with the existing record (config unchanged) when hostType + hostKey already exist.',
       body: CreateHostBody,
       responses: { 200: { description: 'Existing host', schema: Host }, 201: { description: 'Created', schema: Host } },
       handler: ({ body, reply }) => {
@@ -79,7 +79,8 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags: ['hosts'],
       summary: 'JSON Schemas of the host config and of source configs for its type',
-      description: 'For remote_source hosts sourceConfigSchema describes {modulePath, moduleConfig, pollIntervalMs, pollTimeoutMs}; local_event configs are free-form objects.',
+      description:
+        'For remote_source hosts sourceConfigSchema describes {modulePath, moduleConfig, pollIntervalMs, pollTimeoutMs} (each module\'s own configSchema: GET /sources/{sourceId}/schema); github hosts: {apiBaseUrl, credentialRef} and {owner, repo, resources, since, perPage, maxPages, pollIntervalMs, pollTimeoutMs, webhookSecretRef}; local_event configs are free-form objects.',
       params: HostParams,
       responses: { 200: { description: 'Schemas', schema: HostSchema } },
       handler: ({ params }) => hosts.schema(params.hostId),
@@ -103,7 +104,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
       description:
-        "A source record is {sourceId, hostId, sourceType, streamKind, streamKey, config, configRef, state: active|paused|error, error, idleState, cursor (remote_source), createdAt, updatedAt}; sourceType is the host's hostType and sourceId is also the public stream id. 201 for a new source, 200 with the existing record (unchanged) for the same identity. remote_source: config.modulePath must be a regular file inside <home>/source-modules/ (relative paths resolve there) or a directory of inbox.module_dirs, after resolving symlinks, owned by the daemon's user and not writable by others, else 400 source_module_not_allowed (checked again before every load); it is loaded in a worker thread and its validate(moduleConfig) run first: 400 invalid_source_config / invalid_source_module (a load error names the error class and line, never the file's text). Unknown host: 404 host_not_found.",
+        "A source record is {sourceId, hostId, sourceType, streamKind, streamKey, config, configRef, state: active|paused|error, error, idleState, cursor (remote_source), createdAt, updatedAt}; sourceType is the host's hostType and sourceId is also the public stream id. 201 for a new source, 200 with the existing record (unchanged) for the same identity. remote_source: config.modulePath must be a regular file inside <home>/source-modules/ (relative paths resolve there) or a directory of inbox.module_dirs, after resolving symlinks, owned by the daemon's user and not writable by others, else 400 source_module_not_allowed (checked again before every load); it is loaded in a worker thread, moduleConfig checked against the module's configSchema (400 invalid_request naming the field) and its validate(moduleConfig) run: 400 invalid_source_config / invalid_source_module (a load error names the error class and line, never the file's text). github: config checked against the github schema (400 invalid_request); owner and repo default to a streamKey owner/repo. A credential named by the host's credentialRef or a configRef `credential:<profile>` that is not stored does not refuse the source: it starts in state error, naming the profile. Unknown host: 404 host_not_found.",
       body: CreateSourceBody,
       responses: { 200: { description: 'Existing source', schema: Source }, 201: { description: 'Created', schema: Source } },
       handler: async ({ body, reply }) => {
@@ -127,7 +128,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       url: '/sources/:sourceId/schema',
       auth: 'control',
       tags: ['sources'],
-      summary: 'JSON Schemas of the source config for its type and of an appended event',
+      summary: "JSON Schemas of the source config for its type (with a remote module's own configSchema) and of an appended event",
       params: SourceParams,
       responses: { 200: { description: 'Schemas', schema: SourceSchema } },
       handler: ({ params }) => sources.schema(params.sourceId),
@@ -163,7 +164,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags: ['sources'],
       summary: 'Pause a managed remote source (stops polling; binding and stream kept)',
-      description: 'Pause, resume and poll apply only to remote_source sources: others answer 409 source_not_managed. Pausing a paused source changes nothing.',
+      description: 'Pause, resume and poll apply only to managed sources (remote_source, github): others answer 409 source_not_managed. Pausing a paused source changes nothing.',
       params: SourceParams,
       responses: { 200: { description: 'Source', schema: Source } },
       handler: ({ params }) => sources.pause(params.sourceId),

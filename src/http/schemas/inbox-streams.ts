@@ -15,7 +15,10 @@ export const CreateHostBody = z
   .strictObject({
     hostType: z.enum(HOST_TYPES).openapi({ description: 'the type of every source on this host' }),
     hostKey: Name,
-    config: OpenObject.optional().openapi({ description: 'provider/runtime host configuration (free-form), e.g. a reference to stored credentials; default {}' }),
+    config: OpenObject.optional().openapi({
+      description:
+        'provider/runtime host configuration, checked against the type\'s JSON Schema (GET /hosts/{hostId}/schema; 400 invalid_request naming the field): local_event free-form; remote_source free-form with credentialRef?: a credential profile; github {apiBaseUrl?, credentialRef?}. Default {}',
+    }),
   })
   .openapi('CreateHostRequest');
 
@@ -44,9 +47,19 @@ export const CreateSourceBody = z
     streamKind: Name,
     streamKey: Name,
     config: OpenObject.optional().openapi({
-      description: 'provider-specific; remote_source: {modulePath (required), moduleConfig?, pollIntervalMs? (default 60000, >= 1000), pollTimeoutMs? (default 30000)}; default {}',
+      description:
+        'provider-specific; remote_source: {modulePath (required), moduleConfig? (checked against the module\'s configSchema), pollIntervalMs? (default 60000, >= 1000), pollTimeoutMs? (default 30000)}; github: {owner?, repo? (default: streamKey owner/repo), resources?, since?, perPage?, maxPages?, pollIntervalMs?, pollTimeoutMs?, webhookSecretRef?}; default {}',
     }),
-    configRef: z.string().min(1).max(512).nullable().optional().openapi({ description: 'a reference to configuration kept elsewhere (e.g. stored credentials); handed to remote modules' }),
+    configRef: z
+      .string()
+      .min(1)
+      .max(512)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "a reference to configuration kept elsewhere, handed to remote modules; `credential:<profile>` names a credential profile whose secret the module gets (instead of the host's credentialRef)",
+      }),
   })
   .openapi('CreateSourceRequest');
 
@@ -111,8 +124,15 @@ export const SourceDeleted = z
   .openapi('SourceDeleted');
 
 export const SourceSchema = z
-  .object({ sourceId: z.string(), sourceType: z.enum(HOST_TYPES), configSchema: OpenObject, eventSchema: OpenObject })
-  .openapi('SourceSchema', { description: 'JSON Schemas (draft 2020-12) of the source config for its type and of an appended event' });
+  .object({
+    sourceId: z.string(),
+    sourceType: z.enum(HOST_TYPES),
+    configSchema: OpenObject.openapi({ description: "the source config; for remote_source with the module's configSchema as properties.moduleConfig" }),
+    eventSchema: OpenObject,
+    moduleConfigSchema: OpenObject.nullable().openapi({ description: "remote_source: the JSON Schema the module exports as configSchema (null when it exports none, or for other types)" }),
+    moduleError: z.string().nullable().openapi({ description: 'remote_source: why the module cannot be loaded now (null when it can)' }),
+  })
+  .openapi('SourceSchema', { description: 'JSON Schemas (draft 2020-12 unless they say otherwise) of the source config for its type and of an appended event' });
 
 export const PollResponse = z
   .object({ sourceId: z.string(), appended: z.number().int(), deduped: z.number().int(), state: z.enum(['active', 'paused', 'error']) })

@@ -1,0 +1,142 @@
+/**
+ * GitHub webhooks pushed to a github source (README "GitHub webhooks"): the control plane's
+ * `POST /api/inbox/github/webhook/{sourceId}` hands the raw request here.
+ *
+ * Who may call: anyone who can reach the control port (GitHub, through whatever forwards to it).
+ * The HMAC is the authentication: `X-Hub-Signature-256: sha256=<hex>` over the raw body bytes with
+ * the secret of the source's `webhookSecretRef` profile, compared in constant time, before any of
+ * the body is read. What a caller may lie about:
+ * - the source id: an unknown id, a source that is not a github source, one without a webhook
+ *   secret, or one whose secret cannot be read all answer the same 404 source_not_found (the log
+ *   says which), so the route tells nothing about sources or secrets;
+ * - the body: a signature that does not verify is 403 webhook_signature_invalid, none is 401
+ *   webhook_signature_required; nothing is appended either way;
+ * - replays: a delivery sent again (a replay, or GitHub's redelivery with the same
+ *   X-GitHub-Delivery) maps to the same event id (resource state, or the delivery id for other
+ *   events), which the stream stores once: it answers `deduped: 1` and appends nothing;
+ * - another repository's delivery signed with the same secret (one secret shared by two hooks): 400
+ *   webhook_repository_mismatch unless `repository.full_name` is the source's repository.
+ * Bodies are limited to WEBHOOK_BODY_LIMIT bytes (413), JSON or GitHub's form encoding (`payload=`).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AppError, errors } from '../../core/errors.js';
+import { parseJsonBody } from '../../core/json-guard.js';
+import { moduleSpecFor } from '../host-types.js';
+import type { SourceCredentials } from '../source-credentials.js';
+import type { Source, SourceService } from '../sources.js';
+import { EventInputSchema, type StreamService } from '../streams.js';
+import { asObj, webhookEvent, type RepoRef } from './github-events.js';
+
+/** GitHub caps payloads at 25 MB; the events svc maps are far smaller (an issue body is at most 64 KiB). */
+export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
+
+export interface WebhookRequest {
+  sourceId: string;
+  signature: string | undefined;
+  event: string | undefined;
+  deliveryId: string | undefined;
+  contentType: string | undefined;
+  body: Buffer | undefined;
+}
+
+export interface WebhookResult {
+  ok: true;
+  sourceId: string;
+  event: string;
+  deliveryId: string;
+  /** The event's id in the stream; null for `ping`. */
+  eventId: string | null;
+  appended: number;
+  deduped: number;
+}
+
+const SIGNATURE = /^sha256=([0-9a-fA-F]{64})$/;
+const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const DELIVERY_ID = /^[A-Za-z0-9-]{1,100}$/;
+
+/** HMAC-SHA256 of the raw bytes, compared in constant time with the header's hex digest. */
+export function signatureMatches(secret: string, body: Buffer, header: string): boolean {
+  const m = SIGNATURE.exec(header.trim());
+  if (!m) return false;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  return timingSafeEqual(Buffer.from(m[1]!, 'hex'), expected);
+}
+
+export class GithubWebhooks {
+  constructor(
+    private readonly deps: {
+      sources: SourceService;
+      streams: StreamService;
+      credentials: SourceCredentials;
+      logger: Logger;
+    },
+  ) {}
+
+  async receive(req: WebhookRequest): Promise<WebhookResult> {
+    const { source, secret } = this.target(req.sourceId);
+    const body = req.body ?? Buffer.alloc(0);
+    if (req.signature === undefined) throw errors.webhookSignatureRequired();
+    if (!signatureMatches(secret, body, req.signature)) {
+      this.deps.logger.warn({ sourceId: req.sourceId, deliveryId: req.deliveryId }, 'github webhook refused: signature does not verify');
+      throw errors.webhookSignatureInvalid();
+    }
+    const event = req.event ?? '';
+    const deliveryId = req.deliveryId ?? '';
+    const issues = [
+      ...(EVENT_NAME.test(event) ? [] : [{ path: 'headers.x-github-event', message: 'a GitHub event name is required' }]),
+      ...(DELIVERY_ID.test(deliveryId) ? [] : [{ path: 'headers.x-github-delivery', message: 'a delivery id (GUID) is required' }]),
+    ];
+    if (issues.length > 0) throw errors.invalidRequest(issues);
+    const payload = asObj(readPayload(req.contentType, body));
+    const repo = repoOf(source);
+    const named = String(asObj(payload.repository).full_name ?? '');
+    if (named.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) throw errors.webhookRepositoryMismatch(req.sourceId, `${repo.owner}/${repo.repo}`, named || null);
+    const mapped = webhookEvent(repo, event, deliveryId, payload);
+    if (mapped) {
+      // The payload is the caller's: what it makes of the event must still be a valid event.
+      const checked = EventInputSchema.safeParse(mapped);
+      if (!checked.success) throw errors.invalidRequest(checked.error.issues.map((i) => ({ path: ['event', ...i.path].join('.'), message: i.message })));
+    }
+    const result = mapped ? await this.deps.streams.append(source.sourceId, [mapped]) : { appended: 0, deduped: 0 };
+    this.deps.logger.info({ sourceId: source.sourceId, event, deliveryId, appended: result.appended, deduped: result.deduped }, 'github webhook received');
+    return { ok: true, sourceId: source.sourceId, event, deliveryId, eventId: mapped?.id ?? null, appended: result.appended, deduped: result.deduped };
+  }
+
+  /** The source and its webhook secret, or the one 404 for every way of not having both. */
+  private target(sourceId: string): { source: Source; secret: string } {
+    const notFound = (reason: string): AppError => {
+      this.deps.logger.warn({ sourceId, reason }, 'github webhook refused: no webhook on this source');
+      return errors.sourceNotFound(sourceId, { sourceId });
+    };
+    let source: Source;
+    try {
+      source = this.deps.sources.get(sourceId);
+    } catch (err) {
+      if (err instanceof AppError) throw notFound('no such source');
+      throw err;
+    }
+    if (source.sourceType !== 'github') throw notFound(`a ${source.sourceType} source`);
+    const ref = source.config.webhookSecretRef;
+    if (typeof ref !== 'string') throw notFound('the source has no webhookSecretRef');
+    const found = this.deps.credentials.lookup(ref);
+    if (!found.ok) throw notFound(found.error);
+    return { source, secret: found.credential.secret };
+  }
+}
+
+function repoOf(source: Source): RepoRef {
+  const cfg = moduleSpecFor('github', source.streamKey, source.config)!.moduleConfig as RepoRef;
+  return { owner: cfg.owner, repo: cfg.repo };
+}
+
+/** JSON, or GitHub's `application/x-www-form-urlencoded` form whose `payload` field is the JSON. */
+function readPayload(contentType: string | undefined, body: Buffer): unknown {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  let text: string;
+  if (type === 'application/json') text = body.toString('utf8');
+  else if (type === 'application/x-www-form-urlencoded') text = new URLSearchParams(body.toString('utf8')).get('payload') ?? '';
+  else throw errors.unsupportedMediaType(contentType);
+  if (text.trim() === '') throw errors.invalidJson('the delivery has no payload');
+  return parseJsonBody(text);
+}
