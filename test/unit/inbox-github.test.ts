@@ -296,6 +296,8 @@ describe('github sources (the built-in module, run in a worker from dist/)', () 
     gh.repo('octo/hello').issues.push(issue(1, at(1)));
     const { source } = await githubSource({}, { pollIntervalMs: 60_000, resources: ['issues'] });
     const id = source.sourceId;
+    // Subscribed, so the ten minutes below do not auto-pause it as idle.
+    t.s.inbox.subscriptions.create({ agentId: t.s.inbox.agents.create({}).agentId, sourceId: id });
     gh.rate.remaining = 1;
     gh.rate.reset = Math.floor((t.clock.now() + 10 * 60_000) / 1000);
     await t.s.inbox.sources.poll(id);
