@@ -10,7 +10,8 @@
  * BENCH_SSE_INTERVAL_MS, BENCH_SSE_WARMUP, BENCH_SSE_WORKERS, BENCH_PAGES_EVENTS, BENCH_PAGES_SMALL,
  * BENCH_PAGES_REQUESTS, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
  * BENCH_INBOX_WATCH_SUBS, BENCH_INBOX_WATCH_APPENDS, BENCH_INBOX_APPEND_SMALL, BENCH_INBOX_APPEND_MEDIUM,
- * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_TMPDIR. See bench/README.md.
+ * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
+ * BENCH_DIGEST_SAMPLES, BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
  * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
@@ -22,6 +23,7 @@ import path from 'node:path';
 import { consoleTable, markdown } from './lib/report.js';
 import { benchTreeSeconds, machineBusySeconds, ROOT } from './lib/processes.js';
 import * as children from './scenarios/children.js';
+import * as digest from './scenarios/digest.js';
 import * as enqueue from './scenarios/enqueue.js';
 import * as inboxAppend from './scenarios/inbox-append.js';
 import * as inboxWatch from './scenarios/inbox-watch.js';
@@ -31,7 +33,7 @@ import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch };
+const SCENARIOS = { enqueue, sse, pages, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -102,6 +104,13 @@ function options(args) {
       appends: numberFrom('BENCH_INBOX_APPEND_REQUESTS', 2000),
       warmup: 200,
     },
+    digest: {
+      big: numberFrom('BENCH_DIGEST_ENTRIES', 100_000),
+      small: 1000,
+      samples: numberFrom('BENCH_DIGEST_SAMPLES', 30),
+      baselineSamples: 5,
+      warmup: 3,
+    },
     inboxWatch: {
       subscriptions: numberFrom('BENCH_INBOX_WATCH_SUBS', 100),
       appends: numberFrom('BENCH_INBOX_WATCH_APPENDS', 1000),
@@ -125,7 +134,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, children: opts.children },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children },
   };
 }
 

@@ -30,6 +30,7 @@ import { triggerRoutes } from './control/triggers.js';
 import { workItemRoutes } from './control/work-items.js';
 import { workspaceRoutes } from './control/workspaces.js';
 import { inboxAgentRoutes } from './inbox/agents.js';
+import { inboxAggregationRoutes } from './inbox/aggregation.js';
 import { inboxDeliveryRoutes } from './inbox/delivery.js';
 import { inboxEntryRoutes } from './inbox/entries.js';
 import { inboxMetaRoutes } from './inbox/meta.js';
@@ -78,7 +79,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

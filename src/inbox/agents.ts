@@ -11,12 +11,21 @@ import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import { AGENT_ID_PATTERN, type IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
+import { readPolicy, writePolicy, type AggregationPolicy } from './aggregation.js';
 
 export interface InboxAgent {
   agentId: string;
   name: string | null;
   deliveryPaused: boolean;
   createdAt: string;
+  /** The agent's own aggregation policy; absent while it has none (the default applies). */
+  aggregation?: AggregationPolicy;
+}
+
+export interface CreateInboxAgentInput {
+  name?: string | null | undefined;
+  /** A normalized policy (aggregation.ts); absent or null: the default. */
+  aggregation?: AggregationPolicy | null | undefined;
 }
 
 export interface InboxAgentsDeps {
@@ -30,49 +39,54 @@ interface AgentRow {
   name: string | null;
   delivery_paused: number;
   created_at: string;
+  aggregation: string | null;
 }
 
-const toAgent = (r: AgentRow): InboxAgent => ({
-  agentId: r.agent_id,
-  name: r.name,
-  deliveryPaused: r.delivery_paused === 1,
-  createdAt: r.created_at,
-});
+function toAgent(r: AgentRow): InboxAgent {
+  const agent: InboxAgent = { agentId: r.agent_id, name: r.name, deliveryPaused: r.delivery_paused === 1, createdAt: r.created_at };
+  const aggregation = readPolicy(r.aggregation);
+  if (aggregation) agent.aggregation = aggregation;
+  return agent;
+}
 
 export class InboxAgents {
   private readonly deletedListeners: Array<(agentId: string) => void> = [];
-  private readonly stmt: Record<'insert' | 'get' | 'list' | 'remove' | 'setPaused', Database.Statement>;
+  private readonly stmt: Record<'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation', Database.Statement>;
 
   constructor(private readonly deps: InboxAgentsDeps) {
     const db = deps.store.db;
     this.stmt = {
-      insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at) VALUES (?, ?, 0, ?)'),
+      insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at, aggregation) VALUES (?, ?, 0, ?, ?)'),
       get: db.prepare('SELECT * FROM inbox_agents WHERE agent_id = ?'),
       list: db.prepare('SELECT * FROM inbox_agents ORDER BY agent_id'),
       remove: db.prepare('DELETE FROM inbox_agents WHERE agent_id = ?'),
       setPaused: db.prepare('UPDATE inbox_agents SET delivery_paused = ? WHERE agent_id = ?'),
+      setAggregation: db.prepare('UPDATE inbox_agents SET aggregation = ? WHERE agent_id = ?'),
+      aggregation: db.prepare('SELECT aggregation FROM inbox_agents WHERE agent_id = ?').pluck(),
     };
   }
 
-  create(input: { name?: string | null }): InboxAgent {
+  create(input: CreateInboxAgentInput): InboxAgent {
     const agentId = this.deps.ids.make('inboxAgent');
-    const createdAt = isoAt(this.deps.clock.now());
-    this.deps.store.tx(() => this.stmt.insert.run(agentId, input.name ?? null, createdAt));
-    return { agentId, name: input.name ?? null, deliveryPaused: false, createdAt };
+    return this.deps.store.tx(() => this.insert(agentId, input));
   }
 
   /**
    * The agent with a caller-chosen id, created when it does not exist (an existing one is returned
    * unchanged, whatever `name` says). 400 invalid_agent_id for an id outside the pattern.
    */
-  ensure(agentId: string, input: { name?: string | null } = {}): { agent: InboxAgent; created: boolean } {
+  ensure(agentId: string, input: CreateInboxAgentInput = {}): { agent: InboxAgent; created: boolean } {
     if (!AGENT_ID_PATTERN.test(agentId)) throw errors.invalidAgentId(agentId);
     return this.deps.store.tx(() => {
       if (this.exists(agentId)) return { agent: this.get(agentId), created: false };
-      const createdAt = isoAt(this.deps.clock.now());
-      this.stmt.insert.run(agentId, input.name ?? null, createdAt);
-      return { agent: { agentId, name: input.name ?? null, deliveryPaused: false, createdAt }, created: true };
+      return { agent: this.insert(agentId, input), created: true };
     });
+  }
+
+  private insert(agentId: string, input: CreateInboxAgentInput): InboxAgent {
+    const createdAt = isoAt(this.deps.clock.now());
+    this.stmt.insert.run(agentId, input.name ?? null, createdAt, writePolicy(input.aggregation ?? null));
+    return toAgent(this.stmt.get.get(agentId) as AgentRow);
   }
 
   /** Throws 404 agent_not_found. */
@@ -103,6 +117,16 @@ export class InboxAgents {
   setDeliveryPaused(agentId: string, paused: boolean): void {
     const changed = this.stmt.setPaused.run(paused ? 1 : 0, agentId).changes;
     if (changed === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** The agent's own aggregation policy (null: none, or no such agent); read on every new entry. */
+  aggregationOf(agentId: string): AggregationPolicy | null {
+    return readPolicy((this.stmt.aggregation.get(agentId) as string | null | undefined) ?? null);
+  }
+
+  /** Set or clear (null) the agent's own policy, stored as given (aggregation.ts normalizes it). Throws 404 agent_not_found. */
+  setAggregation(agentId: string, policyJson: string | null): void {
+    if (this.stmt.setAggregation.run(policyJson, agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
   }
 
   /** Called inside the delete transaction, before the agent row goes. */

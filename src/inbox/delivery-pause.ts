@@ -19,12 +19,17 @@
  *
  * Resumes of one agent (any scope) run one after another on a per-agent promise chain, so a
  * concurrent deliveryOnly resume can never lose a full resume's target recovery.
+ *
+ * A target under a `digest` policy catches up in digest form (digests.ts): one digest, reason
+ * `catch_up`, if a period ended while it was held back, else nothing (its next digest covers the
+ * entries), so a resume never adds a second notification to a period.
  */
 import { KeyedSerial } from '../core/serial.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgent, InboxAgents } from './agents.js';
+import type { Digests } from './digests.js';
 import type { NotificationSummary, Notifier } from './notifier.js';
-import type { Target, TargetService } from './targets.js';
+import type { Target, TargetRow, TargetService } from './targets.js';
 
 export interface ResumeResult extends InboxAgent {
   /** Targets taken from offline back to active by this call. */
@@ -44,6 +49,7 @@ export interface DeliveryPauseDeps {
   agents: InboxAgents;
   targets: TargetService;
   notifier: Notifier;
+  digests: Digests;
 }
 
 export class DeliveryPause {
@@ -81,7 +87,7 @@ export class DeliveryPause {
         for (const row of targets.rowsOf(agentId)) {
           if (row.status !== 'active') continue;
           woken.push(row.target_id);
-          catchUp.push(...notifier.queueAllUnnotified(row.target_id, 'catch_up'));
+          catchUp.push(...this.catchUp(row));
         }
         agents.setDeliveryPaused(agentId, false);
         return { ...agents.get(agentId), recoveredTargets, catchUp };
@@ -98,11 +104,17 @@ export class DeliveryPause {
         const row = targets.rowOf(agentId, targetId);
         const recovered = targets.recover(row);
         notifier.resetBackoff(targetId);
-        const catchUp = agents.get(agentId).deliveryPaused ? [] : notifier.queueAllUnnotified(targetId, 'catch_up');
+        const catchUp = agents.get(agentId).deliveryPaused ? [] : this.catchUp(targets.rowOf(agentId, targetId));
         return { ...targets.get(agentId, targetId), recovered, catchUp };
       });
       notifier.wake([targetId]);
       return result;
     });
+  }
+
+  /** One active target's catch-up, inside the resume's transaction: a held digest, or the entries never notified. */
+  private catchUp(row: TargetRow): NotificationSummary[] {
+    const { digests, notifier } = this.deps;
+    return digests.isDigest(row) ? digests.catchUp(row) : notifier.queueAllUnnotified(row.target_id, 'catch_up');
   }
 }

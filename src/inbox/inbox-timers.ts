@@ -116,16 +116,21 @@ export function parseCron(expr: string, timezone: string): Cron {
   }
 }
 
+/**
+ * First occurrence strictly after `afterMs` of a recurrence: every `every` ms on the grid
+ * anchored at `anchorMs`, or a cron expression in `timezone`; null when the cron never matches
+ * again. Shared by timers and digests (digests.ts).
+ */
+export function nextRecurrence(r: { every: number | null; cron: string | null; timezone: string }, anchorMs: number, afterMs: number): number | null {
+  if (r.every !== null) return anchorMs + Math.max(1, Math.floor((afterMs - anchorMs) / r.every) + 1) * r.every;
+  const next = parseCron(r.cron!, r.timezone).nextRun(new Date(afterMs));
+  return next ? next.getTime() : null;
+}
+
 /** First occurrence strictly after `afterMs`; null when there is none (an `at` already fired, a cron that never matches). */
 function nextAfter(row: ScheduleRow, afterMs: number): number | null {
   if (row.kind === 'at') return row.at_ms !== null && row.at_ms > afterMs ? row.at_ms : null;
-  if (row.kind === 'every') {
-    const every = row.every_ms!;
-    const k = Math.floor((afterMs - row.created_ms) / every) + 1;
-    return row.created_ms + Math.max(1, k) * every;
-  }
-  const next = parseCron(row.cron!, row.timezone).nextRun(new Date(afterMs));
-  return next ? next.getTime() : null;
+  return nextRecurrence({ every: row.kind === 'every' ? row.every_ms : null, cron: row.cron, timezone: row.timezone }, row.created_ms, afterMs);
 }
 
 export class InboxTimers implements Lifecycle {

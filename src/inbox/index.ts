@@ -7,8 +7,8 @@
  *   compaction), remote-source modules in worker threads, the GitHub provider (providers/);
  * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
  *   entries, acks and watch;
- * - delivery: activation targets (webhook, terminal, runtime), notifications, the delivery pause,
- *   inbox timers.
+ * - delivery: activation targets (webhook, terminal, runtime), aggregation policies,
+ *   notifications and digests, the delivery pause, inbox timers.
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load.js';
@@ -33,7 +33,9 @@ import { SqliteStreamBackend } from './sqlite-stream-backend.js';
 import { StreamService } from './streams.js';
 import { SubscriptionService } from './subscriptions.js';
 import { InboxWatch } from './watch.js';
+import { AggregationPolicies } from './aggregation.js';
 import { DeliveryPause } from './delivery-pause.js';
+import { Digests } from './digests.js';
 import { RuntimeDelivery } from './delivery/runtime.js';
 import { TerminalDelivery } from './delivery/terminal.js';
 import { WebhookDelivery } from './delivery/webhook.js';
@@ -81,7 +83,10 @@ export interface Inbox {
   registration: AgentRegistration;
   // delivery
   targets: TargetService;
+  /** Aggregation policies of agents and targets (immediate, coalesce, digest). */
+  aggregation: AggregationPolicies;
   notifier: Notifier;
+  digests: Digests;
   delivery: DeliveryPause;
   timers: InboxTimers;
   /** GET /status counts. */
@@ -111,6 +116,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const delivery = deps.config.values.delivery;
   const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentStatus: deps.runtimeAgentStatus, secrets: deps.secrets });
   const timeoutMs = () => delivery.timeout_ms;
+  const aggregation = new AggregationPolicies({ store, clock, agents, targets });
   const notifier = new Notifier({
     store,
     clock,
@@ -125,15 +131,17 @@ export function createInbox(deps: InboxDeps): Inbox {
       terminal: new TerminalDelivery({ timeoutMs }),
       runtime: new RuntimeDelivery({ ingress: deps.ingress }),
     },
+    policyOf: (row) => aggregation.effective(row),
     tracer: deps.tracer,
   });
-  const deliveryPause = new DeliveryPause({ store, agents, targets, notifier });
+  const digests = new Digests({ store, clock, logger: deps.logger, agents, entries, targets, notifier, policies: aggregation });
+  const deliveryPause = new DeliveryPause({ store, agents, targets, notifier, digests });
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   // Subscriptions first: the entries they leave behind are trimmed in the same run.
   const gcHooks = [subscriptions, entries, notifier];
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
-    lifecycles: [subscriptions, sources, notifier, timers],
+    lifecycles: [subscriptions, sources, notifier, digests, timers],
     streams,
     hosts,
     sources,
@@ -145,7 +153,9 @@ export function createInbox(deps: InboxDeps): Inbox {
     watch,
     registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause }),
     targets,
+    aggregation,
     notifier,
+    digests,
     delivery: deliveryPause,
     timers,
     status: new InboxStatus(store),

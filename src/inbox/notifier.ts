@@ -1,10 +1,13 @@
 /**
  * Notifications of inbox targets (spec/inbox.md "Events", Targets; CONTRACT.md section 9).
  *
- * Coalescing: new entries (InboxEntries.onCreated, after commit) open a window of COALESCE_MS per
- * active target of the agent; when it closes, every unacknowledged entry after the target's
- * `queued_through` cursor becomes ONE durable notification row (a burst of events is one
- * notification: it lists up to MAX_LISTED entries and counts them all), and the cursor moves.
+ * Coalescing: new entries (InboxEntries.onCreated, after commit) open a window per active target
+ * of the agent, as long as its aggregation policy says (aggregation.ts: `coalesce` windowMs,
+ * COALESCE_MS by default, closing early at `maxEntries`; `immediate`: closing at once); when it
+ * closes, every unacknowledged entry after the target's `queued_through` cursor becomes ONE
+ * durable notification row (a burst of events is one notification: it lists up to MAX_LISTED
+ * entries and counts them all), and the cursor moves. Targets under a `digest` policy open no
+ * window: digests.ts queues their rows, once per period, through `queue`.
  *
  * Delivery: per target, rows go out one at a time, oldest first. A failed attempt schedules the
  * head row again after `delivery.retry_initial_ms` doubling per consecutive failure up to
@@ -28,11 +31,12 @@ import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import type { InboxAgents } from './agents.js';
-import type { InboxEntries, InboxEntry } from './entries.js';
+import { DEFAULT_COALESCE_MS, type AggregationPolicy } from './aggregation.js';
+import type { EntryDigest, InboxEntries, InboxEntry } from './entries.js';
 import type { TargetKind, TargetRow, TargetService, TargetWithSecret } from './targets.js';
 
-/** How long a burst of entries may keep arriving before it is notified as one. */
-export const COALESCE_MS = 250;
+/** How long a burst of entries may keep arriving before it is notified as one (the default policy). */
+export const COALESCE_MS = DEFAULT_COALESCE_MS;
 /** Entries listed in one notification; the rest are counted (`entryCount`, `truncated`). */
 export const MAX_LISTED = 50;
 /** Page size when scanning for unnotified entries. */
@@ -45,24 +49,48 @@ export const MAX_COVERED = 10_000;
 /** Delivered and failed rows older than this are removed by gc. */
 export const NOTIFICATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export type NotificationReason = 'entries' | 'catch_up';
+export const NOTIFICATION_REASONS = ['entries', 'catch_up', 'digest'] as const;
+export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
 
-/** The JSON body of every notification (webhook body, runtime message `json`). */
-export interface NotificationPayload {
-  type: 'inbox.entries';
+/** What every notification carries, whatever its type. */
+export interface NotificationHeader {
   notificationId: string;
   agentId: string;
   targetId: string;
-  /** `entries`: new entries arrived; `catch_up`: sent by a resume for entries held back. */
+  /** `entries`: new entries arrived; `digest`: a digest period ended; `catch_up`: sent by a resume for what was held back. */
   reason: NotificationReason;
+  createdAt: string;
+}
+
+/** The JSON body of a notification of new entries (webhook body, runtime message `json`). */
+export interface EntriesPayload extends NotificationHeader {
+  type: 'inbox.entries';
   entryCount: number;
   firstEntryId: string;
   lastEntryId: string;
   /** More than MAX_LISTED entries: `entries` lists the first ones; read the inbox for the rest. */
   truncated: boolean;
   entries: InboxEntry[];
-  createdAt: string;
 }
+
+/** The JSON body of a digest (digests.ts): the unacknowledged entries since the last digest, summarised. */
+export interface DigestPayload extends NotificationHeader {
+  type: 'inbox.digest';
+  entryCount: number;
+  firstEntryId: string;
+  lastEntryId: string;
+  /** Counts per kind and source (null for direct items and timer reminders), most first. */
+  sources: EntryDigest['sources'];
+  /** More entries than the policy's maxEntries: `entries` lists the first ones. */
+  truncated: boolean;
+  entries: InboxEntry[];
+  /** The previous digest (or when the digest schedule began). */
+  since: string;
+  /** The period boundary this digest is for. */
+  scheduledFor: string;
+}
+
+export type NotificationPayload = EntriesPayload | DigestPayload;
 
 export interface PendingNotification {
   notificationId: string;
@@ -107,6 +135,8 @@ export interface NotifierDeps {
   entries: InboxEntries;
   targets: TargetService;
   deliverers: Record<TargetKind, Deliverer>;
+  /** The target's effective aggregation policy (aggregation.ts). */
+  policyOf: (row: TargetRow) => AggregationPolicy;
   /** Jitter source in [0, 1) (tests pin it). */
   random?: () => number;
   /** One `inbox.delivery` span per attempt (absent: not traced). */
@@ -131,6 +161,8 @@ export class Notifier implements Lifecycle {
   private readonly schedule: TimerSchedule;
   /** Targets with an open coalescing window -> when it closes. */
   private readonly windows = new Map<string, number>();
+  /** Targets with an open window -> how many entries arrived in it (maxEntries). */
+  private readonly windowCounts = new Map<string, number>();
   private readonly inFlight = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private readonly random: () => number;
@@ -178,6 +210,7 @@ export class Notifier implements Lifecycle {
   async stop(): Promise<void> {
     this.schedule.stop();
     this.windows.clear();
+    this.windowCounts.clear();
     this.shutdown.abort();
     await this.idle();
   }
@@ -185,16 +218,57 @@ export class Notifier implements Lifecycle {
   // --- coalescing --------------------------------------------------------------------------------
 
   private onEntries(entries: InboxEntry[]): void {
-    const agentIds = new Set(entries.map((e) => e.agentId));
-    const closesAt = this.deps.clock.now() + COALESCE_MS;
-    for (const agentId of agentIds) {
+    const perAgent = new Map<string, number>();
+    for (const e of entries) perAgent.set(e.agentId, (perAgent.get(e.agentId) ?? 0) + 1);
+    const now = this.deps.clock.now();
+    for (const [agentId, count] of perAgent) {
       if (this.isPaused(agentId)) continue;
       for (const row of this.deps.targets.rowsOf(agentId)) {
-        if (row.status !== 'active' || this.windows.has(row.target_id)) continue;
-        this.windows.set(row.target_id, closesAt);
-        this.reschedule(row.target_id);
+        if (row.status === 'active') this.openWindow(row, now, count);
       }
     }
+  }
+
+  /**
+   * Open the target's window for `count` new entries (or count them into the open one) as its
+   * policy says. A window is never extended: it closes `windowMs` after it opened, or at once
+   * when it holds `maxEntries`. Digest targets open none.
+   */
+  private openWindow(row: TargetRow, now: number, count: number): void {
+    const policy = this.deps.policyOf(row);
+    if (policy.mode === 'digest') return;
+    const id = row.target_id;
+    const open = this.windows.get(id);
+    const held = (this.windowCounts.get(id) ?? 0) + count;
+    let closesAt = open ?? now + (policy.mode === 'coalesce' ? policy.windowMs : 0);
+    if (policy.mode === 'coalesce' && policy.maxEntries !== null && held >= policy.maxEntries) closesAt = Math.min(closesAt, now);
+    this.windowCounts.set(id, held);
+    if (closesAt === open) return;
+    this.windows.set(id, closesAt);
+    this.reschedule(id);
+  }
+
+  /**
+   * A target whose policy stopped being a digest: entries that were waiting for the next digest
+   * are notified under the new policy now, without waiting for another entry (after commit).
+   */
+  nudge(targetId: string): void {
+    const row = this.deps.targets.find(targetId);
+    if (row && row.status === 'active' && !this.isPaused(row.agent_id)) this.openWindow(row, this.deps.clock.now(), 0);
+  }
+
+  /**
+   * Store one pending notification row for the target and move its `queued_through` cursor to
+   * the payload's last entry, inside the caller's transaction. `make` builds the payload around
+   * the header (the notification id, the reason, the time).
+   */
+  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader) => NotificationPayload): NotificationSummary {
+    const now = this.deps.clock.now();
+    const notificationId = notificationIdFrom(this.deps.ids.make('entry'));
+    const p = make({ notificationId, agentId: row.agent_id, targetId: row.target_id, reason, createdAt: isoAt(now) });
+    this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
+    this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
+    return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
   }
 
   /**
@@ -220,24 +294,20 @@ export class Notifier implements Lifecycle {
       cursor = last!;
     }
     if (count === 0 || first === null || last === null) return null;
-    const now = this.deps.clock.now();
-    const notificationId = notificationIdFrom(this.deps.ids.make('entry'));
-    const payload: NotificationPayload = {
+    const [firstEntryId, lastEntryId] = [first, last];
+    return this.queue(row, reason, (h) => ({
       type: 'inbox.entries',
-      notificationId,
-      agentId: row.agent_id,
-      targetId: row.target_id,
+      notificationId: h.notificationId,
+      agentId: h.agentId,
+      targetId: h.targetId,
       reason,
       entryCount: count,
-      firstEntryId: first,
-      lastEntryId: last,
+      firstEntryId,
+      lastEntryId,
       truncated: count > listed.length,
       entries: listed,
-      createdAt: isoAt(now),
-    };
-    this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, count, first, last, JSON.stringify(payload), now, now, now);
-    this.deps.targets.setQueuedThrough(row.target_id, last);
-    return { notificationId, targetId: row.target_id, reason, entryCount: count };
+      createdAt: h.createdAt,
+    }));
   }
 
   /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */
@@ -267,6 +337,7 @@ export class Notifier implements Lifecycle {
         const closesAt = this.windows.get(targetId);
         if (closesAt !== undefined && closesAt <= now) {
           this.windows.delete(targetId);
+          this.windowCounts.delete(targetId);
           this.flush(targetId);
         }
         const attempt = this.attempt(targetId);
@@ -317,7 +388,8 @@ export class Notifier implements Lifecycle {
     try {
       this.deps.store.tx(() => {
         const row = this.deps.targets.find(targetId);
-        if (!row || row.status !== 'active' || this.isPaused(row.agent_id)) return;
+        // A target that switched to a digest while its window was open: the digest lists them.
+        if (!row || row.status !== 'active' || this.isPaused(row.agent_id) || this.deps.policyOf(row).mode === 'digest') return;
         this.queueAllUnnotified(targetId, 'entries');
       });
     } catch (err) {
@@ -434,6 +506,7 @@ export class Notifier implements Lifecycle {
     this.stmt.removeTarget.run(targetId);
     this.deps.store.afterCommit(() => {
       this.windows.delete(targetId);
+      this.windowCounts.delete(targetId);
       this.schedule.remove(targetId);
     });
   }

@@ -20,6 +20,7 @@ import { errors } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgent, InboxAgents } from './agents.js';
 import type { DeliveryPause } from './delivery-pause.js';
+import type { AggregationPolicy } from './aggregation.js';
 import type { CreatedTarget, Target, TargetService } from './targets.js';
 import { findTerminal, isSessionBound, type TerminalRegistration } from './terminal-sessions.js';
 
@@ -30,6 +31,8 @@ export interface RegisterInput {
   webhookUrl?: string | undefined;
   terminal?: TerminalRegistration | undefined;
   forceRebind?: boolean | undefined;
+  /** A new agent's aggregation policy, normalized (aggregation.ts); an existing agent keeps its own. */
+  aggregation?: AggregationPolicy | null | undefined;
 }
 
 export interface Registered {
@@ -97,7 +100,8 @@ export class AgentRegistration {
   }
 
   private ensureAgent(input: RegisterInput, agentId = input.agentId): { agent: InboxAgent; created: boolean } {
-    return agentId === undefined ? { agent: this.deps.agents.create({ name: input.name }), created: true } : this.deps.agents.ensure(agentId, { name: input.name });
+    const fields = { name: input.name, aggregation: input.aggregation };
+    return agentId === undefined ? { agent: this.deps.agents.create(fields), created: true } : this.deps.agents.ensure(agentId, fields);
   }
 
   private registerAgent(input: RegisterInput): Registered {

@@ -20,16 +20,21 @@ import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
+import { readPolicy, writePolicy, type AggregationPolicy } from './aggregation.js';
 
 export const TARGET_KINDS = ['webhook', 'terminal', 'runtime'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 export const TARGET_STATUSES = ['active', 'offline'] as const;
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
-export type CreateTargetInput =
+export type CreateTargetInput = (
   | { kind: 'webhook'; url: string; secret?: string | undefined }
   | { kind: 'terminal'; tmuxTarget: string; tmuxSocket?: string | undefined; session?: TerminalSession }
-  | { kind: 'runtime'; runtimeAgentId: string };
+  | { kind: 'runtime'; runtimeAgentId: string }
+) & {
+  /** The target's own aggregation policy, normalized (aggregation.ts); absent or null: the agent's. */
+  aggregation?: AggregationPolicy | null | undefined;
+};
 
 export interface Target {
   targetId: string;
@@ -62,6 +67,8 @@ export interface Target {
   notifiedThroughEntryId: string | null;
   lastAttemptAt: string | null;
   lastSuccessAt: string | null;
+  /** The target's own aggregation policy; null: it follows its agent's. */
+  aggregation: AggregationPolicy | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -87,6 +94,8 @@ export interface TargetRow {
   notified_through: string | null;
   last_attempt_ms: number | null;
   last_success_ms: number | null;
+  /** Own aggregation policy as canonical JSON; null: the agent's. */
+  aggregation: string | null;
   created_ms: number;
   updated_ms: number;
 }
@@ -121,13 +130,14 @@ export function generateSecret(): string {
 export class TargetService {
   private readonly stmt;
   private readonly deletedListeners: Array<(targetId: string) => void> = [];
+  private readonly createdListeners: Array<(targetId: string) => void> = [];
 
   constructor(private readonly deps: TargetsDeps) {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO inbox_targets (target_id, agent_id, kind, config, status, queued_through, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
+        `INSERT INTO inbox_targets (target_id, agent_id, kind, config, status, queued_through, aggregation, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM inbox_targets WHERE target_id = ?'),
       ofAgent: db.prepare('SELECT * FROM inbox_targets WHERE agent_id = ? ORDER BY seq'),
@@ -149,6 +159,7 @@ export class TargetService {
       offline: db.prepare("UPDATE inbox_targets SET status = 'offline', offline_reason = ?, updated_ms = ? WHERE target_id = ?"),
       queuedThrough: db.prepare('UPDATE inbox_targets SET queued_through = ?, updated_ms = ? WHERE target_id = ?'),
       setConfig: db.prepare('UPDATE inbox_targets SET config = ?, updated_ms = ? WHERE target_id = ?'),
+      aggregation: db.prepare('UPDATE inbox_targets SET aggregation = ?, updated_ms = ? WHERE target_id = ?'),
     };
     deps.agents.onDeleted((agentId) => {
       for (const row of this.rowsOf(agentId)) {
@@ -221,8 +232,9 @@ export class TargetService {
       const now = this.deps.clock.now();
       const targetId = this.deps.ids.make('target');
       const startCursor = `ent_${targetId.slice(targetId.indexOf('_') + 1)}`;
-      this.stmt.insert.run(targetId, agentId, input.kind, JSON.stringify(config), startCursor, now, now);
+      this.stmt.insert.run(targetId, agentId, input.kind, JSON.stringify(config), startCursor, writePolicy(input.aggregation ?? null), now, now);
       if (secret !== null) this.deps.secrets.put(secretRef(targetId), secret);
+      for (const l of this.createdListeners) l(targetId);
       const target = toTarget(this.find(targetId)!);
       return secret === null ? target : { ...target, secret };
     });
@@ -274,6 +286,11 @@ export class TargetService {
     });
   }
 
+  /** Listeners run inside the create transaction (digest schedules). */
+  onCreated(listener: (targetId: string) => void): void {
+    this.createdListeners.push(listener);
+  }
+
   /** Listeners run inside the delete transaction (the notifier drops the target's rows). */
   onDeleted(listener: (targetId: string) => void): void {
     this.deletedListeners.push(listener);
@@ -307,6 +324,11 @@ export class TargetService {
 
   setQueuedThrough(targetId: string, entryId: string): void {
     this.stmt.queuedThrough.run(entryId, this.deps.clock.now(), targetId);
+  }
+
+  /** Set or clear (null) the target's own aggregation policy, stored as given (aggregation.ts normalizes it). */
+  setAggregation(targetId: string, policyJson: string | null): void {
+    this.stmt.aggregation.run(policyJson, this.deps.clock.now(), targetId);
   }
 
   rowOf(agentId: string, targetId: string): TargetRow {
@@ -343,6 +365,7 @@ export function toTarget(row: TargetRow): Target {
     notifiedThroughEntryId: row.notified_through,
     lastAttemptAt: row.last_attempt_ms === null ? null : isoAt(row.last_attempt_ms),
     lastSuccessAt: row.last_success_ms === null ? null : isoAt(row.last_success_ms),
+    aggregation: readPolicy(row.aggregation),
     createdAt: isoAt(row.created_ms),
     updatedAt: isoAt(row.updated_ms),
   };

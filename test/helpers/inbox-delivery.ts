@@ -26,9 +26,10 @@ export async function restartServices(t: TestServices): Promise<TestServices> {
   };
 }
 
-/** Advance the clock, then let every due coalescing window and delivery attempt finish. */
+/** Advance the clock, then let every due digest, coalescing window and delivery attempt finish. */
 export async function tick(t: TestServices, ms: number): Promise<void> {
   t.clock.advance(ms);
+  t.s.inbox.digests.runDue();
   await t.s.inbox.notifier.runDue();
   await t.s.inbox.notifier.idle();
 }

@@ -212,7 +212,7 @@ describe('terminal deliverer', () => {
       : [];
 
   function target(tmuxTarget: string, runtimeKind: string | null): TargetWithSecret {
-    return { targetId: 'tgt_x', agentId: 'agt_x', kind: 'terminal', url: null, tmuxTarget, tmuxSocket: null, runtimeAgentId: null, backend: 'tmux', tmuxPaneId: null, runtimeKind, runtimeSessionId: null, runtimePid: null, tty: null, termProgram: null, itermSessionId: null, status: 'active', offlineReason: null, consecutiveFailures: 0, lastError: null, notifiedThroughEntryId: null, lastAttemptAt: null, lastSuccessAt: null, createdAt: '', updatedAt: '', secret: null };
+    return { targetId: 'tgt_x', agentId: 'agt_x', kind: 'terminal', url: null, tmuxTarget, tmuxSocket: null, runtimeAgentId: null, backend: 'tmux', tmuxPaneId: null, runtimeKind, runtimeSessionId: null, runtimePid: null, tty: null, termProgram: null, itermSessionId: null, status: 'active', offlineReason: null, consecutiveFailures: 0, lastError: null, notifiedThroughEntryId: null, lastAttemptAt: null, lastSuccessAt: null, aggregation: null, createdAt: '', updatedAt: '', secret: null };
   }
   const note: PendingNotification = {
     notificationId: 'ntf_x',

@@ -9,7 +9,7 @@ import { CreatedInboxAgent, CreateInboxAgentBody, InboxAgentListing, InboxAgentL
 import { InboxAgent, InboxAgentDeleted, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
 
 export function inboxAgentRoutes(s: Services): AnyRoute[] {
-  const { agents, registration } = s.inbox;
+  const { agents, registration, aggregation } = s.inbox;
   return [
     defineRoute({
       method: 'GET',
@@ -45,6 +45,7 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
           webhookUrl: body.webhook?.url,
           terminal: terminalRegistration(body),
           forceRebind: body.forceRebind,
+          aggregation: aggregation.normalize(body.aggregation),
         });
         reply.code(r.created ? 201 : 200);
         // svc's own form {name?} keeps svc's answer; a registration also gets AgentInbox's fields.

@@ -24,7 +24,7 @@ import {
 import { InboxAgent, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
 
 export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
-  const { targets, delivery, timers } = s.inbox;
+  const { targets, delivery, timers, aggregation } = s.inbox;
   return [
     // --- targets -------------------------------------------------------------------------------
     defineRoute({
@@ -45,7 +45,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       tags: ['targets'],
       summary: 'Add an activation target: webhook, terminal (tmux pane) or runtime (control-plane agent queue)',
       description:
-        'Notifications: entries arriving within 250 ms become one notification per target, a JSON body ' +
+        'Notifications (under the default aggregation policy, coalesce 250 ms; see PATCH /agents/{agentId}): entries arriving within 250 ms become one notification per target, a JSON body ' +
         '`{type:"inbox.entries", notificationId, agentId, targetId, reason, entryCount, firstEntryId, lastEntryId, truncated, entries, createdAt}` ' +
         '(at most 50 entries listed; `entryCount` counts all). Webhooks are signed with the Standard Webhooks scheme ' +
         '(`webhook-id` = notificationId, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); the secret is returned once, here. ' +
@@ -56,7 +56,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       responses: { 201: { description: 'Created (webhook: with its secret, shown once)', schema: CreatedTarget } },
       handler: ({ params, body, reply }) => {
         reply.code(201);
-        return targets.create(params.agentId, body);
+        return targets.create(params.agentId, { ...body, aggregation: aggregation.normalize(body.aggregation) });
       },
     }),
     defineRoute({

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ListLimit, QueryBool, withAliases } from './common.js';
+import { AggregationPolicyBody } from './inbox-aggregation.js';
 import { CreatedTarget, Target, WebhookUrl } from './inbox-delivery.js';
 import { InboxAgent } from './inbox-subscriptions.js';
 import { TMUX_PANE_ID } from '../../inbox/terminal-sessions.js';
@@ -65,6 +66,7 @@ export const CreateInboxAgentBody = z
       })
       .optional()
       .openapi({ description: 'a webhook target for this URL, created unless the agent has one for exactly this URL (existing targets are never changed)' }),
+    aggregation: AggregationPolicyBody.optional().openapi({ description: "the new agent's aggregation policy (an existing agent keeps its own: PATCH /agents/{agentId})" }),
     ...TERMINAL_SHAPE,
   })
   .superRefine((b, ctx) => {
@@ -84,7 +86,7 @@ const POLICY_FIELDS = /\b(notifyLeaseMs|minUnackedItems)\b/;
 /** AgentInbox's per-target notification policies are not svc's: say what to do instead. */
 export function registrationHint(issues: Array<{ path: string; message: string }>): string | undefined {
   if (!issues.some((i) => POLICY_FIELDS.test(i.path) || POLICY_FIELDS.test(i.message))) return undefined;
-  return 'svc has no per-target notification policies (notifyLeaseMs, minUnackedItems): leave them out; notifications of entries arriving within 250 ms are coalesced and carry the entries';
+  return 'svc has no per-target notification policies (notifyLeaseMs, minUnackedItems): leave them out; an aggregation policy decides when targets are notified (PATCH /agents/{agentId} {aggregation}) and notifications carry the entries';
 }
 
 export const CreatedInboxAgent = InboxAgent.extend({

@@ -4,6 +4,7 @@ import { AGENT_ID_PATTERN } from '../../core/ids.js';
 import { MIN_EVERY_MS, SCHEDULE_KINDS, SCHEDULE_STATUSES } from '../../inbox/inbox-timers.js';
 import { TARGET_KINDS, TARGET_STATUSES } from '../../inbox/targets.js';
 import { ListLimit, withAliases } from './common.js';
+import { AggregationPolicy, AggregationPolicyBody } from './inbox-aggregation.js';
 import { InboxAgent } from './inbox-subscriptions.js';
 
 // --- targets ---------------------------------------------------------------------------------
@@ -24,22 +25,25 @@ const WebhookTargetBody = z.strictObject({
     .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by base64 (at least 12 bytes)')
     .optional()
     .openapi({ description: 'Standard Webhooks signing secret; generated when absent and returned once, in this answer only' }),
+  aggregation: AggregationPolicyBody.optional(),
 });
 const TerminalTargetBody = z.strictObject({
   kind: z.literal('terminal'),
   tmuxTarget: z.string().min(1).max(200).openapi({ description: 'tmux target pane, e.g. `work:0.1` or `%3`' }),
   tmuxSocket: z.string().min(1).max(1000).optional().openapi({ description: 'tmux server socket path (`tmux -S`); default: the default server' }),
+  aggregation: AggregationPolicyBody.optional(),
 });
 const RuntimeTargetBody = z.strictObject({
   kind: z.literal('runtime'),
   runtimeAgentId: z.string().regex(AGENT_ID_PATTERN, 'must be a control-plane agent id').openapi({ description: 'control-plane agent whose queue receives the notification' }),
+  aggregation: AggregationPolicyBody.optional(),
 });
 
 export const CreateTargetBody = z
   .discriminatedUnion('kind', [WebhookTargetBody, TerminalTargetBody, RuntimeTargetBody])
   .openapi('CreateTargetBody', {
     description:
-      'webhook {url, secret?}, terminal {tmuxTarget, tmuxSocket?} or runtime {runtimeAgentId}. A runtime target naming an unknown control-plane agent: 400 runtime_agent_not_found.',
+      'webhook {url, secret?}, terminal {tmuxTarget, tmuxSocket?} or runtime {runtimeAgentId}, each with an optional aggregation policy of its own (default: the agent\'s). A runtime target naming an unknown control-plane agent: 400 runtime_agent_not_found.',
   });
 
 export const Target = z
@@ -66,6 +70,7 @@ export const Target = z
     notifiedThroughEntryId: z.string().nullable().openapi({ description: 'highest entry id in a delivered notification' }),
     lastAttemptAt: z.string().nullable(),
     lastSuccessAt: z.string().nullable(),
+    aggregation: AggregationPolicy.nullable().openapi({ description: "the target's own aggregation policy; null: it follows the agent's (GET /agents/{agentId}/inbox/policy shows the effective one)" }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

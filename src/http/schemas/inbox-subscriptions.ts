@@ -1,6 +1,7 @@
 /** Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox; CONTRACT.md section 9). */
 import { z } from 'zod';
 import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from './common.js';
+import { AggregationPolicy } from './inbox-aggregation.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an entry id (ent_ + ULID)');
@@ -10,7 +11,13 @@ const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an ent
 export const InboxAgentParams = z.object({ agentId: z.string().min(1).openapi({ example: 'agt_01J0000000000000000000000' }) });
 
 export const InboxAgent = z
-  .object({ agentId: z.string(), name: z.string().nullable(), deliveryPaused: z.boolean(), createdAt: z.string() })
+  .object({
+    agentId: z.string(),
+    name: z.string().nullable(),
+    deliveryPaused: z.boolean(),
+    createdAt: z.string(),
+    aggregation: AggregationPolicy.optional().openapi({ description: 'the agent\'s own aggregation policy; absent: the default coalesce {windowMs: 250}' }),
+  })
   .openapi('InboxAgent');
 
 export const InboxAgentDeleted = z.object({ agentId: z.string(), deleted: z.literal(true) }).openapi('InboxAgentDeleted');

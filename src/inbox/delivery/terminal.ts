@@ -44,11 +44,13 @@ export class TerminalDelivery implements Deliverer {
   }
 }
 
-/** One printable line: how many entries, for whom, and what the first ones are. */
+/** One printable line: how many entries, for whom (a digest: from where), and what the first ones are. */
 export function terminalLine(n: PendingNotification): string {
   const p = n.payload;
   const what = p.entries.map((e) => e.message ?? (e.event ? `${e.event.type}${e.event.subject ? ` ${e.event.subject}` : ''}` : e.kind));
-  const text = `[svc inbox] ${p.entryCount} new entr${p.entryCount === 1 ? 'y' : 'ies'} for ${p.agentId}${p.reason === 'catch_up' ? ' (catch-up)' : ''}: ${what.join(' | ')}`;
+  const count = `${p.entryCount} new entr${p.entryCount === 1 ? 'y' : 'ies'}`;
+  const head = p.type === 'inbox.digest' ? `digest for ${p.agentId}: ${count} (${p.sources.map((s) => `${s.sourceId ?? s.kind} ${s.count}`).join(', ')})` : `${count} for ${p.agentId}`;
+  const text = `[svc inbox] ${head}${p.reason === 'catch_up' ? ' (catch-up)' : ''}: ${what.join(' | ')}`;
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   return clean.length > MAX_LINE ? `${clean.slice(0, MAX_LINE - 1)}…` : clean;

@@ -1,0 +1,85 @@
+/**
+ * Aggregation policies (src/inbox/aggregation.ts): an agent's by PATCH /agents/{agentId}, a
+ * target's by PATCH /agents/{agentId}/targets/{targetId}, and AgentInbox's `inbox policy show|set`
+ * (GET/POST /agents/{agentId}/inbox/policy), which also takes svc's shape.
+ */
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
+import { AgentInboxPolicyBody, InboxPolicyView, PatchInboxAgentBody, PatchTargetBody } from '../schemas/inbox-aggregation.js';
+import { Target, TargetParams } from '../schemas/inbox-delivery.js';
+import { InboxAgent, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
+
+const POLICY_DESCRIPTION =
+  'immediate: every commit of new entries is one notification, at once. coalesce {windowMs, maxEntries?}: the first new entry opens a window ' +
+  '(never extended); the entries that arrive in it are one notification, sent when it closes or once maxEntries wait (default coalesce {windowMs: 250}). ' +
+  'digest {every | cron, timezone?, maxEntries?}: no notification per entry; once per period one {type:"inbox.digest"} notification of the ' +
+  'unacknowledged entries since the last digest: entryCount, sources (count per kind and source), the first maxEntries entries, since, scheduledFor; ' +
+  'none when nothing is new. A target follows its own policy, else its agent\'s. 400 invalid_request / invalid_cron / invalid_timezone change nothing.';
+
+export function inboxAggregationRoutes(s: Services): AnyRoute[] {
+  const { agents, targets, aggregation, digests } = s.inbox;
+  const view = (agentId: string) => aggregation.view(agentId, (targetId) => digests.scheduleOf(targetId));
+  return [
+    defineRoute({
+      method: 'PATCH',
+      url: '/agents/:agentId',
+      auth: 'control',
+      tags: ['agents'],
+      summary: "Set the agent's aggregation policy (null: the default)",
+      description: `${POLICY_DESCRIPTION} The agent record shows aggregation while the agent has a policy of its own.`,
+      params: InboxAgentParams,
+      body: PatchInboxAgentBody,
+      responses: { 200: { description: 'The agent', schema: InboxAgent } },
+      handler: ({ params, body }) => {
+        aggregation.setAgent(params.agentId, body.aggregation);
+        return agents.get(params.agentId);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/agents/:agentId/targets/:targetId',
+      auth: 'control',
+      tags: ['targets'],
+      summary: "Set a target's own aggregation policy (null: follow the agent's)",
+      description: POLICY_DESCRIPTION,
+      params: TargetParams,
+      body: PatchTargetBody,
+      responses: { 200: { description: 'The target', schema: Target } },
+      handler: ({ params, body }) => {
+        aggregation.setTarget(params.agentId, params.targetId, body.aggregation);
+        return targets.get(params.agentId, params.targetId);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/agents/:agentId/inbox/policy',
+      auth: 'control',
+      tags: ['agents'],
+      summary: "The agent's aggregation policy, its targets' effective policies and digest schedules (AgentInbox's `inbox policy show`)",
+      params: InboxAgentParams,
+      responses: { 200: { description: 'The policy', schema: InboxPolicyView } },
+      handler: ({ params }) => view(params.agentId),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/agents/:agentId/inbox/policy',
+      auth: 'control',
+      tags: ['agents'],
+      summary: "Change the agent's aggregation policy, AgentInbox's way (`inbox policy set`) or with svc's {aggregation}",
+      description:
+        'AgentInbox\'s {enabled?, windowMs?, maxItems?, maxThreadAgeMs?}: enabled false sets immediate; enabled true, windowMs or maxItems set ' +
+        'coalesce {windowMs, maxEntries: maxItems}, keeping what is not sent (a new window: 30000 ms, AgentInbox\'s default); maxThreadAgeMs has no effect. ' +
+        `{aggregation} sets svc's policy as PATCH /agents/{agentId} does. ${POLICY_DESCRIPTION}`,
+      params: InboxAgentParams,
+      body: AgentInboxPolicyBody,
+      bodyOptional: true,
+      responses: { 200: { description: 'The policy', schema: InboxPolicyView } },
+      handler: ({ params, body }) => {
+        const { aggregation: policy, ...agentInbox } = body;
+        if (policy !== undefined) aggregation.setAgent(params.agentId, policy);
+        else aggregation.setFromAgentInbox(params.agentId, agentInbox);
+        return view(params.agentId);
+      },
+    }),
+  ];
+}
