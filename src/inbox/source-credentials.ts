@@ -51,3 +51,23 @@ export class SourceCredentials {
     }
   }
 }
+
+/**
+ * Which inbox hosts and sources name each credential profile (GET /api/control/runtime/credentials
+ * `used_by`): a host's credentialRef, a source's `credential:` configRef and its webhookSecretRef.
+ */
+export function inboxCredentialUses(
+  hosts: Array<{ hostId: string; config: Record<string, unknown> }>,
+  sources: Array<{ sourceId: string; config: Record<string, unknown>; configRef: string | null }>,
+): Map<string, string[]> {
+  const uses = new Map<string, string[]>();
+  const add = (profile: unknown, by: string) => {
+    if (typeof profile === 'string' && profile !== '') uses.set(profile, [...(uses.get(profile) ?? []), by]);
+  };
+  for (const h of hosts) add(h.config.credentialRef, `inbox host ${h.hostId} credentialRef`);
+  for (const src of sources) {
+    if (src.configRef?.startsWith(CONFIG_REF_CREDENTIAL)) add(src.configRef.slice(CONFIG_REF_CREDENTIAL.length), `inbox source ${src.sourceId} configRef`);
+    add(src.config.webhookSecretRef, `inbox source ${src.sourceId} webhookSecretRef`);
+  }
+  return uses;
+}

@@ -136,6 +136,22 @@ describe('credential profiles', () => {
   });
 });
 
+describe('credential profiles named by the inbox', () => {
+  it('lists a profile an inbox host and source name, with where, even before it is stored', async () => {
+    const sock = (method: string, url: string, body?: unknown) => request({ socketPath: d.socket }, method, url, { body });
+    const host = await sock('POST', '/hosts', { hostType: 'github', hostKey: 'creds', config: { credentialRef: 'gh-token', apiBaseUrl: fake.url } });
+    expect(host.status, host.text).toBe(201);
+    const source = await sock('POST', '/sources', { hostId: host.json.hostId, streamKind: 'repo_events', streamKey: 'octo/creds', config: { webhookSecretRef: 'gh-hook' } });
+    expect(source.status, source.text).toBe(201);
+    const list = await request(d, 'GET', '/api/control/runtime/credentials');
+    const byName = Object.fromEntries(list.json.profiles.map((p: Json) => [p.profile, p]));
+    expect(byName['gh-token']).toEqual({ profile: 'gh-token', kind: 'api_key', configured: false, updated_at: null, used_by: [`inbox host ${host.json.hostId} credentialRef`] });
+    expect(byName['gh-hook']).toMatchObject({ configured: false, used_by: [`inbox source ${source.json.sourceId} webhookSecretRef`] });
+    const put = await request(d, 'PUT', '/api/control/runtime/credentials/gh-token', { body: { kind: 'bearer_token', material: 'ghp_x' } });
+    expect(put.json.profile).toMatchObject({ configured: true, used_by: [`inbox host ${host.json.hostId} credentialRef`] });
+  });
+});
+
 describe('credential profiles in bearer mode', () => {
   it('every route needs the control token, reads included', async () => {
     const b = await pool.start({ env: { SVC_TOKEN: 'ctl-token-1' } });

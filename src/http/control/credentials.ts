@@ -1,13 +1,14 @@
 /**
  * Credential profiles (`GET/PUT/DELETE /api/control/runtime/credentials[/:profile]`): the real
  * system's routes over svc's credential store. Material goes in, never out; the answers name the
- * config keys that use each profile. Control auth on every route, reads included: even the list of
+ * config keys, inbox hosts and sources that use each profile. Control auth on every route, reads included: even the list of
  * names says which services the user has keys for.
  */
 import { credentialReferences } from '../../config/runtime-config.js';
 import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { CredentialStoreError, type CredentialStatus } from '../../store/credentials.js';
+import { inboxCredentialUses } from '../../inbox/source-credentials.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { CredentialListResponse, CredentialParams, CredentialResponse, SetCredentialBody } from '../schemas/credentials.js';
 
@@ -23,8 +24,15 @@ function usingStore<T>(fn: () => T): T {
   }
 }
 
+/** Every place that names a profile: config keys, then inbox hosts and sources. */
+function credentialUses(s: Services): Map<string, string[]> {
+  const uses = credentialReferences(s.config.values);
+  for (const [profile, by] of inboxCredentialUses(s.inbox.hosts.list(), s.inbox.sources.list())) uses.set(profile, [...(uses.get(profile) ?? []), ...by]);
+  return uses;
+}
+
 export function credentialRoutes(s: Services): AnyRoute[] {
-  const view = (c: CredentialStatus) => ({ ...c, used_by: credentialReferences(s.config.values).get(c.profile) ?? [] });
+  const view = (c: CredentialStatus, uses = credentialUses(s)) => ({ ...c, used_by: uses.get(c.profile) ?? [] });
   return [
     defineRoute({
       method: 'GET',
@@ -33,7 +41,10 @@ export function credentialRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Credential profiles: stored ones and those the config names, without their material',
       responses: { 200: { description: 'Profiles', schema: CredentialListResponse } },
-      handler: () => ({ ok: true, profiles: usingStore(() => s.credentials.list(credentialReferences(s.config.values).keys())).map(view) }),
+      handler: () => {
+        const uses = credentialUses(s);
+        return { ok: true, profiles: usingStore(() => s.credentials.list(uses.keys())).map((c) => view(c, uses)) };
+      },
     }),
     defineRoute({
       method: 'PUT',

@@ -25,7 +25,9 @@ export const CredentialProfile = z
     kind: z.enum(CREDENTIAL_KINDS),
     configured: z.boolean().openapi({ description: 'false: named by the config but not stored (or just deleted)' }),
     updated_at: z.string().nullable(),
-    used_by: z.array(z.string()).openapi({ description: 'config keys naming this profile (providers.NAME.credential_profile, runtime.observability.otlp.credential_profile)' }),
+    used_by: z.array(z.string()).openapi({
+      description: 'what names this profile: config keys (providers.NAME.credential_profile, runtime.observability.otlp.credential_profile), inbox hosts (credentialRef) and sources (configRef credential:NAME, webhookSecretRef)',
+    }),
   })
   .openapi('CredentialProfile');
 
