@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
+import { jsonArg } from './inbox-streams.js';
 import { intArg, seg } from './tasks.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
@@ -57,6 +58,7 @@ function registerTargets(inbox: Command): void {
     .option('--tmux-target <pane>', 'terminal: tmux target pane, e.g. work:0.1')
     .option('--tmux-socket <path>', 'terminal: tmux server socket (tmux -S)')
     .option('--runtime-agent <id>', 'runtime: control-plane agent whose queue receives notifications')
+    .option('--aggregation <json>', 'this target\'s own policy, e.g. \'{"mode":"digest","cron":"0 9 * * *","timezone":"Europe/Berlin"}\' (default: the agent\'s)', jsonArg)
     .action(
       action(async (agent: string, flags: Flags) => {
         const body = {
@@ -66,6 +68,7 @@ function registerTargets(inbox: Command): void {
           tmuxTarget: flags.tmuxTarget,
           tmuxSocket: flags.tmuxSocket,
           runtimeAgentId: flags.runtimeAgent,
+          aggregation: flags.aggregation,
         };
         const client: ClientFlags = { socket: flags.socket, home: flags.home, token: flags.token, json: flags.json };
         print(await inboxCall(client, 'POST', `/agents/${seg(agent)}/targets`, body), flags.json, record);
@@ -86,6 +89,21 @@ function registerTargets(inbox: Command): void {
 }
 
 function registerPause(agents: Command): void {
+  clientOptions(
+    agents
+      .command('aggregation <agent> <policy>')
+      .description(
+        'set the aggregation policy (JSON: {"mode":"immediate"}, {"mode":"coalesce","windowMs":250}, {"mode":"digest","every":86400000 | "cron":"0 9 * * *","timezone":"…","maxEntries":50}; null: the default) of the agent, or with --target of one target (null: follow the agent)',
+      ),
+  )
+    .option('--target <target>', "one target's own policy instead of the agent's")
+    .action(
+      action(async (agent: string, policy: string, flags: Flags) => {
+        const path = flags.target ? `/agents/${seg(agent)}/targets/${seg(flags.target as string)}` : `/agents/${seg(agent)}`;
+        print(await inboxCall(flags, 'PATCH', path, { aggregation: jsonArg(policy) }), flags.json, record);
+      }),
+    );
+
   clientOptions(agents.command('pause <agent>').description('pause proactive delivery to the agent (entries keep arriving)')).action(
     action(async (agent: string, flags: ClientFlags) => {
       print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/pause`, {}), flags.json, record);

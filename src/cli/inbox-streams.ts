@@ -17,7 +17,7 @@ const HOST_COLUMNS = ['hostId', 'hostType', 'hostKey', 'createdAt'];
 const SOURCE_COLUMNS = ['sourceId', 'hostId', 'sourceType', 'streamKind', 'streamKey', 'state', 'error'];
 
 /** Commander parser for a JSON option value. */
-function jsonArg(value: string): unknown {
+export function jsonArg(value: string): unknown {
   try {
     return JSON.parse(value);
   } catch (err) {

@@ -7,6 +7,7 @@ import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type RequestOptions, type Target } from './client.js';
 import { SseParser } from './events.js';
+import { jsonArg } from './inbox-streams.js';
 import { action, cell, print, record, table, type Row } from './output.js';
 
 const inbox = (target: Target, method: string, path: string, opts: Omit<RequestOptions, 'surface'> = {}) =>
@@ -31,9 +32,10 @@ function registerAgents(root: Command): void {
   );
   clientOptions(agents.command('create').description('create an inbox agent (prints its agt_ id)'))
     .option('--name <name>', 'a name for people')
+    .option('--aggregation <json>', 'its aggregation policy (see `svc inbox agents aggregation --help`; default coalesce 250 ms)', jsonArg)
     .action(
-      action(async (flags: ClientFlags & { name?: string }) => {
-        const res = await inbox(resolveTarget(flags), 'POST', '/agents', { body: { name: flags.name } });
+      action(async (flags: ClientFlags & { name?: string; aggregation?: unknown }) => {
+        const res = await inbox(resolveTarget(flags), 'POST', '/agents', { body: { name: flags.name, aggregation: flags.aggregation } });
         print(res, flags.json, (r: Row) => record(r));
       }),
     );

@@ -315,6 +315,19 @@ describe('svc inbox CLI (delivery commands)', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/^svc: invalid_cron: /m);
   });
+
+  it('should set aggregation policies: at creation, per agent and per target, and back to the default', async () => {
+    const digest = { mode: 'digest', cron: '0 9 * * *', timezone: 'Europe/Berlin' };
+    const agent = await json('inbox', 'agents', 'create', '--name', 'digesting', '--aggregation', JSON.stringify(digest));
+    expect(agent.aggregation).toMatchObject({ ...digest, maxEntries: 50 });
+    const target = await json('inbox', 'targets', 'create', agent.agentId, '--kind', 'webhook', '--url', `${rx.url}?t=agg`, '--aggregation', '{"mode":"immediate"}');
+    expect(target.aggregation).toEqual({ mode: 'immediate' });
+    expect((await json('inbox', 'agents', 'aggregation', agent.agentId, '{"mode":"coalesce","windowMs":1000}')).aggregation).toMatchObject({ mode: 'coalesce', windowMs: 1000 });
+    expect((await json('inbox', 'agents', 'aggregation', agent.agentId, 'null', '--target', target.targetId)).aggregation).toBeNull();
+    expect(await json('inbox', 'agents', 'aggregation', agent.agentId, 'null')).not.toHaveProperty('aggregation');
+    const bad = await runSvc(['inbox', 'agents', 'aggregation', agent.agentId, '{"mode":"digest","every":5}', '--socket', d.socket, '--json']);
+    expect([bad.code, JSON.parse(bad.stdout).code]).toEqual([1, 'invalid_request']);
+  });
 });
 
 describe('terminal target through the daemon', () => {
