@@ -21,100 +21,19 @@
  * GitHub's rate limits): the next scheduled poll is not before it.
  */
 import { KeyedSerial } from '../core/serial.js';
-import { isoAt, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { AppError, errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
 import type { Host, HostService } from './hosts.js';
-import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
+import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
 import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
 import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
-import type { StreamStats } from './stream-backend.js';
 import { EventInputSchema, type AppendResult, type EventInput, type StreamService } from './streams.js';
 import { z } from 'zod';
-
-export type SourceState = 'active' | 'paused' | 'error';
-
-/** Managed remote sources only: `waiting` for auto-pause after the last subscription went away, or `auto_paused`. */
-export interface IdleState {
-  state: 'waiting' | 'auto_paused';
-  since: string;
-  pauseAt: string | null;
-}
-
-export interface Source {
-  sourceId: string;
-  hostId: string;
-  sourceType: HostType;
-  streamKind: string;
-  streamKey: string;
-  config: Record<string, unknown>;
-  configRef: string | null;
-  state: SourceState;
-  error: string | null;
-  idleState: IdleState | null;
-  /** Managed sources only: the cursor the module returned last (null before the first poll). */
-  cursor?: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface SourceDetail extends Source {
-  streamStats: StreamStats | null;
-}
-
-export interface StreamDetail extends Pick<Source, 'sourceId' | 'hostId' | 'sourceType' | 'streamKind' | 'streamKey' | 'state' | 'idleState'> {
-  streamId: string;
-  backend: string;
-  compaction: boolean;
-  streamStats: StreamStats | null;
-}
-
-export interface SourceSchema {
-  sourceId: string;
-  sourceType: HostType;
-  configSchema: JsonSchema;
-  eventSchema: JsonSchema;
-  /** remote_source: the module's own configSchema (null when it exports none or cannot be loaded). */
-  moduleConfigSchema: JsonSchema | null;
-  /** remote_source: why the module cannot be loaded now (null when it can). */
-  moduleError: string | null;
-}
-
-export interface PollResult {
-  sourceId: string;
-  appended: number;
-  deduped: number;
-  state: SourceState;
-}
-
-interface SourceRow {
-  source_id: string;
-  host_id: string;
-  host_type: HostType;
-  stream_kind: string;
-  stream_key: string;
-  config_json: string;
-  config_ref: string | null;
-  state: SourceState;
-  error: string | null;
-  paused_by: 'user' | 'idle' | null;
-  idle_since_ms: number | null;
-  cursor_json: string | null;
-  created_ms: number;
-  updated_ms: number;
-}
-
-export interface SourceRemoved {
-  sourceId: string;
-  deleted: true;
-  /** AgentInbox's answer fields. */
-  removed: true;
-  removedSubscriptions: number;
-  pausedSource: boolean;
-}
+import { sourceView, type PollResult, type Source, type SourceDetail, type SourceRemoved, type SourceRow, type SourceSchema, type StreamDetail } from './source-records.js';
 
 export interface SourceServiceDeps {
   store: Store;
@@ -578,27 +497,6 @@ export class SourceService {
   }
 
   private toSource(r: SourceRow): Source {
-    const source: Source = {
-      sourceId: r.source_id,
-      hostId: r.host_id,
-      sourceType: r.host_type,
-      streamKind: r.stream_kind,
-      streamKey: r.stream_key,
-      config: JSON.parse(r.config_json) as Record<string, unknown>,
-      configRef: r.config_ref,
-      state: r.state,
-      error: r.error,
-      idleState: null,
-      createdAt: isoAt(r.created_ms),
-      updatedAt: isoAt(r.updated_ms),
-    };
-    if (!isManaged(r.host_type)) return source;
-    if (r.state === 'paused' && r.paused_by === 'idle') {
-      source.idleState = { state: 'auto_paused', since: isoAt(r.idle_since_ms ?? r.updated_ms), pauseAt: null };
-    } else if (r.idle_since_ms !== null && r.state !== 'paused') {
-      source.idleState = { state: 'waiting', since: isoAt(r.idle_since_ms), pauseAt: isoAt(r.idle_since_ms + this.idleMs) };
-    }
-    source.cursor = r.cursor_json === null ? null : JSON.parse(r.cursor_json);
-    return source;
+    return sourceView(r, this.idleMs);
   }
 }

@@ -24,7 +24,8 @@ import { AppError, errors } from '../../core/errors.js';
 import { parseJsonBody } from '../../core/json-guard.js';
 import { moduleSpecFor } from '../host-types.js';
 import type { SourceCredentials } from '../source-credentials.js';
-import type { Source, SourceService } from '../sources.js';
+import type { Source } from '../source-records.js';
+import type { SourceService } from '../sources.js';
 import { EventInputSchema, type StreamService } from '../streams.js';
 import { asObj, webhookEvent, type RepoRef } from './github-events.js';
 
