@@ -116,9 +116,12 @@ export class EventLog {
     return event;
   }
 
-  /** Highest event_seq of the agent's log (0 when empty). */
+  /**
+   * Highest event_seq of the agent's log: its newest event, or the last one of a purged earlier
+   * incarnation of the same agent id (0 for an id that never had a log).
+   */
   head(agentId: string): number {
-    return this.heads.get(agentId, () => (this.stmt.head.get(agentId) as { head: number }).head);
+    return this.heads.get(agentId, () => (this.stmt.head.get({ a: agentId }) as { head: number }).head);
   }
 
   /** Lowest retained event_seq; head + 1 when the log holds nothing. */
@@ -165,9 +168,13 @@ export class EventLog {
     return (this.stmt.seqWhere.get(agentId, type, `$.${field}`, value) as number | undefined) ?? null;
   }
 
-  /** Remove an agent's whole log (deletion). Call inside a transaction. */
+  /**
+   * Remove an agent's whole log (deletion). Call inside a transaction. Its head is kept: a later
+   * incarnation of the same id continues after it, so an old cursor never lands inside the new log.
+   */
   purge(agentId: string): number {
-    this.heads.delete(agentId);
+    const head = this.head(agentId);
+    if (head > 0) this.stmt.keepHead.run(agentId, head);
     return this.stmt.purge.run(agentId).changes;
   }
 
@@ -182,7 +189,13 @@ function prepare(db: Database.Database) {
     insert: db.prepare(
       'INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
-    head: db.prepare('SELECT coalesce(max(event_seq), 0) AS head FROM events WHERE agent_id = ?'),
+    head: db.prepare(
+      `SELECT max(coalesce((SELECT max(event_seq) FROM events WHERE agent_id = @a), 0),
+                  coalesce((SELECT last_seq FROM event_log_heads WHERE agent_id = @a), 0)) AS head`,
+    ),
+    keepHead: db.prepare(
+      'INSERT INTO event_log_heads (agent_id, last_seq) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)',
+    ),
     oldest: db.prepare('SELECT min(event_seq) AS oldest FROM events WHERE agent_id = ?'),
     after: db.prepare(`SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? ORDER BY event_seq ASC LIMIT ?`),
     pageAsc: db.prepare(

@@ -377,6 +377,8 @@ describe('status and state pages', () => {
 
 describe('delete and re-create', () => {
   let firstCreatedAt: string;
+  /** The last event_seq of the first incarnation's log. */
+  let oldHead = 0;
 
   beforeAll(async () => {
     const res = await create('doomed', { template: 'default' });
@@ -388,6 +390,8 @@ describe('delete and re-create', () => {
   });
 
   it('DELETE -> 202 with the job; delete-status reaches completed; the agent is then gone', async () => {
+    oldHead = (await eventsAsc('doomed')).at(-1)!.event_seq;
+    expect(oldHead).toBeGreaterThanOrEqual(3);
     const res = await request(d, 'DELETE', '/api/control/agents/doomed');
     expect(res.status, res.text).toBe(202);
     expect(res.json.ok).toBe(true);
@@ -415,7 +419,7 @@ describe('delete and re-create', () => {
     expect(fs.existsSync(path.join(d.home, 'agents', 'doomed', 'old-marker.txt'))).toBe(false);
   });
 
-  it('re-create: 201, incarnation 2, a fresh log from event_seq 1, nothing of the old one', async () => {
+  it('re-create: 201, incarnation 2, a fresh log that continues after the old head, nothing of the old one', async () => {
     const res = await create('doomed');
     expect(res.status, res.text).toBe(201);
     expect(res.json.created).toBe(true);
@@ -427,8 +431,10 @@ describe('delete and re-create', () => {
     expect(Date.parse(a.identity.created_at)).toBeGreaterThanOrEqual(Date.parse(firstCreatedAt));
 
     const events = await eventsAsc('doomed');
+    // The deletion's own events went with the log; the new one starts past everything the old had.
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ event_seq: 1, type: 'agent_created' });
+    expect(events[0]!.event_seq).toBeGreaterThan(oldHead);
+    expect(events[0]).toMatchObject({ type: 'agent_created' });
     expect(events[0]!.payload).toMatchObject({ incarnation: 2 });
     expect(JSON.stringify(events)).not.toContain('old message');
     expect(JSON.stringify(events)).not.toContain('Old Name');
@@ -439,26 +445,38 @@ describe('delete and re-create', () => {
     expect(fs.existsSync(path.join(home, 'old-marker.txt'))).toBe(false);
     expect(fs.existsSync(path.join(home, 'AGENT.md'))).toBe(false);
 
-    // The old log's cursors are gone: its head was at least 3, the new head is 1.
-    const stream = await request(d, 'GET', '/api/agents/doomed/events/stream?after_seq=3');
-    expectError(stream, 404, 'cursor_not_found');
-    expect(stream.json).toMatchObject({ after_seq: 3, event_seq: 1 });
+    // A client resuming from a cursor of the old log reads the new log from its start, never from
+    // its middle; a cursor past the new head is still cursor_not_found.
+    const resumed = await request(d, 'GET', `/api/agents/doomed/events?after_seq=${oldHead}&order=asc`);
+    expect(resumed.json.events.map((e: { type: string }) => e.type)[0]).toBe('agent_created');
+    const head = events[0]!.event_seq;
+    // On the stream the replay window is the new log: the old head (the last event a client saw) is
+    // its lower edge, an older cursor is below it.
+    const below = await request(d, 'GET', '/api/agents/doomed/events/stream?after_seq=1');
+    expectError(below, 404, 'cursor_not_found');
+    expect(below.json).toMatchObject({ after_seq: 1, event_seq: head });
+    const ahead = await request(d, 'GET', `/api/agents/doomed/events/stream?after_seq=${head + 5}`);
+    expectError(ahead, 404, 'cursor_not_found');
+    expect(ahead.json).toMatchObject({ after_seq: head + 5, event_seq: head });
   });
 
-  it('the next event of the new incarnation is event_seq 2', async () => {
-    // Stopping is the next event (2); stopped, the run loop adds nothing after the enqueue (3).
+  it("the new incarnation's log goes on without gaps", async () => {
+    // Stopping is the next event; stopped, the run loop adds nothing after the enqueue.
     await stopAgent(d, 'doomed');
     expect((await request(d, 'POST', '/api/agents/doomed/enqueue', { body: { text: 'new message' } })).status).toBe(202);
     const events = await eventsAsc('doomed');
-    expect(events.map((e) => e.event_seq)).toEqual([1, 2, 3]);
+    const first = events[0]!.event_seq;
+    expect(events.map((e) => e.event_seq)).toEqual([first, first + 1, first + 2]);
     expect(events.map((e) => e.type)).toEqual(['agent_created', 'control_applied', 'message_enqueued']);
   });
 
-  it('a third incarnation after another deletion', async () => {
+  it('a third incarnation after another deletion continues after the second one', async () => {
+    const secondHead = (await eventsAsc('doomed')).at(-1)!.event_seq;
     await deleteAndWait('doomed');
     const res = await create('doomed');
     expect(res.status).toBe(201);
     expect(res.json.agent.identity.incarnation).toBe(3);
+    expect((await eventsAsc('doomed'))[0]!.event_seq).toBeGreaterThan(secondHead);
   });
 
   it('DELETE of an unknown agent -> 404 agent_not_found', async () => {

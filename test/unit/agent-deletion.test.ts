@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createServices, startServices, stopServices } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
@@ -20,12 +23,38 @@ describe('agent deletion job', () => {
     await s.deletion.idle();
     expect(s.jobs.get(job.job_id)).toMatchObject({ status: 'completed', phase: 'finalizing', error: null });
     expect(s.agents.find('doomed')).toBeNull();
-    expect(s.events.head('doomed')).toBe(0);
+    // The log is gone but its head is kept: the next incarnation continues after it.
+    const head = s.events.head('doomed');
+    expect(head).toBeGreaterThan(1);
+    expect(s.events.page('doomed', { limit: 10, order: 'asc', max_level: 'debug' }).events).toEqual([]);
     expect(s.queue.pending('doomed')).toBe(0);
     expect(fs.existsSync(s.agents.homeOf('doomed'))).toBe(false);
     const again = s.agents.create('doomed', {});
     expect(again).toMatchObject({ created: true, agent: { incarnation: 2 } });
-    expect(s.events.page('doomed', { limit: 10, order: 'asc', max_level: 'debug' }).events.map((e) => e.type)).toEqual(['agent_created']);
+    const fresh = s.events.page('doomed', { limit: 10, order: 'asc', max_level: 'debug' }).events;
+    expect(fresh.map((e) => [e.type, e.event_seq])).toEqual([['agent_created', head + 1]]);
+  });
+
+  it('the kept head survives a restart: an incarnation created after it still continues the log', async () => {
+    const { s } = t;
+    s.agents.create('doomed', {});
+    await s.ingress.controlPrompt('doomed', 'hello');
+    s.deletion.request('doomed', { cascadePrivateChildren: false });
+    await s.deletion.idle();
+    const head = s.events.head('doomed');
+    expect(head).toBeGreaterThan(1);
+    await stopServices(s);
+    const again = createServices(loadConfig({ home: t.home }, {}), t.clock, createLogger('silent'));
+    startServices(again);
+    try {
+      again.agents.create('doomed', {});
+      expect(again.events.page('doomed', { limit: 10, order: 'asc', max_level: 'debug' }).events[0]).toMatchObject({ type: 'agent_created', event_seq: head + 1 });
+    } finally {
+      await stopServices(again);
+      // Both are stopped: the afterEach only removes the home.
+      const home = t.home;
+      t = { ...t, close: async () => fs.rmSync(home, { recursive: true, force: true }) };
+    }
   });
 
   it('refuses mutations and re-creation while deleting, and a deletion of the default agent', async () => {
