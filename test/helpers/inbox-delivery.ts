@@ -1,11 +1,26 @@
-/** Shared pieces of the inbox delivery tests: restarts, time steps, error codes, a real tmux. */
+/** Shared pieces of the inbox delivery tests: set-up, restarts, time steps, error codes, a real tmux. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import type { TestServices } from './services.js';
+import { afterEach, beforeEach } from 'vitest';
+import { testServices, type TestServices } from './services.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
+
+/**
+ * Fresh in-process services (with `configToml`) and a webhook receiver before each test, handed over
+ * by `bind`; after it, whatever `current` names then (a test may restart its services) is closed.
+ */
+export function servicesWithReceiver(configToml: string, bind: (t: TestServices, rx: Receiver) => void, current: () => { t: TestServices; rx: Receiver }): void {
+  beforeEach(async () => bind(testServices({ configToml }), await startReceiver()));
+  afterEach(async () => {
+    const { t, rx } = current();
+    await t.close();
+    await rx.close();
+  });
+}
 
 /** Stop the services and start new ones over the same home (a daemon restart); the clock keeps its time. */
 export async function restartServices(t: TestServices): Promise<TestServices> {

@@ -3,11 +3,11 @@
  * agent delivery paused, agent, target), counting notifications exactly. In-process services
  * with a ManualClock; webhook targets on a real loopback receiver.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COALESCE_MS, MAX_COVERED, MAX_LISTED } from '../../src/inbox/notifier.js';
-import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
-import { testServices, type TestServices } from '../helpers/services.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
+import type { TestServices } from '../helpers/services.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
 
 const CONFIG = `
 [delivery]
@@ -18,15 +18,7 @@ max_failures = 2
 
 let t: TestServices;
 let rx: Receiver;
-
-beforeEach(async () => {
-  t = testServices({ configToml: CONFIG });
-  rx = await startReceiver();
-});
-afterEach(async () => {
-  await t.close();
-  await rx.close();
-});
+servicesWithReceiver(CONFIG, (nt, nrx) => ((t = nt), (rx = nrx)), () => ({ t, rx }));
 
 const inbox = () => t.s.inbox;
 const direct = (agentId: string, message: string) => inbox().entries.create(agentId, { kind: 'direct', message });

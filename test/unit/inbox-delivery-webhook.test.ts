@@ -3,12 +3,12 @@
  * Retry-After, offline after 410 and after delivery.max_failures, durability across restart.
  * In-process services with a ManualClock; a real HTTP receiver on loopback.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COALESCE_MS, backoffDelay } from '../../src/inbox/notifier.js';
 import { parseRetryAfter, signWebhook } from '../../src/inbox/delivery/webhook.js';
-import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
+import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
-import { startReceiver, verifySignature, type Receiver } from '../helpers/webhook-receiver.js';
+import { verifySignature, type Receiver } from '../helpers/webhook-receiver.js';
 
 const CONFIG = `
 [delivery]
@@ -20,15 +20,7 @@ max_failures = 3
 
 let t: TestServices;
 let rx: Receiver;
-
-beforeEach(async () => {
-  t = testServices({ configToml: CONFIG });
-  rx = await startReceiver();
-});
-afterEach(async () => {
-  await t.close();
-  await rx.close();
-});
+servicesWithReceiver(CONFIG, (nt, nrx) => ((t = nt), (rx = nrx)), () => ({ t, rx }));
 
 function setup() {
   const agent = t.s.inbox.agents.create({ name: 'a' });

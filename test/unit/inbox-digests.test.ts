@@ -6,13 +6,13 @@
  * at start; the same retries, runtime and terminal paths as other notifications. In-process
  * services with a ManualClock (never a real sleep); webhook targets on a real loopback receiver.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AggregationPolicyInput } from '../../src/inbox/aggregation.js';
 import { terminalLine } from '../../src/inbox/delivery/terminal.js';
 import { COALESCE_MS, type PendingNotification } from '../../src/inbox/notifier.js';
-import { restartServices, tick as tickAll } from '../helpers/inbox-delivery.js';
-import { testServices, type TestServices } from '../helpers/services.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
+import type { TestServices } from '../helpers/services.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
 
 const CONFIG = `
 [delivery]
@@ -24,15 +24,7 @@ const HOUR = 3_600_000;
 
 let t: TestServices;
 let rx: Receiver;
-
-beforeEach(async () => {
-  t = testServices({ configToml: CONFIG });
-  rx = await startReceiver();
-});
-afterEach(async () => {
-  await t.close();
-  await rx.close();
-});
+servicesWithReceiver(CONFIG, (nt, nrx) => ((t = nt), (rx = nrx)), () => ({ t, rx }));
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
