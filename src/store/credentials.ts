@@ -45,6 +45,7 @@ interface Entry {
 
 export class CredentialStore {
   readonly file: string;
+  private cache: { version: string; profiles: Record<string, Entry> } | null = null;
 
   constructor(
     home: string,
@@ -89,13 +90,27 @@ export class CredentialStore {
     return { ...status(profile, entry), configured: false };
   }
 
+  /**
+   * The profiles, null-prototype (a name such as `constructor` is only ever a profile). The parsed
+   * file is kept while its inode, size and mtime stay the same: a provider reads its key at every
+   * request, which then costs one stat.
+   */
   private read(): Record<string, Entry> {
     let stat: fs.Stats;
     try {
       stat = fs.statSync(this.file);
     } catch {
-      return {};
+      this.cache = null;
+      return copy({});
     }
+    const version = `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.mode}`;
+    if (this.cache?.version === version) return copy(this.cache.profiles);
+    const profiles = this.parse(stat);
+    this.cache = { version, profiles };
+    return copy(profiles);
+  }
+
+  private parse(stat: fs.Stats): Record<string, Entry> {
     if ((stat.mode & 0o077) !== 0) {
       throw new CredentialStoreError(
         `credential store ${this.file} has mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}; it must not be readable by group or others (chmod 600)`,
@@ -108,11 +123,11 @@ export class CredentialStore {
       throw new CredentialStoreError(`credential store ${this.file} is not valid JSON: ${(err as Error).message}`);
     }
     const raw = (parsed as { profiles?: unknown } | null)?.profiles;
-    if (raw === undefined) return {};
+    const out: Record<string, Entry> = Object.create(null) as Record<string, Entry>;
+    if (raw === undefined) return out;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
       throw new CredentialStoreError(`credential store ${this.file}: "profiles" must be an object of {"kind", "token"} entries`);
     }
-    const out: Record<string, Entry> = Object.create(null) as Record<string, Entry>;
     for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
       const v = value as { kind?: unknown; token?: unknown; updated_at?: unknown } | null;
       if (!PROFILE_NAME.test(name) || !v || typeof v.token !== 'string' || v.token === '') continue;
@@ -125,6 +140,11 @@ export class CredentialStore {
   private write(profiles: Record<string, Entry>): void {
     writePrivateFile(this.file, JSON.stringify({ profiles }, null, 1));
   }
+}
+
+/** A null-prototype copy: callers may change it without touching the cache. */
+function copy(profiles: Record<string, Entry>): Record<string, Entry> {
+  return Object.assign(Object.create(null) as Record<string, Entry>, profiles);
 }
 
 function status(profile: string, e: Entry): CredentialStatus {

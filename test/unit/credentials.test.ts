@@ -48,6 +48,28 @@ describe('CredentialStore', () => {
     ]);
   });
 
+  it('a profile named like an Object.prototype member is only ever a profile', () => {
+    const store = new CredentialStore(home());
+    expect(store.status('constructor')).toBeNull();
+    expect(store.token('toString')).toBeNull();
+    store.put('constructor', 'api_key', 'C');
+    expect(store.status('constructor')).toMatchObject({ configured: true, kind: 'api_key' });
+    expect(store.list(['hasOwnProperty']).map((p) => [p.profile, p.configured])).toEqual([
+      ['constructor', true],
+      ['hasOwnProperty', false],
+    ]);
+  });
+
+  it('sees a change another writer made to the file (a hand edit, another process)', () => {
+    const h = home();
+    const store = new CredentialStore(h);
+    store.put('a', 'api_key', 'first');
+    expect(store.token('a')).toBe('first');
+    const file = path.join(h, 'credentials.json');
+    fs.writeFileSync(file, JSON.stringify({ profiles: { a: { kind: 'api_key', token: 'second-longer' } } }), { mode: 0o600 });
+    expect(store.token('a')).toBe('second-longer');
+  });
+
   it('refuses a file group or others can read, and one that is not JSON', () => {
     const h = home();
     const file = path.join(h, 'credentials.json');
