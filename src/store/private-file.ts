@@ -11,7 +11,9 @@ export function writePrivateFile(file: string, text: string): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
+  // Never through something already there (a link planted at the temporary name, a stale file).
+  fs.rmSync(tmp, { force: true });
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
   try {
     fs.fchmodSync(fd, 0o600);
     fs.writeSync(fd, text);
