@@ -396,5 +396,9 @@ describe('svc client errors', () => {
     const r = await runSvc(['tasks', 'list', 'main', '--url', 'http://127.0.0.1:1']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^svc: unreachable: cannot reach the svc daemon/);
+    // --json: the same exit code, the failure as one JSON document on stdout.
+    const j = await runSvc(['tasks', 'list', 'main', '--url', 'http://127.0.0.1:1', '--json']);
+    expect([j.code, j.stderr]).toEqual([3, '']);
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, code: 'unreachable', status: 0, error: expect.stringContaining('cannot reach the svc daemon') });
   });
 });
