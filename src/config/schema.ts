@@ -100,6 +100,9 @@ export const ConfigSchema = z.strictObject({
       oidc: Oidc.prefault({}),
     })
     .prefault({}),
+  // 'full': an acknowledged write survives a power cut (the WAL is fsynced, off the event loop,
+  // before the answer); 'normal': it survives a crash of svc but not of the machine.
+  store: z.strictObject({ synchronous: z.enum(['full', 'normal']).default('full') }).prefault({}),
   events: z
     .strictObject({
       heartbeat_ms: int(100, 15000),

@@ -2,7 +2,9 @@
  * The per-agent durable event log (CONTRACT.md section 7). `append` must run inside a store
  * transaction together with the state change it records; it assigns the next `event_seq`
  * (gap-free: the sequence is read from the log itself inside that transaction) and publishes to
- * the broadcaster only after the transaction commits.
+ * the broadcaster only after the transaction commits and is on the disk (store.ts: a group
+ * commit's hooks wait for its fsync). Streams replay only what has been published, so an SSE
+ * client never receives an event the disk could still lose.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -68,6 +70,11 @@ export class EventLog {
   private readonly stmt: ReturnType<typeof prepare>;
   /** Head event_seq per agent: read on every append, so kept in memory (reloaded after a rollback). */
   private readonly heads: TxCache<number>;
+  /**
+   * The newest published event_seq per agent that has appended since start. Older events were
+   * all published (by an earlier run, or before the first append of this one).
+   */
+  private readonly published = new Map<string, number>();
 
   constructor(private readonly deps: EventLogDeps) {
     this.db = deps.store.db;
@@ -109,7 +116,9 @@ export class EventLog {
       JSON.stringify(payload),
     );
     this.heads.set(agentId, seq);
+    if (!this.published.has(agentId)) this.published.set(agentId, seq - 1);
     store.afterCommit(() => {
+      this.published.set(agentId, seq);
       this.deps.onAppend?.();
       this.deps.broadcaster.publish(event, () => (this.stmt.visibility.get(agentId) as { visibility: string } | undefined)?.visibility !== 'private');
     });
@@ -124,15 +133,20 @@ export class EventLog {
     return this.heads.get(agentId, () => (this.stmt.head.get({ a: agentId }) as { head: number }).head);
   }
 
+  /** The newest event_seq the broadcaster has published: what a stream may replay. */
+  publishedHead(agentId: string): number {
+    return this.published.get(agentId) ?? this.head(agentId);
+  }
+
   /** Lowest retained event_seq; head + 1 when the log holds nothing. */
   oldestRetained(agentId: string): number {
     const row = this.stmt.oldest.get(agentId) as { oldest: number | null };
     return row.oldest ?? this.head(agentId) + 1;
   }
 
-  /** Events with event_seq > afterSeq, ascending, at most `limit`. */
+  /** Published events with event_seq > afterSeq, ascending, at most `limit`. */
   readAfter(agentId: string, afterSeq: number, limit: number): EventEnvelope[] {
-    return (this.stmt.after.all(agentId, afterSeq, limit) as Row[]).map(toEnvelope);
+    return (this.stmt.after.all(agentId, afterSeq, this.publishedHead(agentId), limit) as Row[]).map(toEnvelope);
   }
 
   page(agentId: string, q: PageQuery): EventsPage {
@@ -197,7 +211,7 @@ function prepare(db: Database.Database) {
       'INSERT INTO event_log_heads (agent_id, last_seq) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)',
     ),
     oldest: db.prepare('SELECT min(event_seq) AS oldest FROM events WHERE agent_id = ?'),
-    after: db.prepare(`SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? ORDER BY event_seq ASC LIMIT ?`),
+    after: db.prepare(`SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? AND event_seq <= ? ORDER BY event_seq ASC LIMIT ?`),
     pageAsc: db.prepare(
       `SELECT ${COLUMNS} FROM events WHERE agent_id = ? AND event_seq > ? AND event_seq < ? AND level <= ? ORDER BY event_seq ASC LIMIT ?`,
     ),

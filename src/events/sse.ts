@@ -17,7 +17,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { frameOf, type Broadcaster, type Subscriber } from './broadcaster.js';
-import type { EventLog } from './event-log.js';
+import type { EventEnvelope, EventLog } from './event-log.js';
 
 const BACKLOG_CHUNK = 512;
 /** How long a gracefully ended stream may take to flush before its socket is destroyed. */
@@ -56,9 +56,16 @@ export class SseConnection implements Subscriber {
     }
   }
 
+  /**
+   * Live frames of an agent's log up to this event_seq were already sent from the backlog (a
+   * client that read a page may open its stream at an event not yet published): skipped.
+   */
+  sentThrough = 0;
+
   /** Write one frame, queueing behind backpressure; disconnects a client that lags too far. */
-  deliver(frame: string): void {
+  deliver(frame: string, event?: EventEnvelope): void {
     if (this.closed) return;
+    if (event && this.agentId !== null && event.event_seq <= this.sentThrough) return;
     if (this.blocked) {
       this.queue.push(frame);
       this.queuedBytes += frame.length;
@@ -193,7 +200,7 @@ export class SseHub {
    */
   async streamAgent(conn: SseConnection, agentId: string, afterSeq: number | undefined, limit?: number): Promise<void> {
     conn.agentId = agentId;
-    let last = afterSeq ?? this.log.head(agentId);
+    let last = afterSeq ?? this.log.publishedHead(agentId);
     let sent = 0;
     while (!conn.closed) {
       const room = limit === undefined ? BACKLOG_CHUNK : Math.min(BACKLOG_CHUNK, limit - sent);
@@ -204,6 +211,7 @@ export class SseHub {
       const rows = this.log.readAfter(agentId, last, room);
       if (rows.length === 0) {
         // Caught up. Subscribing in this same synchronous step means no commit can slip between.
+        conn.sentThrough = last;
         const unsubscribe = this.broadcaster.subscribe(agentId, conn);
         conn.onClose(unsubscribe);
         return;

@@ -1,20 +1,34 @@
 /**
- * The SQLite store: one better-sqlite3 connection in WAL mode with synchronous=FULL, a
- * transaction helper with commit/rollback hooks, and group commit.
+ * The SQLite store: one better-sqlite3 connection in WAL mode, a transaction helper with
+ * commit/rollback hooks, and group commit whose disk wait runs off the event loop.
  *
  * Group commit: `write(fn)` queues fn; on the next tick every queued fn runs inside one
- * transaction (each in its own savepoint, so one failing caller does not undo the others), the
- * transaction commits (one fsync for the whole batch), after-commit hooks run (the broadcaster
- * publishes), and only then is each caller answered. Durability costs one fsync per tick, not
- * one per request.
+ * transaction (each in its own savepoint, so one failing caller does not undo the others) and the
+ * transaction commits. Only then does the disk come in, and not on the event loop: the batch
+ * commits with synchronous=NORMAL (in WAL mode: the frames are written to the WAL, no fsync), and
+ * the WAL file is fsynced by a thread of libuv's pool (`fs.fsync`). That is exactly what
+ * synchronous=FULL adds to NORMAL (one fsync of the WAL per commit), moved to another thread and
+ * shared: while one fsync runs, the loop keeps parsing requests and committing the next batches,
+ * and the next fsync covers all of them. A caller is answered, and the batch's after-commit
+ * hooks run (the broadcaster publishes, timers are armed), only once an fsync that started after
+ * its commit has returned. Reads on this connection see a committed batch at once; the outside
+ * world hears of it only when it is on the disk.
+ *
+ * Hooks run in commit order, always: a commit's hooks wait for those of every earlier commit.
+ *
+ * `tx(fn)` (synchronous, outside group commit) keeps synchronous=FULL: it is durable when it
+ * returns, and since its fsync covers the whole WAL, every earlier group commit is durable too.
  *
  * Internal progress nobody has been promised (the run loop claiming and finishing turns) may be
- * written with `{durable: false}`: a batch made only of such writes commits with
- * synchronous=NORMAL, which in WAL mode skips the fsync. It survives a crash of the process
- * (kill -9: the WAL is in the OS page cache); only a power cut can lose it, and the next durable
- * commit (any acknowledged write) fsyncs the WAL and with it everything written before.
+ * written with `{durable: false}`: a batch made only of such writes asks for no fsync. It survives
+ * a crash of the process (kill -9: the WAL is in the OS page cache); only a power cut can lose it,
+ * and the next durable commit fsyncs the WAL and with it everything written before.
+ *
+ * `synchronous: 'normal'` (config `[store] synchronous`) drops the fsync altogether: acknowledged
+ * writes survive kill -9 but not a power cut.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations/index.js';
 
@@ -32,10 +46,34 @@ interface PendingWrite {
   reject: (err: unknown) => void;
 }
 
+/** A committed group (or a tx whose hooks had to queue) waiting for the disk or for earlier hooks. */
+interface Committed {
+  /** The group commit's number; it is durable once `durableThrough` reaches it. */
+  gen: number;
+  /** False when nobody in it was promised durability (or it is already durable). */
+  needsSync: boolean;
+  hooks: Hook[];
+  settle: (error: unknown) => void;
+}
+
 export interface StoreStats {
   commits: number;
   batchedWrites: number;
+  /** fsyncs of the WAL run off the event loop for group commits. */
+  walSyncs: number;
 }
+
+export type SyncMode = 'full' | 'normal';
+
+export interface StoreOptions {
+  /** 'full' (default): acknowledged writes survive a power cut; 'normal': only a crash of svc. */
+  synchronous?: SyncMode;
+  /** Default: fsync of the WAL file in libuv's thread pool (walSyncer). Tests inject a slow or failing one. */
+  syncWal?: WalSync;
+}
+
+/** Makes everything written to the WAL so far durable, then calls `done` (on the event loop). */
+export type WalSync = (done: (err: Error | null) => void) => void;
 
 /** Upper bound on writes folded into one group-commit transaction. */
 const MAX_BATCH = 2000;
@@ -47,29 +85,46 @@ export class Store {
   private queue: PendingWrite[] = [];
   private scheduled = false;
   private closed = false;
-  readonly stats: StoreStats = { commits: 0, batchedWrites: 0 };
+  readonly stats: StoreStats = { commits: 0, batchedWrites: 0, walSyncs: 0 };
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
+  private readonly totalChanges: Database.Statement;
   private readonly savepoints: Array<{ begin: Database.Statement; release: Database.Statement; rollback: Database.Statement }> = [];
+  /** Commits waiting for the disk or for the hooks of earlier ones, oldest first. */
+  private readonly waiting: Committed[] = [];
+  private committedGen = 0;
+  private durableThrough = 0;
+  private syncing = false;
+  private pumping = false;
+  /** Set when an fsync failed: what the WAL holds may not be on the disk, so no write is taken. */
+  private failure: Error | null = null;
+  private readonly syncWal: WalSync;
+  private readonly releaseWal: () => void;
+  private readonly fsyncs: boolean;
 
   /** Called after every committed transaction (metrics). */
   onCommit: (() => void) | null = null;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, file: string, opts: StoreOptions) {
     this.db = db;
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.fsyncs = (opts.synchronous ?? 'full') === 'full' && file !== ':memory:';
+    const syncer = opts.syncWal ? { sync: opts.syncWal, release: () => {} } : walSyncer(file);
+    this.syncWal = syncer.sync;
+    this.releaseWal = syncer.release;
   }
 
   /** Open (creating if needed) and migrate the database at `file`. */
-  static open(file: string): Store {
+  static open(file: string, opts: StoreOptions = {}): Store {
     restrictFiles(file);
     const db = new Database(file);
     try {
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
       migrate(db);
@@ -77,7 +132,7 @@ export class Store {
       db.close();
       throw err;
     }
-    return new Store(db);
+    return new Store(db, file, opts);
   }
 
   get inTransaction(): boolean {
@@ -86,10 +141,20 @@ export class Store {
 
   /**
    * Run fn in a transaction now (synchronously). Nested calls become savepoints: a nested
-   * failure rolls back only its own writes and hooks.
+   * failure rolls back only its own writes and hooks. Durable when it returns (synchronous=FULL).
    */
   tx<T>(fn: () => T): T {
     if (this.unit) return this.savepoint(fn);
+    const changesBefore = this.fsyncs ? (this.totalChanges.get() as number) : 0;
+    const { result, hooks } = this.transaction(fn);
+    // A FULL commit that wrote fsynced the whole WAL: every earlier group commit is on the disk.
+    if (this.fsyncs && (this.totalChanges.get() as number) !== changesBefore) this.durableThrough = this.committedGen;
+    this.afterTransaction({ gen: 0, needsSync: false, hooks, settle: () => {} });
+    return result;
+  }
+
+  /** BEGIN, fn, COMMIT; on failure ROLLBACK, run the rollback hooks and rethrow. */
+  private transaction<T>(fn: () => T): { result: T; hooks: Hook[] } {
     const unit = new Unit();
     this.unit = unit;
     this.begin.run();
@@ -106,8 +171,7 @@ export class Store {
     this.unit = null;
     this.stats.commits++;
     this.onCommit?.();
-    runHooks(unit.commitHooks);
-    return result;
+    return { result, hooks: unit.commitHooks };
   }
 
   private savepoint<T>(fn: () => T): T {
@@ -148,21 +212,30 @@ export class Store {
   }
 
   /**
-   * Queue fn for the next group commit; resolves with fn's result after the commit. With
-   * `durable: false` the commit need not reach the disk before the answer (see the header).
+   * Queue fn for the next group commit; resolves with fn's result once the commit is on the
+   * disk. With `durable: false` the commit need not reach the disk first (see the header).
    */
   write<T>(fn: () => T, opts: { durable?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, durable: opts.durable ?? true, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
-  /** Register a hook that runs after the enclosing transaction commits. */
+  /**
+   * The next tick flushes, unless an fsync is running: then the writes gather until it returns
+   * and commit together (their callers wait for a sync either way; one commit per sync keeps the
+   * WAL from rewriting the same pages for a handful of writes at a time).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.syncing || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Register a hook that runs after the enclosing transaction commits (and is on the disk). */
   afterCommit(hook: Hook): void {
     if (!this.unit) throw new Error('afterCommit outside a transaction');
     this.unit.commitHooks.push(hook);
@@ -174,17 +247,21 @@ export class Store {
     this.unit.rollbackHooks.push(hook);
   }
 
-  /** Run every queued write now (used by flush ticks and before close). */
+  /** Commit every queued write now (used by flush ticks and before close). */
   flush(): void {
     this.scheduled = false;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
+      if (this.failure) {
+        for (const item of batch) item.reject(this.failure);
+        continue;
+      }
       const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-      const relaxed = batch.every((item) => !item.durable);
       // (exec, not a prepared statement: a prepared PRAGMA synchronous does not reliably take effect.)
-      if (relaxed) this.db.exec('PRAGMA synchronous = NORMAL');
+      if (this.fsyncs) this.db.exec('PRAGMA synchronous = NORMAL');
+      let hooks: Hook[];
       try {
-        this.tx(() => {
+        hooks = this.transaction(() => {
           for (const item of batch) {
             try {
               outcomes.push({ ok: true, value: this.tx(item.fn) });
@@ -192,21 +269,79 @@ export class Store {
               outcomes.push({ ok: false, error });
             }
           }
-        });
+        }).hooks;
       } catch (error) {
         // The commit itself failed (disk full, I/O error): nobody's write is durable.
         for (const item of batch) item.reject(error);
         continue;
       } finally {
-        if (relaxed) this.db.exec('PRAGMA synchronous = FULL');
+        if (this.fsyncs) this.db.exec('PRAGMA synchronous = FULL');
       }
       this.stats.batchedWrites += batch.length;
-      batch.forEach((item, i) => {
-        const outcome = outcomes[i]!;
-        if (outcome.ok) item.resolve(outcome.value);
-        else item.reject(outcome.error);
+      this.afterTransaction({
+        gen: ++this.committedGen,
+        needsSync: this.fsyncs && batch.some((item) => item.durable),
+        hooks,
+        settle: (error) =>
+          batch.forEach((item, i) => {
+            const outcome = outcomes[i]!;
+            if (error) item.reject(error);
+            else if (outcome.ok) item.resolve(outcome.value);
+            else item.reject(outcome.error);
+          }),
       });
     }
+  }
+
+  /** A commit's hooks run now if nothing earlier is waiting, else in turn (commit order). */
+  private afterTransaction(committed: Committed): void {
+    if (this.waiting.length === 0 && !this.pumping && !committed.needsSync) {
+      runHooks(committed.hooks);
+      committed.settle(null);
+      return;
+    }
+    this.waiting.push(committed);
+    this.pump();
+  }
+
+  /** Settle every waiting commit that is durable (or needs no fsync), in order; start an fsync for the rest. */
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiting.length > 0) {
+        const head = this.waiting[0]!;
+        if (head.needsSync && head.gen > this.durableThrough) break;
+        this.waiting.shift();
+        runHooks(head.hooks);
+        head.settle(null);
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.waiting.length > 0 && !this.syncing) this.startSync();
+  }
+
+  private startSync(): void {
+    this.syncing = true;
+    const target = this.committedGen;
+    this.syncWal((err) => {
+      this.syncing = false;
+      this.stats.walSyncs++;
+      if (err) return this.fail(err);
+      this.durableThrough = Math.max(this.durableThrough, target);
+      this.pump();
+      this.schedule();
+    });
+  }
+
+  /**
+   * The WAL could not be made durable: the kernel may have dropped the pages it failed to write,
+   * so what the waiting callers wrote may be lost. They are told, and the store takes no more writes.
+   */
+  private fail(err: Error): void {
+    this.failure = new Error(`the database could not be synced to disk: ${err.message}`);
+    for (const committed of this.waiting.splice(0)) committed.settle(this.failure);
   }
 
   /** Copy the WAL into the main database file (shutdown). */
@@ -218,13 +353,64 @@ export class Store {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
     this.checkpoint();
+    this.durableThrough = this.committedGen;
+    this.pump();
     this.db.close();
+    // An fsync still running keeps the descriptor until it returns (walSyncer).
+    this.releaseWal();
   }
 }
 
 function runHooks(hooks: Hook[]): void {
   for (const hook of hooks) hook();
+}
+
+/**
+ * fsync of the WAL file in libuv's thread pool. The file descriptor is opened at the first sync
+ * (the WAL exists by then: the migrations wrote it) and kept: SQLite truncates and reuses the
+ * WAL, never replaces it, while its connection is open. The directory is synced once, so the
+ * WAL's own entry is durable too (what SQLite does at its first FULL sync of a new WAL).
+ */
+function walSyncer(file: string): { sync: WalSync; release: () => void } {
+  let fd: number | null = null;
+  let running = false;
+  let released = false;
+  const closeFd = () => {
+    if (fd !== null) fs.closeSync(fd);
+    fd = null;
+  };
+  const sync: WalSync = (done) => {
+    if (released) return setImmediate(() => done(new Error('store is closed')));
+    if (fd === null) {
+      try {
+        fd = fs.openSync(`${file}-wal`, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW);
+        const dir = fs.openSync(path.dirname(file), fs.constants.O_RDONLY);
+        try {
+          fs.fsyncSync(dir);
+        } finally {
+          fs.closeSync(dir);
+        }
+      } catch (err) {
+        setImmediate(() => done(err as Error));
+        return;
+      }
+    }
+    running = true;
+    fs.fsync(fd, (err) => {
+      running = false;
+      if (released) closeFd();
+      done(err);
+    });
+  };
+  return {
+    sync,
+    release: () => {
+      released = true;
+      if (!running) closeFd();
+    },
+  };
 }
 
 /**

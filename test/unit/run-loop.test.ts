@@ -291,6 +291,12 @@ describe('control', () => {
 
   it('refuses wake, control, abort and debug-prompt on a deleting agent (409 agent_deleting) and an unknown one (404)', async () => {
     t.s.agents.create('doomed', {});
+    // The deletion stays in its first phase until the checks are done (no race with its job).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    t.s.deletion.onStop(async (id) => {
+      if (id === 'doomed') await held;
+    });
     t.s.deletion.request('doomed', { cascadePrivateChildren: false });
     const c = t.s.runLoop.control;
     for (const [agent, status, code] of [['doomed', 409, 'agent_deleting'], ['ghost', 404, 'agent_not_found']] as const) {
@@ -299,6 +305,8 @@ describe('control', () => {
       await expect(c.abort(agent, {})).rejects.toMatchObject({ status, code });
       await expect(c.debugPrompt(agent, { text: 'x' })).rejects.toMatchObject({ status, code });
     }
+    release();
+    await t.s.deletion.idle();
   });
 });
 

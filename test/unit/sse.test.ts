@@ -1,7 +1,15 @@
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { IdGenerator } from '../../src/core/ids.js';
+import { Broadcaster } from '../../src/events/broadcaster.js';
+import { EventLog } from '../../src/events/event-log.js';
 import { END_GRACE_MS, SseHub } from '../../src/events/sse.js';
+import { Store } from '../../src/store/store.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 /**
@@ -161,5 +169,46 @@ describe('SSE delivery', () => {
     });
     expect(res.frames).toHaveLength(1);
     expect(res.frames[0]).toContain('"agent_id":"shown"');
+  });
+});
+
+describe('SSE and the disk', () => {
+  it('a stream replays only events whose commit is on the disk, and sends an event seen early in a page once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-sse-sync-'));
+    const syncs: Array<(err: Error | null) => void> = [];
+    const store = Store.open(path.join(dir, 'svc.db'), { syncWal: (done) => syncs.push(done) });
+    const broadcaster = new Broadcaster();
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const log = new EventLog({ store, clock, ids: new IdGenerator(clock), broadcaster });
+    try {
+      store.tx(() => log.append('a', 'tool_call', { n: 1 })); // durable at once (synchronous tx)
+      const pending = store.write(() => log.append('a', 'tool_call', { n: 2 }));
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      expect(syncs).toHaveLength(1);
+      // Committed (a page sees it) but not on the disk: no stream replays it yet.
+      expect(log.head('a')).toBe(2);
+      expect(log.publishedHead('a')).toBe(1);
+      expect(log.readAfter('a', 0, 10).map((e) => e.event_seq)).toEqual([1]);
+      const hub = new SseHub(log, broadcaster, { maxBufferedBytes: 1_000_000, maxClients: 10 });
+      const fromStart = new FakeResponse(1_000_000);
+      await hub.streamAgent(hub.attach(fromStart as unknown as ServerResponse), 'a', 0);
+      // A client that read event 2 in a page opens its stream after it.
+      const afterPage = new FakeResponse(1_000_000);
+      await hub.streamAgent(hub.attach(afterPage as unknown as ServerResponse), 'a', 2);
+      const live = new FakeResponse(1_000_000);
+      await hub.streamAgent(hub.attach(live as unknown as ServerResponse), 'a', undefined);
+      expect(fromStart.seqs()).toEqual([1]);
+      syncs.shift()!(null);
+      await pending;
+      store.tx(() => log.append('a', 'tool_call', { n: 3 }));
+      expect(fromStart.seqs()).toEqual([1, 2, 3]);
+      expect(afterPage.seqs()).toEqual([3]);
+      expect(live.seqs()).toEqual([2, 3]);
+      hub.closeAll();
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

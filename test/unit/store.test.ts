@@ -101,17 +101,123 @@ describe('Store', () => {
     other.close();
     store.close();
   });
-  it('commits a batch of only non-durable writes with synchronous=NORMAL, any durable write keeps FULL, and FULL is restored', async () => {
-    const store = open();
+  it('a durable group commit is answered, and its hooks run, only after the WAL sync that follows it; the loop is free meanwhile', async () => {
+    const syncs: Array<(err: Error | null) => void> = [];
+    const store = Store.open(dbFile(), { syncWal: (done) => syncs.push(done) });
+    store.db.exec('CREATE TABLE t (v INTEGER NOT NULL UNIQUE)');
+    const seen: string[] = [];
     const sync = () => store.db.pragma('synchronous', { simple: true });
-    const relaxed = await Promise.all([store.write(() => sync(), { durable: false }), store.write(() => sync(), { durable: false })]);
-    expect(relaxed).toEqual([1, 1]);
-    expect(sync()).toBe(2);
-    const mixed = await Promise.all([store.write(() => sync(), { durable: false }), store.write(() => sync())]);
-    expect(mixed).toEqual([2, 2]);
-    // A failing commit restores FULL too.
-    await expect(store.write(() => { store.db.prepare('INSERT INTO t (v) VALUES (1)').run(); throw new Error('x'); }, { durable: false })).rejects.toThrow('x');
-    expect(sync()).toBe(2);
+    let answered = false;
+    const first = store.write(() => {
+      store.db.prepare('INSERT INTO t VALUES (1)').run();
+      store.afterCommit(() => seen.push('hook 1'));
+      return sync();
+    }).then((v) => {
+      answered = true;
+      return v;
+    });
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // Committed (a read sees it) and the fsync requested, but nobody told yet.
+    expect(store.db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(1);
+    expect(syncs).toHaveLength(1);
+    expect(answered).toBe(false);
+    expect(seen).toEqual([]);
+    // Writes that come while the sync runs gather until it returns, then commit together and
+    // wait for a sync of their own.
+    const second = store.write(() => {
+      store.db.prepare('INSERT INTO t VALUES (2)').run();
+      store.afterCommit(() => seen.push('hook 2'));
+    });
+    const third = store.write(() => store.db.prepare('INSERT INTO t VALUES (3)').run());
+    await new Promise((r) => setImmediate(r));
+    expect(store.db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(1);
+    const commits = store.stats.commits;
+    syncs.shift()!(null);
+    expect(await first).toBe(1); // the batch committed with synchronous=NORMAL: the fsync is ours
+    expect(seen).toEqual(['hook 1']);
+    await new Promise((r) => setImmediate(r));
+    expect(store.stats.commits - commits).toBe(1);
+    expect(store.db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(3);
+    expect(syncs).toHaveLength(1);
+    syncs.shift()!(null);
+    await third;
+    await second;
+    expect(seen).toEqual(['hook 1', 'hook 2']);
+    expect(sync()).toBe(2); // FULL again for tx()
+    expect(store.stats.walSyncs).toBe(2);
+    store.close();
+  });
+
+  it('a batch of only non-durable writes asks for no sync, but its hooks still wait for the earlier commit', async () => {
+    const syncs: Array<(err: Error | null) => void> = [];
+    const store = Store.open(dbFile(), { syncWal: (done) => syncs.push(done) });
+    const seen: string[] = [];
+    const relaxed = await store.write(() => {
+      store.afterCommit(() => seen.push('relaxed alone'));
+      return 'ok';
+    }, { durable: false });
+    expect(relaxed).toBe('ok');
+    expect(syncs).toHaveLength(0);
+    const durable = store.write(() => store.afterCommit(() => seen.push('durable')));
+    await new Promise((r) => setImmediate(r));
+    const after = store.write(() => store.afterCommit(() => seen.push('relaxed after')), { durable: false });
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(seen).toEqual(['relaxed alone']);
+    expect(syncs).toHaveLength(1);
+    syncs.shift()!(null);
+    await Promise.all([durable, after]);
+    expect(seen).toEqual(['relaxed alone', 'durable', 'relaxed after']);
+    store.close();
+  });
+
+  it('a synchronous tx that writes is durable at once (FULL) and so is every group commit before it: hooks in commit order', async () => {
+    const syncs: Array<(err: Error | null) => void> = [];
+    const store = Store.open(dbFile(), { syncWal: (done) => syncs.push(done) });
+    store.db.exec('CREATE TABLE t (v INTEGER NOT NULL UNIQUE)');
+    const seen: string[] = [];
+    const grouped = store.write(() => {
+      store.db.prepare('INSERT INTO t VALUES (1)').run();
+      store.afterCommit(() => seen.push('grouped'));
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(syncs).toHaveLength(1);
+    store.tx(() => {
+      expect(store.db.pragma('synchronous', { simple: true })).toBe(2);
+      store.db.prepare('INSERT INTO t VALUES (2)').run();
+      store.afterCommit(() => seen.push('tx'));
+    });
+    expect(seen).toEqual(['grouped', 'tx']);
+    await grouped;
+    syncs.shift()!(null); // the late fsync changes nothing
+    store.close();
+  });
+
+  it('a failed WAL sync rejects the callers waiting for it, and the store takes no more writes', async () => {
+    const store = Store.open(dbFile(), { syncWal: (done) => setImmediate(() => done(new Error('EIO: i/o error'))) });
+    const seen: string[] = [];
+    await expect(store.write(() => store.afterCommit(() => seen.push('never')))).rejects.toThrow(/could not be synced to disk: EIO/);
+    expect(seen).toEqual([]);
+    await expect(store.write(() => 1)).rejects.toThrow(/could not be synced/);
+    store.close();
+  });
+
+  it('synchronous "normal" commits without any fsync', async () => {
+    const syncs: Array<(err: Error | null) => void> = [];
+    const store = Store.open(dbFile(), { synchronous: 'normal', syncWal: (done) => syncs.push(done) });
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(1);
+    expect(await store.write(() => 5)).toBe(5);
+    expect(syncs).toHaveLength(0);
+    store.close();
+  });
+
+  it('the default sync fsyncs the real WAL file off the loop', async () => {
+    const store = Store.open(dbFile());
+    store.db.exec('CREATE TABLE t (v INTEGER)');
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.write(() => store.db.prepare('INSERT INTO t VALUES (?)').run(i))));
+    expect(store.stats.walSyncs).toBeGreaterThanOrEqual(1);
+    expect(store.db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(20);
     store.close();
   });
 });
