@@ -1,64 +1,83 @@
 /**
- * Enqueue throughput: autocannon against POST /api/agents/main/enqueue on svc and against the
- * same route on bare Fastify, in the same run, in alternating rounds (svc, bare, bare, svc, ...)
- * so drift on a noisy machine hits both sides alike. The ratio's tolerance is half the spread of
- * the per-round ratios. CPU time per request is read from /proc for each server, which stays
- * meaningful even when the load generator (sharing the same cores) is the limit. The agent is
- * stopped before the load, so the run loop consumes nothing and every 202 stays a queued message
- * (the turns scenario measures consumption).
+ * Enqueue throughput and the latency of one durable write. autocannon against
+ * POST /api/agents/main/enqueue on svc (synchronous = "full", the default), on svc with
+ * `[store] synchronous = "normal"` (no fsync: what durability costs) and on the same route of
+ * bare Fastify, in the same run, in rotating order per round so drift on a noisy machine hits
+ * all alike. The ratio's tolerance is half the spread of the per-round ratios. CPU time per
+ * request is read from /proc for each server, which stays meaningful even when the load
+ * generator (sharing the same cores) is the limit. Then one connection, one request at a time:
+ * the latency of a single durable write, fsync included, beside the same without fsync and
+ * beside bare Fastify. The agent is stopped before the load, so the run loop consumes nothing
+ * and every 202 stays a queued message (the turns scenario measures consumption).
  */
+import http from 'node:http';
 import autocannon from 'autocannon';
-import { expectJson, metrics, stopAgent } from '../lib/http.js';
-import { cpuSeconds, removeHome, startBareFastify, startDaemon } from '../lib/processes.js';
-import { halfSpread, int, mean, ms, ratio } from '../lib/stats.js';
+import { expectJson, metrics, request, stopAgent } from '../lib/http.js';
+import { BENCH_CONFIG, cpuSeconds, removeHome, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
+import { halfSpread, int, mean, ms, nowNs, ratio, summary } from '../lib/stats.js';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const PATH = '/api/agents/main/enqueue';
 const BODY = JSON.stringify({ text: 'hello' });
-const GOAL_RATIO = 0.6;
+const GOAL_RATIO = 0.8;
+const SERIAL_WARMUP = 50;
+const NAMES = ['svc', 'normal', 'bare'];
+const LABEL = { svc: 'svc', normal: 'svc, synchronous=normal', bare: 'bare Fastify' };
+
+async function startNormal() {
+  const home = tempHome();
+  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[store]\nsynchronous = "normal"\n`);
+  return startDaemon(home);
+}
 
 export async function run(opts) {
-  const { duration, connections, rounds, warmup } = opts.enqueue;
-  const svc = await startDaemon();
-  let bare = null;
-  const runs = { svc: [], bare: [] };
-  let svcAccepted = 0;
+  const { duration, connections, rounds, warmup, serial } = opts.enqueue;
+  const targets = {};
+  const runs = { svc: [], normal: [], bare: [] };
+  const accepted = { svc: 0, normal: 0 };
+  const single = {};
   let warmupNot202 = 0;
-  let pending;
+  const pending = {};
   let group = null;
   try {
-    await stopAgent(svc.base);
-    bare = await startBareFastify();
-    const targets = { svc, bare };
-    for (const t of ['svc', 'bare']) {
+    targets.svc = await startDaemon();
+    targets.normal = await startNormal();
+    targets.bare = await startBareFastify();
+    for (const t of ['svc', 'normal']) await stopAgent(targets[t].base);
+    for (const t of NAMES) {
       const w = await load(targets[t], warmup, connections);
       warmupNot202 += w.completed - w.accepted;
-      if (t === 'svc') svcAccepted += w.accepted;
+      if (t !== 'bare') accepted[t] += w.accepted;
     }
-    const before = await metrics(svc.base);
+    const before = await metrics(targets.svc.base);
     for (let r = 0; r < rounds; r++) {
-      for (const t of r % 2 === 0 ? ['svc', 'bare'] : ['bare', 'svc']) {
+      for (let i = 0; i < NAMES.length; i++) {
+        const t = NAMES[(i + r) % NAMES.length];
         const result = await load(targets[t], duration, connections);
         runs[t].push(result);
-        if (t === 'svc') svcAccepted += result.accepted;
-        opts.log(`  ${t.padEnd(4)} round ${r + 1}: ${int(result.rps)} req/s, p99 ${result.p99} ms, ${result.cpuUsPerReq.toFixed(0)} µs CPU/req, non-202 ${result.completed - result.accepted}`);
+        if (t !== 'bare') accepted[t] += result.accepted;
+        opts.log(`  ${t.padEnd(6)} round ${r + 1}: ${int(result.rps)} req/s, p99 ${result.p99} ms, ${result.cpuUsPerReq.toFixed(0)} µs CPU/req, non-202 ${result.completed - result.accepted}`);
       }
     }
-    const after = await metrics(svc.base);
+    const after = await metrics(targets.svc.base);
     // Group commit at work: how many enqueues shared one transaction (one fsync).
     group = {
       commits: after.svc_store_commits - before.svc_store_commits,
       enqueued: after.svc_messages_enqueued - before.svc_messages_enqueued,
     };
+    for (const t of NAMES) {
+      single[t] = await oneAtATime(targets[t], serial);
+      if (t !== 'bare') accepted[t] += serial + SERIAL_WARMUP;
+      opts.log(`  ${t.padEnd(6)} one connection: p50 ${single[t].p50.toFixed(0)} µs, p99 ${single[t].p99.toFixed(0)} µs`);
+    }
     // Every 202 must be a durable queued message: the queue depth counts them.
-    const status = await expectJson(svc.base, 'GET', '/api/agents/main/status', 200);
-    pending = status.pending_messages;
+    for (const t of ['svc', 'normal']) pending[t] = (await expectJson(targets[t].base, 'GET', '/api/agents/main/status', 200)).pending_messages;
   } finally {
-    await svc.stop();
-    await bare?.stop();
-    removeHome(svc.home);
+    for (const t of NAMES) await targets[t]?.stop();
+    for (const t of ['svc', 'normal']) if (targets[t]) removeHome(targets[t].home);
   }
 
-  const perRoundRatio = runs.svc.map((s, i) => s.rps / runs.bare[i].rps);
   const agg = (list) => ({
     rps: mean(list.map((x) => x.rps)),
     p50: mean(list.map((x) => x.p50)),
@@ -69,36 +88,47 @@ export async function run(opts) {
     errors: list.reduce((a, x) => a + x.errors + x.timeouts, 0),
   });
   const s = agg(runs.svc);
+  const n = agg(runs.normal);
   const b = agg(runs.bare);
+  const perRoundRatio = runs.svc.map((x, i) => x.rps / runs.bare[i].rps);
+  const perRoundNormal = runs.normal.map((x, i) => x.rps / runs.bare[i].rps);
   const r = mean(perRoundRatio);
   const tol = halfSpread(perRoundRatio);
   const failures = [];
   if (warmupNot202 > 0) failures.push(`${warmupNot202} responses other than 202 during warm-up`);
-  if (s.not202 > 0 || s.errors > 0) failures.push(`svc answered ${s.not202} responses other than 202 (${s.non2xx} non-2xx) and had ${s.errors} errors/timeouts`);
-  if (b.not202 > 0 || b.errors > 0) failures.push(`bare Fastify answered ${b.not202} responses other than 202 and had ${b.errors} errors/timeouts`);
+  for (const [name, x] of [['svc', s], ['svc (normal)', n], ['bare Fastify', b]]) {
+    if (x.not202 > 0 || x.errors > 0) failures.push(`${name} answered ${x.not202} responses other than 202 (${x.non2xx} non-2xx) and had ${x.errors} errors/timeouts`);
+  }
   // autocannon stops with up to `connections` requests in flight per run; the server may still
   // have queued those, so the queue may hold a few more than the 202s counted, never fewer.
   const inFlightMax = connections * (1 + rounds);
-  const queuedOk = pending >= svcAccepted && pending <= svcAccepted + inFlightMax;
-  if (!queuedOk) failures.push(`svc answered ${svcAccepted} × 202 but holds ${pending} queued messages`);
+  const queuedOk = ['svc', 'normal'].every((t) => pending[t] >= accepted[t] && pending[t] <= accepted[t] + inFlightMax);
+  if (!queuedOk) failures.push(`202s vs queued messages: svc ${accepted.svc} vs ${pending.svc}, normal ${accepted.normal} vs ${pending.normal}`);
+  const us = (v) => `${v.toFixed(0)} µs`;
 
-  const params = `${connections} connections, ${rounds} × ${duration} s per server (after ${warmup} s warm-up), body ${BODY}`;
+  const params = `${connections} connections, ${rounds} × ${duration} s per server (after ${warmup} s warm-up), then ${serial} requests one at a time on one connection; body ${BODY}`;
   return {
     params,
     rows: [
       { measure: 'svc enqueue: req/s, p50 / p99 (worst round)', result: `${int(s.rps)} req/s, ${ms(s.p50, 1)} / ${ms(s.p99, 0)}` },
+      { measure: 'svc, synchronous=normal: req/s, p50 / p99', result: `${int(n.rps)} req/s, ${ms(n.p50, 1)} / ${ms(n.p99, 0)}` },
       { measure: 'bare Fastify: req/s, p50 / p99 (worst round)', result: `${int(b.rps)} req/s, ${ms(b.p50, 1)} / ${ms(b.p99, 0)}` },
       { measure: 'svc / bare Fastify throughput', result: ratio(r, tol), goal: `≥ ${GOAL_RATIO}x`, ok: r >= GOAL_RATIO },
-      { measure: 'server CPU per request: svc / bare', result: `${s.cpuUsPerReq.toFixed(0)} µs / ${b.cpuUsPerReq.toFixed(0)} µs` },
+      { measure: 'svc (synchronous=normal) / bare Fastify throughput', result: ratio(mean(perRoundNormal), halfSpread(perRoundNormal)) },
+      { measure: 'server CPU per request: svc / normal / bare', result: `${us(s.cpuUsPerReq)} / ${us(n.cpuUsPerReq)} / ${us(b.cpuUsPerReq)}` },
       { measure: 'svc group commit: enqueues per commit', result: `${(group.enqueued / group.commits).toFixed(1)} (${int(group.commits)} commits)` },
       {
-        measure: 'svc responses other than 202, errors; 202s vs messages queued',
-        result: `${s.not202}, ${s.errors}; ${int(svcAccepted)} vs ${int(pending)}`,
+        measure: 'one connection, p50 / p99: svc (fsync) · normal · bare',
+        result: `${us(single.svc.p50)} / ${us(single.svc.p99)} · ${us(single.normal.p50)} / ${us(single.normal.p99)} · ${us(single.bare.p50)} / ${us(single.bare.p99)}`,
+      },
+      {
+        measure: 'responses other than 202, errors; 202s vs messages queued (svc)',
+        result: `${s.not202 + n.not202}, ${s.errors + n.errors}; ${int(accepted.svc)} vs ${int(pending.svc)}`,
         goal: `0, 0; queued - 202s in [0, ${inFlightMax}]`,
-        ok: s.not202 === 0 && s.errors === 0 && queuedOk,
+        ok: s.not202 + n.not202 === 0 && s.errors + n.errors === 0 && queuedOk,
       },
     ],
-    data: { connections, duration_s: duration, rounds, warmup_s: warmup, body: BODY, svc: s, bare: b, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, runs, svc_accepted: svcAccepted, svc_pending: pending, group_commit: group },
+    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
     failures,
   };
 }
@@ -127,4 +157,21 @@ async function load(target, duration, connections) {
     cpuUsPerReq: (cpu * 1e6) / Math.max(1, completed),
     cpuCores: cpu / res.duration,
   };
+}
+
+/** `count` requests one after another on one keep-alive connection; latency summary in µs. */
+async function oneAtATime(target, count) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples = [];
+  try {
+    for (let i = 0; i < count + SERIAL_WARMUP; i++) {
+      const t0 = nowNs();
+      const res = await request(target.base, 'POST', PATH, { json: { text: 'hello' }, agent });
+      if (res.status !== 202) throw new Error(`one-at-a-time enqueue answered ${res.status}: ${res.text.slice(0, 200)}`);
+      if (i >= SERIAL_WARMUP) samples.push((nowNs() - t0) / 1000);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return summary(samples);
 }
