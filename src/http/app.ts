@@ -7,6 +7,7 @@ import { fastifySSE } from '@fastify/sse';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { parseJsonBody } from '../core/json-guard.js';
+import { LazyChildLogger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { Span, Tracer } from '../telemetry/tracing.js';
 import { installAuth, type AuthPolicy } from './auth.js';
@@ -54,6 +55,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     loggerInstance: opts.logger,
     // Per-request lines are logged at debug level by our onResponse hook instead.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (logger, bindings) => new LazyChildLogger(logger as Logger, bindings) as unknown as Logger,
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: true,
@@ -85,10 +87,12 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
   // before the route inventory below (its OPTIONS * route is not an API path).
   await installBrowserAccess(app, opts.auth);
   installAuth(app, opts.auth);
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
+  app.addHook('onResponse', (request, reply, done) => {
     opts.metrics.httpRequests.inc();
     if (reply.statusCode >= 400) opts.metrics.httpErrors.inc();
     request.log.debug({ req: request, res: reply, ms: reply.elapsedTime }, 'request');
+    done();
   });
   await app.register(fastifySSE, { heartbeatInterval: opts.heartbeatMs, serializer: (d: unknown) => String(d) });
 
@@ -114,7 +118,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
 }
 
 function installRequestSpans(app: FastifyInstance, tracer: Tracer, surface: string): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     // The route pattern (`/api/callbacks/enqueue/:callback_token`), never request.url.
     const route = request.routeOptions.url;
     const span = tracer.startSpan(
@@ -124,14 +128,18 @@ function installRequestSpans(app: FastifyInstance, tracer: Tracer, surface: stri
       'server',
     );
     requestSpans.set(request, span);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const span = requestSpans.get(request);
-    if (!span) return;
-    span.setAttribute('http.response.status_code', reply.statusCode);
-    span.end(reply.statusCode >= 500 ? 'error' : 'ok');
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      span.end(reply.statusCode >= 500 ? 'error' : 'ok');
+    }
+    done();
   });
-  app.addHook('onRequestAbort', async (request) => {
+  app.addHook('onRequestAbort', (request, done) => {
     requestSpans.get(request)?.end('cancelled');
+    done();
   });
 }

@@ -99,3 +99,51 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
+
+type LogFn = (...args: unknown[]) => void;
+const LOG_METHODS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+/**
+ * A request's logger, made only when something is logged at an enabled level. A pino child per
+ * request (bindings serialised, redaction set up) cost about 3 % of the event loop under enqueue
+ * load, for lines that are almost never written (request lines are debug level).
+ */
+export class LazyChildLogger {
+  private real: Logger | null = null;
+  declare fatal: LogFn;
+  declare error: LogFn;
+  declare warn: LogFn;
+  declare info: LogFn;
+  declare debug: LogFn;
+  declare trace: LogFn;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Record<string, unknown>,
+  ) {}
+
+  get level(): string {
+    return this.parent.level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return this.parent.isLevelEnabled(level);
+  }
+
+  silent(): void {}
+
+  child(bindings: Record<string, unknown>): Logger {
+    return this.logger().child(bindings);
+  }
+
+  logger(): Logger {
+    return (this.real ??= this.parent.child(this.bindings));
+  }
+}
+
+for (const method of LOG_METHODS) {
+  LazyChildLogger.prototype[method] = function (this: LazyChildLogger, ...args: unknown[]) {
+    if (!this.isLevelEnabled(method)) return;
+    (this.logger()[method] as LogFn)(...args);
+  };
+}
