@@ -108,7 +108,10 @@ export function databasePath(home: string): string {
 export function createServices(config: ResolvedConfig, clock: Clock, logger: Logger): Services {
   const startedAt = clock.now();
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  const store = Store.open(databasePath(config.home), { synchronous: config.values.store.synchronous });
+  const store = Store.open(databasePath(config.home), {
+    synchronous: config.values.store.synchronous,
+    checkpointer: { onError: (err) => logger.error({ err }, 'WAL checkpoints are back on the main connection') },
+  });
   const secrets = new SecretStore(config.home, store);
   const credentials = new CredentialStore(config.home, () => clock.now());
   const ids = new IdGenerator(clock);

@@ -30,6 +30,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { migrate } from './migrations/index.js';
 
 type Hook = () => void;
@@ -70,7 +71,17 @@ export interface StoreOptions {
   synchronous?: SyncMode;
   /** Default: fsync of the WAL file in libuv's thread pool (walSyncer). Tests inject a slow or failing one. */
   syncWal?: WalSync;
+  /** WAL checkpoints in a worker thread (checkpointer.ts); `false` leaves them to SQLite. */
+  checkpointer?: Partial<CheckpointerOptions> | false;
 }
+
+/** Sustained writes: after this many commits the checkpoint worker takes over. */
+const CHECKPOINT_AFTER_COMMITS = 256;
+const CHECKPOINT_INTERVAL_MS = 200;
+/** 64 MiB of 4 KiB pages: past it the main connection checkpoints as well (checkpointer.ts). */
+const CHECKPOINT_CATCH_UP_FRAMES = 16384;
+/** A WAL that grew past this is truncated back to it once checkpointed (bytes). */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /** Makes everything written to the WAL so far durable, then calls `done` (on the event loop). */
 export type WalSync = (done: (err: Error | null) => void) => void;
@@ -102,6 +113,7 @@ export class Store {
   private readonly syncWal: WalSync;
   private readonly releaseWal: () => void;
   private readonly fsyncs: boolean;
+  readonly checkpointer: Checkpointer | null;
 
   /** Called after every committed transaction (metrics). */
   onCommit: (() => void) | null = null;
@@ -116,6 +128,15 @@ export class Store {
     const syncer = opts.syncWal ? { sync: opts.syncWal, release: () => {} } : walSyncer(file);
     this.syncWal = syncer.sync;
     this.releaseWal = syncer.release;
+    this.checkpointer =
+      file === ':memory:' || opts.checkpointer === false
+        ? null
+        : new Checkpointer(db, file, {
+            startAfterCommits: CHECKPOINT_AFTER_COMMITS,
+            intervalMs: CHECKPOINT_INTERVAL_MS,
+            catchUpFrames: CHECKPOINT_CATCH_UP_FRAMES,
+            ...opts.checkpointer,
+          });
   }
 
   /** Open (creating if needed) and migrate the database at `file`. */
@@ -127,6 +148,7 @@ export class Store {
       db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
       migrate(db);
     } catch (err) {
       db.close();
@@ -171,6 +193,7 @@ export class Store {
     this.unit = null;
     this.stats.commits++;
     this.onCommit?.();
+    this.checkpointer?.committed();
     return { result, hooks: unit.commitHooks };
   }
 
@@ -353,6 +376,7 @@ export class Store {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    this.checkpointer?.close();
     // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
     this.checkpoint();
     this.durableThrough = this.committedGen;

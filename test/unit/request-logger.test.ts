@@ -53,6 +53,7 @@ describe('request loggers', () => {
           url: '/boom',
           auth: 'open',
           summary: 'fails',
+          tags: ['test'],
           responses: {},
           handler: () => {
             throw new Error('kaboom');

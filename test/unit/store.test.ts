@@ -221,3 +221,66 @@ describe('Store', () => {
     store.close();
   });
 });
+
+describe('WAL checkpoints in a worker thread', () => {
+  const until = async (cond: () => boolean, ms = 10_000) => {
+    const end = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const walBytes = (file: string) => fs.statSync(`${file}-wal`).size;
+
+  it('start once writes are sustained, turn SQLite\'s own checkpoint off, and copy the WAL into the database file', async () => {
+    const file = dbFile();
+    const results: Array<{ log: number; checkpointed: number }> = [];
+    const store = Store.open(file, { checkpointer: { startAfterCommits: 5, intervalMs: 5, onCheckpoint: (r) => results.push(r) } });
+    store.db.exec('CREATE TABLE t (v TEXT)');
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    for (let i = 0; i < 3; i++) await store.write(() => store.db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(1000)));
+    expect(store.checkpointer!.running).toBe(false);
+    for (let i = 0; i < 10; i++) await store.write(() => store.db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(1000)));
+    expect(store.checkpointer!.running).toBe(true);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await until(() => results.some((r) => r.log > 0 && r.checkpointed === r.log));
+    // What a reader of the database file alone (no WAL) sees: every committed row.
+    const copy = path.join(path.dirname(file), 'copy.db');
+    fs.copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    expect(alone.prepare('SELECT count(*) FROM t').pluck().get()).toBe(13);
+    alone.close();
+    store.close();
+  });
+
+  it('under writes that never pause, the WAL stays bounded (the main connection catches up past the limit)', async () => {
+    const file = dbFile();
+    // synchronous 'normal': no fsync to wait for, so a commit lands during every checkpoint.
+    const store = Store.open(file, { synchronous: 'normal', checkpointer: { startAfterCommits: 1, intervalMs: 1, catchUpFrames: 200 } });
+    store.db.exec('CREATE TABLE t (v TEXT)');
+    const row = 'y'.repeat(4000);
+    let maxWal = 0;
+    // ~40 MB through the WAL, a commit every tick.
+    for (let i = 0; i < 1000; i++) {
+      await Promise.all(Array.from({ length: 10 }, () => store.write(() => store.db.prepare('INSERT INTO t VALUES (?)').run(row))));
+      maxWal = Math.max(maxWal, walBytes(file));
+    }
+    expect(store.checkpointer!.stats.checkpoints).toBeGreaterThan(0);
+    expect(store.checkpointer!.stats.catchUps).toBeGreaterThan(0);
+    expect(maxWal).toBeLessThan(16 * 1024 * 1024);
+    store.close();
+  });
+
+  it('when the worker dies, SQLite checkpoints on the main connection again', async () => {
+    const errors: Error[] = [];
+    const store = Store.open(dbFile(), { checkpointer: { startAfterCommits: 1, intervalMs: 5, onError: (e) => errors.push(e) } });
+    await store.write(() => 1);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await (store.checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await until(() => errors.length > 0);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(store.checkpointer!.running).toBe(false);
+    await store.write(() => 2); // writes go on
+    store.close();
+  });
+});
