@@ -8,7 +8,7 @@
  * Knobs (environment): BENCH_DURATION (s per enqueue run, also --duration N), BENCH_CONNECTIONS,
  * BENCH_ROUNDS, BENCH_WARMUP, BENCH_ENQUEUE_SERIAL, BENCH_SSE_CLIENTS, BENCH_SSE_EVENTS, BENCH_SSE_BATCH,
  * BENCH_SSE_INTERVAL_MS, BENCH_SSE_WARMUP, BENCH_SSE_WORKERS, BENCH_PAGES_EVENTS, BENCH_PAGES_SMALL,
- * BENCH_PAGES_REQUESTS, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
+ * BENCH_PAGES_REQUESTS, BENCH_PRUNE_EVENTS, BENCH_PRUNE_KEEP, BENCH_PRUNE_BASELINE_S, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
  * BENCH_INBOX_WATCH_SUBS, BENCH_INBOX_WATCH_APPENDS, BENCH_INBOX_APPEND_SMALL, BENCH_INBOX_APPEND_MEDIUM,
  * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
  * BENCH_DIGEST_SAMPLES, BENCH_TMPDIR. See bench/README.md.
@@ -29,11 +29,12 @@ import * as inboxAppend from './scenarios/inbox-append.js';
 import * as inboxWatch from './scenarios/inbox-watch.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
+import * as prune from './scenarios/prune.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -85,6 +86,11 @@ function options(args) {
       requests: numberFrom('BENCH_PAGES_REQUESTS', 2000),
       warmup: 200,
     },
+    prune: {
+      events: numberFrom('BENCH_PRUNE_EVENTS', 1_000_000),
+      keep: numberFrom('BENCH_PRUNE_KEEP', 1000),
+      baselineSeconds: numberFrom('BENCH_PRUNE_BASELINE_S', 5),
+    },
     turns: {
       duration: numberFrom('BENCH_DURATION', 5, args.duration),
       connections: numberFrom('BENCH_CONNECTIONS', 50),
@@ -135,7 +141,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children },
   };
 }
 

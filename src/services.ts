@@ -12,6 +12,7 @@ import type { Clock } from './core/clock.js';
 import { IdGenerator } from './core/ids.js';
 import { Broadcaster } from './events/broadcaster.js';
 import { EventLog } from './events/event-log.js';
+import { EventRetention } from './events/retention.js';
 import { SseHub } from './events/sse.js';
 import { AgentDeletion } from './runtime/agent-deletion.js';
 import { AgentService } from './runtime/agents.js';
@@ -60,6 +61,8 @@ export interface Services {
   credentials: CredentialStore;
   broadcaster: Broadcaster;
   events: EventLog;
+  /** Prunes the event logs to `events.retain_days` / `retain_max_events` (the replay window). */
+  retention: EventRetention;
   sse: SseHub;
   queue: MessageQueue;
   agents: AgentService;
@@ -120,6 +123,11 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const events = new EventLog({ store, clock, ids, broadcaster, onAppend: () => metrics.eventsAppended.inc() });
   const { events: ev } = config.values;
   store.onCommit = () => metrics.storeCommits.inc();
+  const retention = new EventRetention(
+    { store, events, clock, logger, onPruned: (n) => metrics.eventsPruned.inc(n) },
+    { retainDays: ev.retain_days, maxEvents: ev.retain_max_events },
+  );
+  events.onAppended((event) => retention.noteAppend(event));
   const sse = new SseHub(events, broadcaster, {
     maxBufferedBytes: ev.sse_max_buffer_bytes,
     maxClients: ev.sse_max_clients,
@@ -192,6 +200,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     credentials,
     broadcaster,
     events,
+    retention,
     sse,
     queue,
     agents,
@@ -227,6 +236,7 @@ export function startServices(s: Services): void {
   // First: a bad exporter configuration (credential store) refuses the start before any work.
   s.otlp.start();
   s.diagnostics.start();
+  s.retention.start();
   s.agents.ensureDefault();
   const defaultAgent = s.agents.get(s.agents.defaultAgentId);
   if (defaultAgent.bootstrap && Object.values(defaultAgent.bootstrap).some((done) => !done)) s.agents.bootstrap(defaultAgent.agent_id);
@@ -236,6 +246,7 @@ export function startServices(s: Services): void {
 }
 
 export async function stopServices(s: Services): Promise<void> {
+  await s.retention.stop();
   for (const l of [...s.inbox.lifecycles].reverse()) await l.stop?.();
   for (const l of [...s.lifecycles].reverse()) await l.stop?.();
   s.models.stop();

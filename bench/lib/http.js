@@ -1,5 +1,6 @@
 /** A minimal HTTP client for setup calls and latency loops (no client library in the measurement). */
 import http from 'node:http';
+import { nowNs } from './stats.js';
 
 /**
  * One request; resolves with { status, body, text } once the whole response is in.
@@ -35,6 +36,20 @@ export function request(base, method, path, { json, agent, headers } = {}) {
     );
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+/** GET on `agent`'s connection; resolves with { ms (send to last byte), status, text }. */
+export function timedGet(base, agent, path) {
+  return new Promise((resolve, reject) => {
+    const start = nowNs();
+    http
+      .get(`${base}${path}`, { agent }, (res) => {
+        const chunks = [];
+        res.on('data', (d) => chunks.push(d));
+        res.on('end', () => resolve({ ms: (nowNs() - start) / 1e6, status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+      })
+      .on('error', reject);
   });
 }
 

@@ -85,14 +85,16 @@ async function spawnListening(name, args, env) {
       reject(new Error(`${name} exited (${code}) before listening:\n${out}`));
     });
   });
-  // Keep draining both pipes so a chatty child can never block on a full pipe.
+  // Keep draining both pipes so a chatty child can never block on a full pipe; the tail stays readable.
   proc.stdout.removeAllListeners('data');
-  proc.stdout.resume();
+  proc.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
   proc.stderr.resume();
   const listen = String(listening.listen);
   return {
     name,
     pid: proc.pid,
+    /** The last 20,000 characters of the child's output (its JSON log), for scenarios that wait on a log line. */
+    output: () => out,
     listen,
     base: `http://${listen}`,
     port: Number(listen.slice(listen.lastIndexOf(':') + 1)),

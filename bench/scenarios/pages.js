@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { expectJson } from '../lib/http.js';
+import { expectJson, timedGet } from '../lib/http.js';
 import { removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { seedEvents } from '../lib/seed-events.js';
 import { mib, ms, nowNs, ratio, summary } from '../lib/stats.js';
@@ -74,28 +74,17 @@ async function timeLoop(base, agent, paths, count) {
   const out = paths.map(() => []);
   for (let i = 0; i < count; i++) {
     const order = i % 2 === 0 ? paths.map((_, k) => k) : paths.map((_, k) => paths.length - 1 - k);
-    for (const k of order) out[k].push(await timedGet(base, agent, paths[k]));
+    for (const k of order) out[k].push(await timedPage(base, agent, paths[k]));
   }
   return out;
 }
 
-function timedGet(base, agent, p) {
-  return new Promise((resolve, reject) => {
-    const start = nowNs();
-    http
-      .get(`${base}${p}`, { agent }, (res) => {
-        const chunks = [];
-        res.on('data', (d) => chunks.push(d));
-        res.on('end', () => {
-          const elapsed = (nowNs() - start) / 1e6;
-          if (res.statusCode !== 200) return reject(new Error(`GET ${p}: ${res.statusCode}`));
-          const page = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (page.events.length !== LIMIT) return reject(new Error(`GET ${p}: ${page.events.length} events, expected ${LIMIT}`));
-          resolve(elapsed);
-        });
-      })
-      .on('error', reject);
-  });
+async function timedPage(base, agent, p) {
+  const res = await timedGet(base, agent, p);
+  if (res.status !== 200) throw new Error(`GET ${p}: ${res.status}`);
+  const page = JSON.parse(res.text);
+  if (page.events.length !== LIMIT) throw new Error(`GET ${p}: ${page.events.length} events, expected ${LIMIT}`);
+  return res.ms;
 }
 
 const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));

@@ -109,6 +109,9 @@ export const ConfigSchema = z.strictObject({
       page_limit_max: int(1, 1000),
       sse_max_clients: int(1, 10000),
       sse_max_buffer_bytes: int(4096, 1048576),
+      // Retention (events/retention.ts): the replay window is what these leave; 0 = no limit by that rule.
+      retain_days: z.number().int().min(0).max(36500).default(30),
+      retain_max_events: z.number().int().min(0).max(1_000_000_000).default(100000),
     })
     .prefault({}),
   model: z.strictObject({ default: z.string().min(1).default('builtin/echo') }).prefault({}),

@@ -75,6 +75,7 @@ export class EventLog {
    * all published (by an earlier run, or before the first append of this one).
    */
   private readonly published = new Map<string, number>();
+  private readonly appendListeners: Array<(event: EventEnvelope) => void> = [];
 
   constructor(private readonly deps: EventLogDeps) {
     this.db = deps.store.db;
@@ -120,9 +121,15 @@ export class EventLog {
     store.afterCommit(() => {
       this.published.set(agentId, seq);
       this.deps.onAppend?.();
+      for (const listener of this.appendListeners) listener(event);
       this.deps.broadcaster.publish(event, () => (this.stmt.visibility.get(agentId) as { visibility: string } | undefined)?.visibility !== 'private');
     });
     return event;
+  }
+
+  /** Called with every committed event, after the commit (retention counts appends per agent). */
+  onAppended(listener: (event: EventEnvelope) => void): void {
+    this.appendListeners.push(listener);
   }
 
   /**
@@ -187,9 +194,18 @@ export class EventLog {
    * incarnation of the same id continues after it, so an old cursor never lands inside the new log.
    */
   purge(agentId: string): number {
+    return this.prune(agentId, NO_UPPER);
+  }
+
+  /**
+   * Delete the agent's events with event_seq <= throughSeq (retention; the log stays one contiguous
+   * range). Call inside a transaction. When that takes the newest event, the head is kept first
+   * (event_log_heads), so event_seq continues after it and is never reused.
+   */
+  prune(agentId: string, throughSeq: number): number {
     const head = this.head(agentId);
-    if (head > 0) this.stmt.keepHead.run(agentId, head);
-    return this.stmt.purge.run(agentId).changes;
+    if (head > 0 && throughSeq >= head) this.stmt.keepHead.run(agentId, head);
+    return this.stmt.prune.run(agentId, throughSeq).changes;
   }
 
   /** Total events across all agents (status page). */
@@ -223,7 +239,7 @@ function prepare(db: Database.Database) {
     seqWhere: db
       .prepare('SELECT event_seq FROM events WHERE agent_id = ? AND type = ? AND json_extract(payload, ?) = ? ORDER BY event_seq DESC LIMIT 1')
       .pluck(),
-    purge: db.prepare('DELETE FROM events WHERE agent_id = ?'),
+    prune: db.prepare('DELETE FROM events WHERE agent_id = ? AND event_seq <= ?'),
     total: db.prepare('SELECT count(*) AS n FROM events'),
     visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?'),
   };

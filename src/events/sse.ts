@@ -209,6 +209,10 @@ export class SseHub {
         return;
       }
       const rows = this.log.readAfter(agentId, last, room);
+      if (this.fellBehind(agentId, last, rows)) {
+        conn.close('behind_window');
+        return;
+      }
       if (rows.length === 0) {
         // Caught up. Subscribing in this same synchronous step means no commit can slip between.
         conn.sentThrough = last;
@@ -223,6 +227,17 @@ export class SseHub {
       sent += rows.length;
       await conn.writable();
     }
+  }
+
+  /**
+   * Retention pruned events after `last` that this stream has not sent (spec "Events" item 4): the
+   * next read starts past `last + 1`, or finds nothing while the head is further on. The stream is
+   * closed rather than skipping them; the client pages and reopens. `last` 0 is `after_seq=0`,
+   * which starts wherever the window starts (after pruning, or a re-created agent's log).
+   */
+  private fellBehind(agentId: string, last: number, rows: EventEnvelope[]): boolean {
+    if (last === 0) return false;
+    return rows.length > 0 ? rows[0]!.event_seq !== last + 1 : last < this.log.publishedHead(agentId);
   }
 
   /** Live-only stream across public agents. */

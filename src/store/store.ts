@@ -144,12 +144,15 @@ export class Store {
     restrictFiles(file);
     const db = new Database(file);
     try {
+      // Before anything writes the header: a new database starts in incremental auto-vacuum.
+      db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
       migrate(db);
+      enableIncrementalVacuum(db);
     } catch (err) {
       db.close();
       throw err;
@@ -367,9 +370,14 @@ export class Store {
     for (const committed of this.waiting.splice(0)) committed.settle(this.failure);
   }
 
-  /** Copy the WAL into the main database file (shutdown). */
-  checkpoint(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  /**
+   * Copy the WAL into the main database file: TRUNCATE at shutdown; PASSIVE (never waits, leaves the
+   * WAL file's size) after bulk internal writes, so each checkpoint stays small (events/retention.ts).
+   * While the checkpoint worker runs, a PASSIVE checkpoint is its job, off the event loop.
+   */
+  checkpoint(mode: 'TRUNCATE' | 'PASSIVE' = 'TRUNCATE'): void {
+    if (mode === 'PASSIVE' && this.checkpointer?.running) return;
+    this.db.pragma(`wal_checkpoint(${mode})`);
   }
 
   close(): void {
@@ -386,6 +394,20 @@ export class Store {
     this.releaseWal();
   }
 }
+
+/**
+ * Space freed by deletions (event retention) goes back to the file system through
+ * `PRAGMA incremental_vacuum`, which needs auto_vacuum = INCREMENTAL. A database created before
+ * that setting is rebuilt once with VACUUM (outside any transaction, so not as a migration; after
+ * them, so a database of a newer svc is refused untouched): it takes as long as copying the file
+ * and needs that much free space, once.
+ */
+function enableIncrementalVacuum(db: Database.Database): void {
+  if (db.pragma('auto_vacuum', { simple: true }) === AUTO_VACUUM_INCREMENTAL) return;
+  db.exec('VACUUM');
+}
+
+const AUTO_VACUUM_INCREMENTAL = 2;
 
 function runHooks(hooks: Hook[]): void {
   for (const hook of hooks) hook();

@@ -26,6 +26,7 @@ export class Metrics {
   readonly httpRequests = this.counter('svc_http_requests', 'HTTP requests answered (both surfaces)');
   readonly httpErrors = this.counter('svc_http_errors', 'HTTP requests answered with a 4xx or 5xx status');
   readonly eventsAppended = this.counter('svc_events_appended', 'Events appended to the durable event logs');
+  readonly eventsPruned = this.counter('svc_events_pruned', 'Events deleted from the durable event logs by retention');
   readonly messagesEnqueued = this.counter('svc_messages_enqueued', 'Messages admitted into agent queues');
   readonly storeCommits = this.counter('svc_store_commits', 'SQLite transactions committed');
   readonly sseDisconnectedLagging = this.counter('svc_sse_lagging_disconnects', 'SSE clients disconnected for falling too far behind');

@@ -23,7 +23,14 @@ describe('config layering: defaults < file < environment < flags', () => {
     const c = loadConfig({ home: home() }, {});
     expect(c.values.listen).toBe('127.0.0.1:8700');
     expect(c.values.default_agent).toBe('main');
-    expect(c.values.events).toEqual({ heartbeat_ms: 15000, page_limit_max: 1000, sse_max_clients: 10000, sse_max_buffer_bytes: 1048576 });
+    expect(c.values.events).toEqual({
+      heartbeat_ms: 15000,
+      page_limit_max: 1000,
+      sse_max_clients: 10000,
+      sse_max_buffer_bytes: 1048576,
+      retain_days: 30,
+      retain_max_events: 100000,
+    });
     expect(c.values.queue.max_pending).toBe(10000);
     expect(c.controlToken).toBe('');
     expect(c.configFile).toBeNull();
@@ -69,6 +76,23 @@ describe('config layering: defaults < file < environment < flags', () => {
     ['model.default', '[model]\ndefault = "echo"\n'],
   ])('refuses a bad file naming the key path %s', (key, toml) => {
     expect(() => loadConfig({ home: home(toml) }, {})).toThrowError(new RegExp(key.replace(/\./g, '\\.')));
+  });
+
+  it('event retention: 0 turns a rule off; negative, fractional or too large values are errors naming the key', () => {
+    const off = loadConfig({ home: home('[events]\nretain_days = 0\nretain_max_events = 0\n') }, {});
+    expect([off.values.events.retain_days, off.values.events.retain_max_events]).toEqual([0, 0]);
+    const max = loadConfig({ home: home('[events]\nretain_days = 36500\nretain_max_events = 1000000000\n') }, {});
+    expect([max.values.events.retain_days, max.values.events.retain_max_events]).toEqual([36500, 1_000_000_000]);
+    for (const [key, value] of [
+      ['retain_days', '-1'],
+      ['retain_days', '1.5'],
+      ['retain_days', '36501'],
+      ['retain_days', '"30"'],
+      ['retain_max_events', '-1'],
+      ['retain_max_events', '1000000001'],
+    ]) {
+      expect(() => loadConfig({ home: home(`[events]\n${key} = ${value}\n`) }, {})).toThrowError(new RegExp(`events\\.${key}`));
+    }
   });
 
   it('refuses a file that is not TOML, and a --config that does not exist', () => {

@@ -150,12 +150,17 @@ describe('polling', () => {
     inbox().sources.runDue();
     await new Promise((r) => setTimeout(r, 50));
     expect(hw()).toBe(0); // not due yet
+    // A poll's events are readable once committed; the poll itself ends (and schedules the next
+    // one from the clock) when its append is answered, after the commit reaches the disk.
+    const pollsSettled = () => (inbox().sources as unknown as { polling: { idle(): Promise<void> } }).polling.idle();
     t.clock.advance(5000);
     inbox().sources.runDue();
     await waitFor(() => hw() === 2);
+    await pollsSettled();
     t.clock.advance(5000);
     inbox().sources.runDue();
     await waitFor(() => hw() === 4);
+    await pollsSettled();
     expect(inbox().sources.pause(id)).toMatchObject({ state: 'paused', idleState: null });
     t.clock.advance(50_000);
     inbox().sources.runDue();

@@ -212,3 +212,85 @@ describe('SSE and the disk', () => {
     }
   });
 });
+
+describe('SSE and the replay window (retention)', () => {
+  const hub = () => new SseHub(t.s.events, t.s.broadcaster, { maxBufferedBytes: 10_000_000, maxClients: 10 });
+  const prune = (through: number) => t.s.store.tx(() => t.s.events.prune('main', through));
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  /** A stream of main's log after `after` into a fresh response that never pushes back. */
+  async function streamFrom(h: SseHub, after: number | undefined) {
+    const res = new FakeResponse(1_000_000);
+    const conn = h.attach(res as unknown as ServerResponse);
+    await h.streamAgent(conn, 'main', after);
+    return { res, conn };
+  }
+
+  /** A response that runs `hook` once, right after its `n`th frame (between two backlog reads). */
+  function responseThatPrunes(n: number, hook: () => void): FakeResponse {
+    const res = new FakeResponse(1_000_000_000);
+    const write = res.write.bind(res);
+    res.write = (chunk: string) => {
+      const ok = write(chunk);
+      if (res.frames.length === n) hook();
+      return ok;
+    };
+    return res;
+  }
+
+  it('closes a stream whose unsent backlog was pruned (behind_window) instead of skipping it', async () => {
+    append(1500); // head 1501
+    const h = hub();
+    const res = responseThatPrunes(512, () => prune(1000)); // after the first backlog chunk
+    const conn = h.attach(res as unknown as ServerResponse);
+    await h.streamAgent(conn, 'main', 0);
+    expect(conn.closeReason).toBe('behind_window');
+    expect(res.ended).toBe(true);
+    expect(res.seqs()).toEqual(range(1, 512));
+    append(1);
+    expect(res.frames).toHaveLength(512);
+  });
+
+  it('closes it too when everything it had not sent was pruned (the read finds nothing, the head is further on)', async () => {
+    append(600); // head 601
+    const h = hub();
+    const res = responseThatPrunes(512, () => prune(601));
+    const conn = h.attach(res as unknown as ServerResponse);
+    await h.streamAgent(conn, 'main', 0);
+    expect(conn.closeReason).toBe('behind_window');
+    append(1);
+    expect(res.seqs()).toEqual(range(1, 512));
+  });
+
+  it('a cursor below the window handed to the hub closes the stream before any frame', async () => {
+    append(99); // head 100
+    prune(50);
+    const { res, conn } = await streamFrom(hub(), 10);
+    expect(conn.closeReason).toBe('behind_window');
+    expect(res.frames).toEqual([]);
+  });
+
+  it('after_seq=0 starts at the oldest retained event and goes live', async () => {
+    append(99); // head 100
+    prune(50);
+    const { res, conn } = await streamFrom(hub(), 0);
+    append(1);
+    expect(conn.closed).toBe(false);
+    expect(res.seqs()).toEqual(range(51, 101));
+  });
+
+  it('a log that starts after an old head (everything pruned, or the agent re-created) streams from there', async () => {
+    append(9); // head 10
+    prune(10); // the whole log; the head is kept
+    const h = hub();
+    const live = await streamFrom(h, undefined);
+    const fromZero = await streamFrom(h, 0);
+    append(2);
+    const atHead = await streamFrom(h, 10);
+    append(1);
+    for (const { res, conn } of [live, fromZero, atHead]) {
+      expect(conn.closed).toBe(false);
+      expect(res.seqs()).toEqual([11, 12, 13]);
+    }
+  });
+});

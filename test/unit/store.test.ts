@@ -31,6 +31,23 @@ describe('Store', () => {
     store.close();
   });
 
+  it('creates a database in incremental auto-vacuum, and rebuilds an older one into it once, keeping its rows', () => {
+    const fresh = Store.open(dbFile());
+    expect(fresh.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    fresh.close();
+    const file = dbFile();
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec("CREATE TABLE kept (v TEXT); INSERT INTO kept VALUES ('row')");
+    expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
+    old.close();
+    const store = Store.open(file);
+    expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    expect(store.db.prepare('SELECT v FROM kept').pluck().all()).toEqual(['row']);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    store.close();
+  });
+
   it('refuses a database written by a newer schema version', () => {
     const file = dbFile();
     const db = new Database(file);

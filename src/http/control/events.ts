@@ -37,7 +37,7 @@ export function eventRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'SSE of the raw event log: backlog after the cursor, then live',
       description:
-        'Frames: id = event_seq, event = type, data = envelope. Last-Event-ID is honoured when after_seq is absent. A client that falls too far behind is disconnected; reconnect from the last id.',
+        'Frames: id = event_seq, event = type, data = envelope. Last-Event-ID is honoured when after_seq is absent. The replay window is the retained log (events.retain_days, events.retain_max_events). A client that falls too far behind is disconnected, and a stream whose unsent backlog retention pruned is closed; page from the last id, then reconnect.',
       params: AgentIdParams,
       query: StreamQuery,
       sse: true,

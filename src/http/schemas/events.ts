@@ -28,7 +28,7 @@ export const EventsPage = z
     oldest_seq: z.number().int().nullable(),
     newest_seq: z.number().int().nullable(),
     cursor_seq: z.number().int().openapi({ description: 'raw event-log high-watermark captured while serving' }),
-    has_older: z.boolean(),
+    has_older: z.boolean().openapi({ description: 'an older matching event is retained; false at the start of the replay window, also when retention pruned older events' }),
     has_newer: z.boolean(),
     order: z.enum(['asc', 'desc']),
     limit: z.number().int(),
@@ -37,7 +37,8 @@ export const EventsPage = z
 
 export const StreamQuery = z.object({
   after_seq: QueryInt.optional().openapi({
-    description: 'omitted: live only (or Last-Event-ID); 0: whole replay window; N: must lie in the replay window, else 404 cursor_not_found',
+    description:
+      'omitted: live only (or Last-Event-ID); 0: the whole replay window, from the oldest retained event; N: must lie in the replay window (oldest_retained_seq - 1 .. head; events.retain_days and events.retain_max_events decide what is retained), else 404 cursor_not_found',
   }),
   limit: QueryInt.optional().openapi({ description: 'cap on backlog events replayed by this connection; the stream closes after them' }),
 });
