@@ -307,7 +307,9 @@ describe('github sources (the built-in module, run in a worker from dist/)', () 
       t.clock.advance(60_000);
       t.s.inbox.sources.runDue();
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // The due poll ran (holding off) and put the next one on the schedule, at the reset.
+    const scheduled = () => (t.s.inbox.sources as unknown as { schedule: { hasPoll(id: string): boolean } }).schedule.hasPoll(id);
+    await waitFor(scheduled);
     expect(gh.requests.length).toBe(asked);
     gh.rate.remaining = 5000;
     t.clock.advance(60_000);

@@ -152,7 +152,7 @@ describe('polling', () => {
     expect(hw()).toBe(0); // not due yet
     // A poll's events are readable once committed; the poll itself ends (and schedules the next
     // one from the clock) when its append is answered, after the commit reaches the disk.
-    const pollsSettled = () => (inbox().sources as unknown as { polling: { idle(): Promise<void> } }).polling.idle();
+    const pollsSettled = () => waitFor(() => (inbox().sources as unknown as { schedule: { hasPoll(id: string): boolean } }).schedule.hasPoll(id));
     t.clock.advance(5000);
     inbox().sources.runDue();
     await waitFor(() => hw() === 2);
