@@ -11,7 +11,7 @@
  * BENCH_PAGES_REQUESTS, BENCH_PRUNE_EVENTS, BENCH_PRUNE_KEEP, BENCH_PRUNE_BASELINE_S, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
  * BENCH_INBOX_WATCH_SUBS, BENCH_INBOX_WATCH_APPENDS, BENCH_INBOX_APPEND_SMALL, BENCH_INBOX_APPEND_MEDIUM,
  * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
- * BENCH_DIGEST_SAMPLES, BENCH_TMPDIR. See bench/README.md.
+ * BENCH_DIGEST_SAMPLES, BENCH_DISK_MESSAGES, BENCH_DISK_BYTES, BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
  * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
@@ -24,6 +24,7 @@ import { consoleTable, markdown } from './lib/report.js';
 import { benchTreeSeconds, machineBusySeconds, ROOT } from './lib/processes.js';
 import * as children from './scenarios/children.js';
 import * as digest from './scenarios/digest.js';
+import * as disk from './scenarios/disk.js';
 import * as enqueue from './scenarios/enqueue.js';
 import * as inboxAppend from './scenarios/inbox-append.js';
 import * as inboxWatch from './scenarios/inbox-watch.js';
@@ -34,7 +35,7 @@ import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest, disk };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -123,6 +124,10 @@ function options(args) {
       appends: numberFrom('BENCH_INBOX_WATCH_APPENDS', 1000),
       warmup: 100,
     },
+    disk: {
+      messages: numberFrom('BENCH_DISK_MESSAGES', 200),
+      bytes: numberFrom('BENCH_DISK_BYTES', 16_384),
+    },
   };
 }
 
@@ -141,7 +146,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children, disk: opts.disk },
   };
 }
 

@@ -4,7 +4,8 @@
  * (gap-free: the sequence is read from the log itself inside that transaction) and publishes to
  * the broadcaster only after the transaction commits and is on the disk (store.ts: a group
  * commit's hooks wait for its fsync). Streams replay only what has been published, so an SSE
- * client never receives an event the disk could still lose.
+ * client never receives an event the disk could still lose. Long strings of a payload are stored
+ * once, in `texts` (store/texts.ts); a page or a replay reads them back as they were appended.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.js';
@@ -52,6 +53,7 @@ interface Row {
   agent_id: string;
   type: string;
   payload: string;
+  text_ids: string | null;
 }
 
 export interface EventLogDeps {
@@ -62,7 +64,7 @@ export interface EventLogDeps {
   onAppend?: () => void;
 }
 
-const COLUMNS = 'id, event_seq, ts, agent_id, type, payload';
+const COLUMNS = 'id, event_seq, ts, agent_id, type, payload, text_ids';
 const NO_UPPER = Number.MAX_SAFE_INTEGER;
 
 export class EventLog {
@@ -107,15 +109,8 @@ export class EventLog {
       provenance,
       payload,
     };
-    this.stmt.insert.run(
-      agentId,
-      seq,
-      event.id,
-      event.ts,
-      type,
-      LEVEL_RANK[levelOf(type)],
-      JSON.stringify(payload),
-    );
+    const texts = store.texts.row();
+    this.stmt.insert.run(agentId, seq, event.id, event.ts, type, LEVEL_RANK[levelOf(type)], texts.json(payload), texts.textIds());
     this.heads.set(agentId, seq);
     if (!this.published.has(agentId)) this.published.set(agentId, seq - 1);
     store.afterCommit(() => {
@@ -153,7 +148,7 @@ export class EventLog {
 
   /** Published events with event_seq > afterSeq, ascending, at most `limit`. */
   readAfter(agentId: string, afterSeq: number, limit: number): EventEnvelope[] {
-    return (this.stmt.after.all(agentId, afterSeq, this.publishedHead(agentId), limit) as Row[]).map(toEnvelope);
+    return (this.stmt.after.all(agentId, afterSeq, this.publishedHead(agentId), limit) as Row[]).map((r) => this.toEnvelope(r));
   }
 
   page(agentId: string, q: PageQuery): EventsPage {
@@ -162,7 +157,7 @@ export class EventLog {
     const level = LEVEL_RANK[q.max_level];
     const cursor = this.head(agentId);
     const stmt = q.order === 'asc' ? this.stmt.pageAsc : this.stmt.pageDesc;
-    const events = (stmt.all(agentId, lo, hi, level, q.limit) as Row[]).map(toEnvelope);
+    const events = (stmt.all(agentId, lo, hi, level, q.limit) as Row[]).map((r) => this.toEnvelope(r));
     const seqs = events.map((e) => e.event_seq);
     const oldest = seqs.length ? Math.min(...seqs) : null;
     const newest = seqs.length ? Math.max(...seqs) : null;
@@ -183,7 +178,8 @@ export class EventLog {
 
   /**
    * The newest retained event of `type` whose payload `field` equals `value`, or null (links a
-   * record to the event that created it, e.g. a brief to its brief_created).
+   * record to the event that created it, e.g. a brief to its brief_created). `field` must hold a
+   * short id: long strings of a stored payload are references to `texts` (store/texts.ts).
    */
   seqWhere(agentId: string, type: string, field: string, value: string): number | null {
     return (this.stmt.seqWhere.get(agentId, type, `$.${field}`, value) as number | undefined) ?? null;
@@ -212,12 +208,26 @@ export class EventLog {
   total(): number {
     return (this.stmt.total.get() as { n: number }).n;
   }
+
+  /** The envelope's provenance is the payload's, so it is stored once, inside the payload. */
+  private toEnvelope(row: Row): EventEnvelope {
+    const payload = this.deps.store.texts.read(row.text_ids).json<Record<string, unknown>>(row.payload);
+    return {
+      id: row.id,
+      event_seq: row.event_seq,
+      ts: row.ts,
+      agent_id: row.agent_id,
+      type: row.type,
+      provenance: (payload.provenance as Record<string, unknown> | undefined) ?? null,
+      payload,
+    };
+  }
 }
 
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(
-      'INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload, text_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     head: db.prepare(
       `SELECT max(coalesce((SELECT max(event_seq) FROM events WHERE agent_id = @a), 0),
@@ -242,19 +252,5 @@ function prepare(db: Database.Database) {
     prune: db.prepare('DELETE FROM events WHERE agent_id = ? AND event_seq <= ?'),
     total: db.prepare('SELECT count(*) AS n FROM events'),
     visibility: db.prepare('SELECT visibility FROM agents WHERE agent_id = ?'),
-  };
-}
-
-/** The envelope's provenance is the payload's, so it is stored once, inside the payload. */
-function toEnvelope(row: Row): EventEnvelope {
-  const payload = JSON.parse(row.payload) as Record<string, unknown>;
-  return {
-    id: row.id,
-    event_seq: row.event_seq,
-    ts: row.ts,
-    agent_id: row.agent_id,
-    type: row.type,
-    provenance: (payload.provenance as Record<string, unknown> | undefined) ?? null,
-    payload,
   };
 }

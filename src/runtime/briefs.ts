@@ -48,8 +48,8 @@ export interface BriefServiceDeps {
   events: EventLog;
 }
 
-/** The stored row: a brief with its failure artifact as JSON text. */
-type Row = Omit<Brief, 'failure_artifact'> & { failure_artifact: string | null };
+/** The stored row: a brief with its failure artifact as JSON text, and its text maybe in `texts` (store/texts.ts). */
+type Row = Omit<Brief, 'failure_artifact'> & { failure_artifact: string | null; text_ids: string | null };
 
 /** Largest page of GET /api/agents/:id/briefs. */
 export const BRIEFS_MAX_LIMIT = 200;
@@ -78,9 +78,12 @@ export class BriefService {
         failure_artifact: input.failureArtifact ?? null,
         created_at: isoAt(clock.now()),
       };
+      const texts = store.texts.row();
       this.stmt.insert.run({
         ...brief,
+        text: texts.text(brief.text),
         failure_artifact: brief.failure_artifact ? JSON.stringify(brief.failure_artifact) : null,
+        text_ids: texts.textIds(),
       });
       events.append(brief.agent_id, 'brief_created', {
         brief_id: brief.brief_id,
@@ -107,35 +110,39 @@ export class BriefService {
     const rows = opts.before
       ? (this.stmt.listBefore.all(agentId, opts.before, limit) as Row[])
       : (this.stmt.list.all(agentId, limit) as Row[]);
-    return rows.map(toBrief);
+    return rows.map((r) => this.toBrief(r));
   }
 
   /** The agent's newest brief of `kind`, or null. */
   latest(agentId: string, kind: BriefKind): Brief | null {
     const row = this.stmt.latest.get(agentId, kind) as Row | undefined;
-    return row ? toBrief(row) : null;
+    return row ? this.toBrief(row) : null;
   }
 
   get(briefId: string): Brief | null {
     const row = this.stmt.get.get(briefId) as Row | undefined;
-    return row ? toBrief(row) : null;
+    return row ? this.toBrief(row) : null;
   }
 
   /** The agent is purged: its briefs go with it. */
   deleteAgent(agentId: string): void {
     this.stmt.deleteAgent.run(agentId);
   }
-}
 
-function toBrief(row: Row): Brief {
-  return { ...row, failure_artifact: row.failure_artifact ? (JSON.parse(row.failure_artifact) as FailureArtifact) : null };
+  private toBrief({ text_ids, ...row }: Row): Brief {
+    return {
+      ...row,
+      text: this.deps.store.texts.read(text_ids).text(row.text),
+      failure_artifact: row.failure_artifact ? (JSON.parse(row.failure_artifact) as FailureArtifact) : null,
+    };
+  }
 }
 
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(
-      `INSERT INTO briefs (brief_id, agent_id, kind, title, text, turn_id, message_id, work_item_id, failure_artifact, created_at)
-       VALUES (@brief_id, @agent_id, @kind, @title, @text, @turn_id, @message_id, @work_item_id, @failure_artifact, @created_at)`,
+      `INSERT INTO briefs (brief_id, agent_id, kind, title, text, turn_id, message_id, work_item_id, failure_artifact, created_at, text_ids)
+       VALUES (@brief_id, @agent_id, @kind, @title, @text, @turn_id, @message_id, @work_item_id, @failure_artifact, @created_at, @text_ids)`,
     ),
     list: db.prepare('SELECT * FROM briefs WHERE agent_id = ? ORDER BY brief_id DESC LIMIT ?'),
     listBefore: db.prepare('SELECT * FROM briefs WHERE agent_id = ? AND brief_id < ? ORDER BY brief_id DESC LIMIT ?'),

@@ -40,6 +40,7 @@ interface Row {
   ts: string;
   type: string;
   payload: string;
+  text_ids: string | null;
 }
 
 function str(v: unknown): string {
@@ -59,11 +60,19 @@ export class EventSearch {
 
   constructor(private readonly deps: { store: Store; agents: AgentService }) {
     const kinds = Object.keys(TEXT_OF).map((k) => `'${k}'`).join(', ');
+    // A long string of a payload is stored in chunks in `texts` (store/texts.ts). The chunks of
+    // the row, joined in order, hold every long string whole (also a match across two chunks),
+    // and json_quote escapes them as the payload's JSON did: a row matches as it did inline. (A
+    // match across two of the strings, or across a string and the payload around it, is a
+    // candidate the exact test on the text below drops, as before.)
+    const longStrings = `json_quote((SELECT group_concat(t.content, '' ORDER BY j.key) FROM json_each(events.text_ids) j JOIN texts t ON t.text_id = j.value))`;
     this.stmt = {
       match: deps.store.db.prepare(
-        `SELECT event_seq, ts, type, payload FROM events WHERE agent_id = ? AND type IN (${kinds}) AND payload LIKE ? ESCAPE '\\' ORDER BY event_seq DESC LIMIT ?`,
+        `SELECT event_seq, ts, type, payload, text_ids FROM events WHERE agent_id = @agent AND type IN (${kinds})
+           AND (payload LIKE @like ESCAPE '\\' OR (length(text_ids) > 2 AND ${longStrings} LIKE @like ESCAPE '\\'))
+         ORDER BY event_seq DESC LIMIT @limit`,
       ),
-      one: deps.store.db.prepare('SELECT event_seq, ts, type, payload FROM events WHERE agent_id = ? AND event_seq = ?'),
+      one: deps.store.db.prepare('SELECT event_seq, ts, type, payload, text_ids FROM events WHERE agent_id = ? AND event_seq = ?'),
     };
   }
 
@@ -79,11 +88,14 @@ export class EventSearch {
     const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const needle = query.toLowerCase();
     const results = agentIds.flatMap((agentId) =>
-      (this.stmt.match.all(agentId, like, SCAN_PER_AGENT) as Row[])
-        .map((row) => ({ row, text: textOf(row) }))
+      (this.stmt.match.all({ agent: agentId, like, limit: SCAN_PER_AGENT }) as Row[])
+        .map((row) => {
+          const payload = this.payloadOf(row);
+          return { row, payload, text: TEXT_OF[row.type]!(payload) };
+        })
         .filter(({ text }) => text.toLowerCase().includes(needle))
         .slice(0, limit)
-        .map(({ row, text }) => result(agentId, row, text, needle)),
+        .map(({ row, payload, text }) => result(agentId, row, payload, text, needle)),
     );
     results.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
     return { query, limit, results: results.slice(0, limit) };
@@ -94,18 +106,17 @@ export class EventSearch {
     const m = /^event:([A-Za-z0-9][A-Za-z0-9._-]{0,63}):(\d{1,15})$/.exec(sourceRef.trim());
     const row = m && this.deps.agents.find(m[1]!) ? (this.stmt.one.get(m[1], Number(m[2])) as Row | undefined) : undefined;
     if (!m || !row || !(row.type in TEXT_OF)) throw errors.memorySourceNotFound(sourceRef);
-    const text = textOf(row);
+    const text = TEXT_OF[row.type]!(this.payloadOf(row));
     const max = maxChars ?? text.length;
     return { kind: row.type, source_ref: sourceRef.trim(), title: `${row.type} #${row.event_seq}`, content: text.slice(0, max), truncated: text.length > max, updated_at: row.ts };
   }
+
+  private payloadOf(row: Row): Record<string, unknown> {
+    return this.deps.store.texts.read(row.text_ids).json<Record<string, unknown>>(row.payload);
+  }
 }
 
-function textOf(row: Row): string {
-  return TEXT_OF[row.type]!(JSON.parse(row.payload) as Record<string, unknown>);
-}
-
-function result(agentId: string, row: Row, text: string, needle: string) {
-  const p = JSON.parse(row.payload) as Record<string, unknown>;
+function result(agentId: string, row: Row, p: Record<string, unknown>, text: string, needle: string) {
   const at = text.toLowerCase().indexOf(needle);
   const start = Math.max(0, at - PREVIEW_CHARS / 3);
   const preview = `${start > 0 ? '…' : ''}${text.slice(start, start + PREVIEW_CHARS)}${start + PREVIEW_CHARS < text.length ? '…' : ''}`;

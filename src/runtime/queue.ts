@@ -70,6 +70,7 @@ interface MessageRow {
   priority: string;
   body: string;
   metadata: string;
+  text_ids: string | null;
   correlation_id: string | null;
   causation_id: string | null;
   delivery_surface: string;
@@ -120,8 +121,8 @@ export class MessageQueue {
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata,
-           correlation_id, causation_id, delivery_surface, status, attempts, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+           text_ids, correlation_id, causation_id, delivery_surface, status, attempts, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
       ),
       get: db.prepare('SELECT * FROM messages WHERE message_id = ?'),
       status: db.prepare('SELECT status FROM messages WHERE message_id = ?').pluck(),
@@ -174,6 +175,7 @@ export class MessageQueue {
       created_at: now,
       updated_at: now,
     };
+    const texts = this.deps.store.texts.row();
     this.stmt.insert.run(
       message.message_id,
       agentId,
@@ -183,8 +185,9 @@ export class MessageQueue {
       provenance.authority_class,
       provenance.priority,
       PRIORITY_RANK[provenance.priority],
-      JSON.stringify(message.body),
-      JSON.stringify(message.metadata),
+      texts.json(message.body),
+      texts.json(message.metadata),
+      texts.textIds(),
       message.correlation_id,
       message.causation_id,
       provenance.delivery_surface,
@@ -218,7 +221,7 @@ export class MessageQueue {
     if (!row) return null;
     this.stmt.setStatus.run('processing', 1, null, isoAt(this.deps.clock.now()), row.message_id);
     this.adjust(agentId, row.delivery_surface as DeliverySurface, -1);
-    return { ...fromRow(row), status: 'processing', attempts: row.attempts + 1 };
+    return { ...this.fromRow(row), status: 'processing', attempts: row.attempts + 1 };
   }
 
   /** Mark a claimed message finished. Inside a transaction. */
@@ -255,7 +258,7 @@ export class MessageQueue {
 
   /** Every queued message admitted by `surface`, all agents, oldest first (start-up). */
   queuedFrom(surface: DeliverySurface): Message[] {
-    return (this.stmt.allQueuedFrom.all(surface) as MessageRow[]).map(fromRow);
+    return (this.stmt.allQueuedFrom.all(surface) as MessageRow[]).map((r) => this.fromRow(r));
   }
 
   /** Agents with at least one queued message (scheduler start). */
@@ -272,12 +275,12 @@ export class MessageQueue {
 
   /** Messages that were being processed when the daemon stopped. */
   interrupted(): Message[] {
-    return (this.stmt.processing.all() as MessageRow[]).map(fromRow);
+    return (this.stmt.processing.all() as MessageRow[]).map((r) => this.fromRow(r));
   }
 
   get(messageId: string): Message | null {
     const row = this.stmt.get.get(messageId) as MessageRow | undefined;
-    return row ? fromRow(row) : null;
+    return row ? this.fromRow(row) : null;
   }
 
   pending(agentId: string): number {
@@ -320,6 +323,29 @@ export class MessageQueue {
     const m = this.budgetCache.peek(key);
     if (m !== undefined) this.budgetCache.set(key, m + delta);
   }
+
+  private fromRow(row: MessageRow): Message {
+    const texts = this.deps.store.texts.read(row.text_ids);
+    return {
+      message_id: row.message_id,
+      agent_id: row.agent_id,
+      kind: row.kind as Message['kind'],
+      origin: JSON.parse(row.origin),
+      trust: row.trust as Message['trust'],
+      authority_class: row.authority_class as Message['authority_class'],
+      priority: row.priority as Priority,
+      delivery_surface: row.delivery_surface as Message['delivery_surface'],
+      body: texts.json(row.body),
+      metadata: texts.json(row.metadata),
+      correlation_id: row.correlation_id,
+      causation_id: row.causation_id,
+      status: row.status as MessageStatus,
+      attempts: row.attempts,
+      error: row.error,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
 }
 export function provenanceOf(m: Pick<Message, keyof Provenance | 'message_id'>) {
   return {
@@ -330,27 +356,5 @@ export function provenanceOf(m: Pick<Message, keyof Provenance | 'message_id'>) 
     kind: m.kind,
     delivery_surface: m.delivery_surface,
     message_id: m.message_id,
-  };
-}
-
-function fromRow(row: MessageRow): Message {
-  return {
-    message_id: row.message_id,
-    agent_id: row.agent_id,
-    kind: row.kind as Message['kind'],
-    origin: JSON.parse(row.origin),
-    trust: row.trust as Message['trust'],
-    authority_class: row.authority_class as Message['authority_class'],
-    priority: row.priority as Priority,
-    delivery_surface: row.delivery_surface as Message['delivery_surface'],
-    body: JSON.parse(row.body),
-    metadata: JSON.parse(row.metadata),
-    correlation_id: row.correlation_id,
-    causation_id: row.causation_id,
-    status: row.status as MessageStatus,
-    attempts: row.attempts,
-    error: row.error,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
   };
 }

@@ -32,6 +32,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { migrate } from './migrations/index.js';
+import { Texts } from './texts.js';
 
 type Hook = () => void;
 
@@ -91,6 +92,8 @@ const MAX_BATCH = 2000;
 
 export class Store {
   readonly db: Database.Database;
+  /** Long strings of the owning tables, stored once (texts.ts). */
+  readonly texts: Texts;
   private unit: Unit | null = null;
   private depth = 0;
   private queue: PendingWrite[] = [];
@@ -120,6 +123,7 @@ export class Store {
 
   private constructor(db: Database.Database, file: string, opts: StoreOptions) {
     this.db = db;
+    this.texts = new Texts(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

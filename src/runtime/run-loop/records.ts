@@ -1,6 +1,7 @@
 /**
  * The run loop's durable records: turns, turn activities and the visible conversation history
  * (migration 010). Plain prepared statements; every write runs inside the caller's transaction.
+ * Long strings of activity payloads and history entries are stored once, in `texts` (store/texts.ts).
  */
 import type Database from 'better-sqlite3';
 import type { Store } from '../../store/store.js';
@@ -49,12 +50,16 @@ interface TurnRow extends Omit<TurnRecord, 'error'> {
   error: string | null;
 }
 
+/** Stored rows: their long strings are references to `texts` (store/texts.ts). */
+type ActivityRow = Omit<Activity, 'payload'> & { payload: string; text_ids: string | null };
+type HistoryRow = HistoryEntry & { text_ids: string | null };
+
 export class RunLoopRecords {
   private readonly stmt: ReturnType<typeof prepare>;
   /** Last history seq per agent, loaded on first use (forgotten if its transaction rolls back). */
   private readonly historyHeads: TxCache<number>;
 
-  constructor(store: Store) {
+  constructor(private readonly store: Store) {
     this.stmt = prepare(store.db);
     this.historyHeads = new TxCache(store);
   }
@@ -90,34 +95,41 @@ export class RunLoopRecords {
   }
 
   addActivity(turnId: string, seq: number, kind: string, payload: Record<string, unknown>, createdAt: string): void {
-    this.stmt.insertActivity.run(turnId, seq, kind, JSON.stringify(payload), createdAt);
+    const texts = this.store.texts.row();
+    this.stmt.insertActivity.run(turnId, seq, kind, texts.json(payload), createdAt, texts.textIds());
   }
 
   activities(turnId: string): Activity[] {
-    return (this.stmt.activities.all(turnId) as Array<Omit<Activity, 'payload'> & { payload: string }>).map((r) => ({
+    return (this.stmt.activities.all(turnId) as ActivityRow[]).map(({ text_ids, ...r }) => ({
       ...r,
-      payload: JSON.parse(r.payload) as Record<string, unknown>,
+      payload: this.store.texts.read(text_ids).json<Record<string, unknown>>(r.payload),
     }));
   }
 
   appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string): void {
     const seq = this.historyHeads.get(agentId, () => (this.stmt.historyHead.get(agentId) as number | null) ?? 0) + 1;
-    this.stmt.insertHistory.run(agentId, seq, role, content, turnId, messageId, createdAt);
+    const texts = this.store.texts.row();
+    this.stmt.insertHistory.run(agentId, seq, role, texts.text(content), turnId, messageId, createdAt, texts.textIds());
     this.historyHeads.set(agentId, seq);
   }
 
   /** The last `limit` history entries, oldest first. */
   recentHistory(agentId: string, limit: number): HistoryEntry[] {
-    return (this.stmt.recentHistory.all(agentId, limit) as HistoryEntry[]).reverse();
+    return (this.stmt.recentHistory.all(agentId, limit) as HistoryRow[]).reverse().map((r) => this.toEntry(r));
   }
 
   turnHistory(turnId: string): HistoryEntry[] {
-    return this.stmt.turnHistory.all(turnId) as HistoryEntry[];
+    return (this.stmt.turnHistory.all(turnId) as HistoryRow[]).map((r) => this.toEntry(r));
   }
 
   /** One history entry of the agent by its seq, or null. */
   historyEntry(agentId: string, seq: number): HistoryEntry | null {
-    return (this.stmt.historyEntry.get(agentId, seq) as HistoryEntry | undefined) ?? null;
+    const row = this.stmt.historyEntry.get(agentId, seq) as HistoryRow | undefined;
+    return row ? this.toEntry(row) : null;
+  }
+
+  private toEntry({ text_ids, ...entry }: HistoryRow): HistoryEntry {
+    return { ...entry, content: this.store.texts.read(text_ids).text(entry.content) };
   }
 
   /** Everything of an agent (deletion). */
@@ -133,6 +145,8 @@ function toTurn(row: TurnRow): TurnRecord {
   return { ...row, error: row.error ? (JSON.parse(row.error) as TurnRecord['error']) : null };
 }
 
+const HISTORY_COLUMNS = 'seq, role, content, turn_id, message_id, created_at, text_ids';
+
 function prepare(db: Database.Database) {
   return {
     insertTurn: db.prepare(
@@ -144,19 +158,15 @@ function prepare(db: Database.Database) {
     running: db.prepare("SELECT * FROM turns WHERE status = 'running'"),
     getTurn: db.prepare('SELECT * FROM turns WHERE turn_id = ? AND agent_id = ?'),
     lastTurn: db.prepare('SELECT * FROM turns WHERE agent_id = ? ORDER BY turn_id DESC LIMIT 1'),
-    insertActivity: db.prepare('INSERT INTO turn_activities (turn_id, seq, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)'),
-    activities: db.prepare('SELECT seq, kind, payload, created_at FROM turn_activities WHERE turn_id = ? ORDER BY seq'),
+    insertActivity: db.prepare('INSERT INTO turn_activities (turn_id, seq, kind, payload, created_at, text_ids) VALUES (?, ?, ?, ?, ?, ?)'),
+    activities: db.prepare('SELECT seq, kind, payload, created_at, text_ids FROM turn_activities WHERE turn_id = ? ORDER BY seq'),
     historyHead: db.prepare('SELECT max(seq) FROM conversation_history WHERE agent_id = ?').pluck(),
     insertHistory: db.prepare(
-      'INSERT INTO conversation_history (agent_id, seq, role, content, turn_id, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO conversation_history (agent_id, seq, role, content, turn_id, message_id, created_at, text_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    recentHistory: db.prepare(
-      'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE agent_id = ? ORDER BY seq DESC LIMIT ?',
-    ),
-    historyEntry: db.prepare('SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE agent_id = ? AND seq = ?'),
-    turnHistory: db.prepare(
-      'SELECT seq, role, content, turn_id, message_id, created_at FROM conversation_history WHERE turn_id = ? ORDER BY seq',
-    ),
+    recentHistory: db.prepare(`SELECT ${HISTORY_COLUMNS} FROM conversation_history WHERE agent_id = ? ORDER BY seq DESC LIMIT ?`),
+    historyEntry: db.prepare(`SELECT ${HISTORY_COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq = ?`),
+    turnHistory: db.prepare(`SELECT ${HISTORY_COLUMNS} FROM conversation_history WHERE turn_id = ? ORDER BY seq`),
     purgeActivities: db.prepare('DELETE FROM turn_activities WHERE turn_id IN (SELECT turn_id FROM turns WHERE agent_id = ?)'),
     purgeTurns: db.prepare('DELETE FROM turns WHERE agent_id = ?'),
     purgeHistory: db.prepare('DELETE FROM conversation_history WHERE agent_id = ?'),
