@@ -4,7 +4,8 @@
  * Then a sequential loop of GET /api/agents/:id/events?limit=128 over one keep-alive connection,
  * cycling through both agents and both page variants so noise lands on all alike, timing each
  * request from send to the last byte. The newest page is the common case; a page at a mid-log cursor
- * (before_seq = half the log) checks that a cursor seeks instead of scanning.
+ * (before_seq = half the log) checks that a cursor seeks instead of scanning. Retention is off, so
+ * the whole seeded log is the replay window.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +22,8 @@ const LIMIT = 128;
 export async function run(opts) {
   const { bigEvents, smallEvents, requests, warmup } = opts.pages;
   const home = tempHome();
+  // The whole seeded log stays in the replay window: retention off (it would prune to 100,000).
+  fs.appendFileSync(path.join(home, 'config.toml'), '[events]\nretain_days = 0\nretain_max_events = 0\n');
   const agents = [
     { id: 'small', total: smallEvents },
     { id: 'main', total: bigEvents },
