@@ -10,7 +10,7 @@ import { isIPv4 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { normaliseOrigin } from '../auth/return-to.js';
 import { errors } from '../core/errors.js';
-import { ownUid, peerUid } from './peer-user.js';
+import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
 
 export interface AuthPolicy {
   /** '' = local mode. */
@@ -92,30 +92,46 @@ export function bearerToken(request: FastifyRequest): string | null {
  *    refused unless auth.trust_loopback_peers allows a loopback one.
  */
 export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
-  app.addHook('onRequest', async (request) => {
-    const remote = request.socket.remoteAddress;
-    // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
-    if (remote === undefined) return;
-    const host = request.headers.host;
-    if (!hostAllowed(host, policy.allowedHosts)) throw errors.hostNotAllowed(host ?? '');
-    const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, policy.allowedOrigins)) throw errors.crossOriginRejected(origin);
-    // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
-    const auth = request.routeOptions.config?.auth ?? 'read';
-    if (auth === 'open') return;
-    const presented = policy.token ? bearerToken(request) : null;
-    if (presented !== null && tokenMatches(presented, policy.token)) return;
-    if (policy.sessions?.authenticate(request)) return;
-    if (policy.token) {
-      const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
-      if (needed) throw errors.unauthorized();
+  // Callback-style: on a connection whose peer is already known the hook completes synchronously
+  // (no promise per request); only a connection's first request waits for the /proc lookup.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = authorise(request, policy);
+    } catch (err) {
+      done(err as Error);
+      return;
     }
-    await requireOwnUser(request, policy);
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
 }
 
-async function requireOwnUser(request: FastifyRequest, policy: AuthPolicy): Promise<void> {
-  const uid = await peerUid(request.socket);
+/** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
+function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> | undefined {
+  const remote = request.socket.remoteAddress;
+  // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
+  if (remote === undefined) return;
+  const host = request.headers.host;
+  if (!hostAllowed(host, policy.allowedHosts)) throw errors.hostNotAllowed(host ?? '');
+  const origin = request.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, policy.allowedOrigins)) throw errors.crossOriginRejected(origin);
+  // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
+  const auth = request.routeOptions.config?.auth ?? 'read';
+  if (auth === 'open') return;
+  const presented = policy.token ? bearerToken(request) : null;
+  if (presented !== null && tokenMatches(presented, policy.token)) return;
+  if (policy.sessions?.authenticate(request)) return;
+  if (policy.token) {
+    const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
+    if (needed) throw errors.unauthorized();
+  }
+  const uid = knownPeerUid(request.socket);
+  if (uid !== undefined) return checkPeer(request, policy, uid);
+  return peerUid(request.socket).then((found) => checkPeer(request, policy, found));
+}
+
+function checkPeer(request: FastifyRequest, policy: AuthPolicy, uid: number | null): undefined {
   if (uid !== null && uid === ownUid) return;
   if (uid !== null) throw errors.peerUserRejected(`the connection belongs to uid ${uid}`);
   if (policy.trustLoopbackPeers && isLoopbackAddress(request.socket.remoteAddress)) return;

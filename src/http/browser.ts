@@ -51,17 +51,26 @@ export async function installBrowserAccess(app: FastifyInstance, policy: AuthPol
     strictPreflight: false,
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.socket.remoteAddress === undefined) return payload; // Unix socket: no browser reaches it
-    const origin = request.headers.origin;
-    if (origin === undefined) return payload;
-    if (isPreflight(request) && !isListed(origin)) throw errors.crossOriginRejected(origin);
-    if (policy.token || !policy.sessions) return payload;
-    const auth = request.routeOptions.config?.auth;
-    if (!auth || auth === 'open') return payload;
-    if (!policy.sessions.authenticate(request)) throw errors.sessionRequired();
-    return payload;
+  // Callback-style, like the other per-request hooks: no promise per request.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    try {
+      checkBrowser(request);
+      done(null, payload);
+    } catch (err) {
+      done(err as Error);
+    }
   });
+
+  function checkBrowser(request: FastifyRequest): void {
+    if (request.socket.remoteAddress === undefined) return; // Unix socket: no browser reaches it
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (isPreflight(request) && !isListed(origin)) throw errors.crossOriginRejected(origin);
+    if (policy.token || !policy.sessions) return;
+    const auth = request.routeOptions.config?.auth;
+    if (!auth || auth === 'open') return;
+    if (!policy.sessions.authenticate(request)) throw errors.sessionRequired();
+  }
 }
 
 function isPreflight(request: FastifyRequest): boolean {

@@ -131,6 +131,7 @@ async function lookupPeerUid(socket: Socket): Promise<number | null> {
 }
 
 const cache = new WeakMap<Socket, Promise<number | null>>();
+const known = new WeakMap<Socket, number | null>();
 
 /** The uid of the process that owns the other end of this TCP connection, or null when unknown. */
 export function peerUid(socket: Socket): Promise<number | null> {
@@ -138,8 +139,14 @@ export function peerUid(socket: Socket): Promise<number | null> {
   if (!found) {
     found = lookupPeerUid(socket);
     cache.set(socket, found);
+    void found.then((uid) => known.set(socket, uid), () => undefined);
   }
   return found;
+}
+
+/** The answer of `peerUid` once it has settled for this connection (undefined before). */
+export function knownPeerUid(socket: Socket): number | null | undefined {
+  return known.get(socket);
 }
 
 /** The daemon's own uid (null where the platform has none). */
