@@ -11,7 +11,8 @@
  * during every checkpoint and the WAL would grow for ever: when a checkpoint reports more than
  * `catchUpFrames` frames, the main connection's automatic checkpoint is turned back on (SQLite's
  * own behaviour: the next commit checkpoints what is left, little since the worker copied most of
- * it, and the WAL restarts), and off again once the WAL is small.
+ * it, and the WAL restarts), and off again once the WAL is small; meanwhile the worker copies ten
+ * times less often, so its checkpoints do not keep the main connection's from completing.
  *
  * The worker's code is a short script evaluated in the thread, given the path of better-sqlite3
  * (so it runs the same from the sources under test and from the build). If the worker fails, the
@@ -40,6 +41,13 @@ parentPort.on('message', (message) => {
   }
 });
 `;
+
+/**
+ * While the main connection catches up, the worker checkpoints this many times less often: a
+ * checkpoint running in the worker makes the main connection's fail (busy), and only a complete
+ * one there lets the WAL restart.
+ */
+const CATCH_UP_BACKOFF = 10;
 
 /** The page count at which SQLite checkpoints by itself (its default), restored on failure. */
 const SQLITE_AUTOCHECKPOINT = 1000;
@@ -129,7 +137,7 @@ export class Checkpointer {
       this.dirty = false;
       this.inFlight = true;
       this.worker.postMessage('checkpoint');
-    }, this.opts.intervalMs);
+    }, this.catchingUp ? this.opts.intervalMs * CATCH_UP_BACKOFF : this.opts.intervalMs);
     this.timer.unref();
   }
 
