@@ -19,12 +19,10 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../core/clock.js';
-import type { Store } from '../store/store.js';
+import { INTERNAL, type Store } from '../store/store.js';
 import type { EventEnvelope, EventLog } from './event-log.js';
 
 const DAY_MS = 86_400_000;
-/** Housekeeping nobody was promised: its commits need not wait for the disk (store.ts header). */
-const INTERNAL = { durable: false } as const;
 
 export const RETENTION_DEFAULTS = { batchSize: 500, intervalMs: 60_000, vacuumStepPages: 256 } as const;
 

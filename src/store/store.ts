@@ -87,6 +87,9 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /** Makes everything written to the WAL so far durable, then calls `done` (on the event loop). */
 export type WalSync = (done: (err: Error | null) => void) => void;
 
+/** `Store.write` options for work promised to nobody (the run loop's progress, housekeeping). */
+export const INTERNAL = { durable: false } as const;
+
 /** Upper bound on writes folded into one group-commit transaction. */
 const MAX_BATCH = 2000;
 
@@ -174,10 +177,12 @@ export class Store {
    */
   tx<T>(fn: () => T): T {
     if (this.unit) return this.savepoint(fn);
-    const changesBefore = this.fsyncs ? (this.totalChanges.get() as number) : 0;
-    const { result, hooks } = this.transaction(fn);
     // A FULL commit that wrote fsynced the whole WAL: every earlier group commit is on the disk.
-    if (this.fsyncs && (this.totalChanges.get() as number) !== changesBefore) this.durableThrough = this.committedGen;
+    // (Only worth asking while a group commit waits for its fsync.)
+    const waitingForDisk = this.fsyncs && this.committedGen > this.durableThrough;
+    const changesBefore = waitingForDisk ? (this.totalChanges.get() as number) : 0;
+    const { result, hooks } = this.transaction(fn);
+    if (waitingForDisk && (this.totalChanges.get() as number) !== changesBefore) this.durableThrough = this.committedGen;
     this.afterTransaction({ gen: 0, needsSync: false, hooks, settle: () => {} });
     return result;
   }

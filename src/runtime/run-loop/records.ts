@@ -10,10 +10,10 @@ import type { FailureArtifact } from '../briefs.js';
 
 /**
  * The run loop's own progress (claims, rounds, turn ends) is promised to nobody, so its commits
- * need not wait for the disk (Store.write `durable: false`): a crash of the process loses none of
- * it; after a power cut a turn whose end was lost runs again. Acknowledged writes stay durable.
+ * need not wait for the disk (store.ts INTERNAL): a crash of the process loses none of it; after a
+ * power cut a turn whose end was lost runs again. Acknowledged writes stay durable.
  */
-export const INTERNAL = { durable: false } as const;
+export { INTERNAL } from '../../store/store.js';
 
 export type TurnStatus = 'running' | 'completed' | 'failed' | 'aborted' | 'interrupted';
 export type HistoryRole = 'user' | 'assistant' | 'tool';
