@@ -92,6 +92,13 @@ describe('the count rule, triggered by appends', () => {
     expect(await streamIds('rt', `after_seq=0&limit=${KEEP}`)).toEqual(range(HEAD - KEEP + 1, HEAD));
   });
 
+  it('a pruned Last-Event-ID (a reconnecting EventSource) answers the same 404, before any SSE byte', async () => {
+    const res = await request(d, 'GET', '/api/agents/rt/events/stream', { headers: { 'last-event-id': '100' } });
+    expect(res.status, res.text).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json).toMatchObject({ ok: false, code: 'cursor_not_found', after_seq: 100, event_seq: HEAD });
+  });
+
   it('the observer snapshots report the retained window', async () => {
     const snap = await request(d, 'GET', '/api/agents/rt/projection-snapshot');
     expect(snap.status, snap.text).toBe(200);
