@@ -15,6 +15,7 @@ import { splitHostPort } from './config/schema.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { clientErrorHandler } from './http/error-handler.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
+import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
 import { createLogger } from './telemetry/logger.js';
@@ -112,6 +113,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   let inbox: Surface | null = null;
   let inboxTcp: http.Server | null = null;
   try {
+    await openStreams(services.inbox);
     startServices(services);
     control = await buildControlSurface(services);
     inbox = await buildInboxSurface(services);

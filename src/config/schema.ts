@@ -9,6 +9,8 @@ import { PROFILE_NAME } from '../store/credentials.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
+/** A credential profile in <home>/credentials.json, or '' for none. */
+const profileName = () => z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64)').or(z.literal('')).default('');
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -17,7 +19,7 @@ const Provider = z
     kind: z.enum(['openai', 'anthropic']),
     base_url: z.string().url(),
     api_key_env: z.string().default(''),
-    credential_profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64)').or(z.literal('')).default(''),
+    credential_profile: profileName(),
     models: z.array(z.string().min(1)).default([]),
   })
   .superRefine((p, ctx) => {
@@ -147,6 +149,23 @@ export const ConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(0),
       // Remote-source modules run as the daemon's user: only from these and <home>/source-modules/.
       module_dirs: z.array(z.string().refine((d) => path.isAbsolute(d), 'must be an absolute path')).default([]),
+      // Where source streams live (src/inbox/jetstream/README.md): this daemon's SQLite file, or a
+      // NATS JetStream cluster that several daemons share.
+      streams: z
+        .strictObject({
+          backend: z.enum(['sqlite', 'jetstream']).default('sqlite'),
+          servers: z.array(z.string().regex(/^(nats|tls):\/\/[^\s,]+$/, 'a nats:// or tls:// URL')).min(1).default(['nats://127.0.0.1:4222']),
+          // JetStream stream names are <prefix>_<sourceId>, subjects <prefix>.<sourceId>.
+          stream_prefix: z.string().regex(/^[A-Za-z0-9-]{1,32}$/, 'letters, digits and - (at most 32)').default('svc'),
+          replicas: z.number().int().min(1).max(5).default(1),
+          // Retention of each stream: seconds and bytes; 0 = unlimited.
+          max_age_s: int(0, 0),
+          max_bytes: int(0, 0),
+          // A credential profile (<home>/credentials.json): a NATS token, `user:password`, or the
+          // text of a .creds file. '' = connect without credentials.
+          credential_profile: profileName(),
+        })
+        .prefault({}),
     })
     .prefault({}),
   delivery: z
@@ -188,6 +207,7 @@ export const STARTUP_ONLY_KEYS = new Set([
   'inbox.socket',
   'inbox.port',
   'inbox.module_dirs',
+  'inbox.streams',
   'auth.oidc',
 ]);
 

@@ -266,9 +266,11 @@ export const errors = {
     ),
   /** spec/inbox.md Errors: the fields survive into the CLI's error output. */
   historyUnavailable: (f: { streamId: string; requested: unknown; retainedFromOffset: number; highWatermarkOffset: number }) =>
-    new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (payloads compacted)`, { ...f }),
+    new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (compacted or expired)`, { ...f }),
   compactionUnsupported: (streamId: string, backend: string) =>
     new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
+  streamBackendUnavailable: (streamId: string, reason: string) =>
+    new AppError(503, 'stream_backend_unavailable', `the stream backend cannot store events of stream ${JSON.stringify(streamId)} now: ${reason}`, { streamId }, { 'retry-after': '1' }),
   sourcePollFailed: (sourceId: string, reason: string) =>
     new AppError(502, 'source_poll_failed', `the module of source ${JSON.stringify(sourceId)} failed: ${reason}`, { sourceId }),
   sourceHasSubscriptions: (sourceId: string, subscriptionCount: number) =>

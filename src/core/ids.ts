@@ -25,6 +25,8 @@ export const ID_PREFIX = {
   entry: 'ent',
   target: 'tgt',
   schedule: 'sch',
+  /** A daemon in a shared stream catalogue. */
+  daemon: 'dmn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -63,6 +63,17 @@ export class HostService {
     });
   }
 
+  /**
+   * A host another daemon registered (the shared stream catalogue): stored under its id unless a
+   * host of the same type and key exists here, which is then the one used. Returns the local id.
+   */
+  importShared(input: { hostId: string; hostType: HostType; hostKey: string; config: Record<string, unknown>; createdMs: number }): string {
+    return this.deps.store.tx(() => {
+      this.stmts.insert.run(input.hostId, input.hostType, input.hostKey, JSON.stringify(input.config), input.createdMs);
+      return this.stmts.byKey.get(input.hostType, input.hostKey)!.host_id;
+    });
+  }
+
   /** Throws 404 host_not_found. */
   get(hostId: string): Host {
     const row = this.stmts.byId.get(hostId);

@@ -30,6 +30,8 @@ import { SourceCredentials } from './source-credentials.js';
 import { GithubWebhooks } from './providers/github-webhook.js';
 import { SourceService } from './sources.js';
 import { SqliteStreamBackend } from './sqlite-stream-backend.js';
+import { JetStreamBackend } from './jetstream/backend.js';
+import type { StreamBackend } from './stream-backend.js';
 import { StreamService } from './streams.js';
 import { SubscriptionService } from './subscriptions.js';
 import { InboxWatch } from './watch.js';
@@ -98,7 +100,7 @@ export interface Inbox {
 export function createInbox(deps: InboxDeps): Inbox {
   const { store, clock } = deps;
   // streams
-  const streams = new StreamService({ store, clock, ids: deps.ids, backend: new SqliteStreamBackend(store) });
+  const streams = new StreamService({ store, clock, ids: deps.ids, backend: streamBackend(deps) });
   const hosts = new HostService({ store, clock, ids: deps.ids });
   const modules = new RemoteModules({ home: deps.config.home, moduleDirs: deps.config.values.inbox.module_dirs });
   modules.locations.ensureDefaultDir();
@@ -141,7 +143,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const gcHooks = [subscriptions, entries, notifier];
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
-    lifecycles: [subscriptions, sources, notifier, digests, timers],
+    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers],
     streams,
     hosts,
     sources,
@@ -160,5 +162,50 @@ export function createInbox(deps: InboxDeps): Inbox {
     timers,
     status: new InboxStatus(store),
     gc: () => ({ ...runGc(gcHooks, () => clock.now()), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
+  };
+}
+
+/** `[inbox.streams] backend`: this daemon's SQLite file, or a JetStream cluster (opened by `openStreams`). */
+function streamBackend(deps: InboxDeps): StreamBackend {
+  const settings = deps.config.values.inbox.streams;
+  if (settings.backend === 'sqlite') return new SqliteStreamBackend(deps.store);
+  const profile = settings.credential_profile;
+  return new JetStreamBackend({
+    store: deps.store,
+    logger: deps.logger,
+    settings,
+    credential: () => (profile ? deps.credentials.required(profile, 'inbox.streams.credential_profile') : null),
+    origin: daemonId(deps.store, deps.ids),
+  });
+}
+
+/** This daemon's id, made once and kept in the database. */
+function daemonId(store: Store, ids: IdGenerator): string {
+  const row = store.db.prepare<[], { value: string }>("SELECT value FROM daemon_meta WHERE key = 'daemon_id'").get();
+  if (row) return row.value;
+  const id = ids.make('daemon');
+  store.tx(() => store.db.prepare("INSERT INTO daemon_meta (key, value) VALUES ('daemon_id', ?)").run(id));
+  return id;
+}
+
+/** Connect a remote stream log before the start: a daemon that cannot reach it does not start. */
+export async function openStreams(inbox: Inbox): Promise<void> {
+  await inbox.streams.backend.remote?.open();
+}
+
+/** A remote log mirrors every source once subscriptions are loaded, and follows the shared catalogue. */
+function remoteStreams(streams: StreamService, sources: SourceService): Lifecycle {
+  const remote = streams.backend.remote;
+  if (!remote) return {};
+  return {
+    start: () =>
+      remote.start({
+        deliver: (sourceId, stored) => streams.deliver(sourceId, stored),
+        importSource: (shared) => sources.importShared(shared),
+        forgetSource: (sourceId) => void sources.delete(sourceId),
+        sourceIds: () => sources.ids(),
+        hasSource: (sourceId) => sources.has(sourceId),
+      }),
+    stop: () => remote.close(),
   };
 }

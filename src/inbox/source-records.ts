@@ -77,6 +77,8 @@ export interface SourceRow {
   cursor_json: string | null;
   created_ms: number;
   updated_ms: number;
+  /** The daemon that registered a source shared through the stream catalogue; null: here. */
+  origin: string | null;
 }
 
 export interface SourceRemoved {

@@ -27,10 +27,11 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
 import type { Host, HostService } from './hosts.js';
-import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema } from './host-types.js';
+import { HOST_TYPES, isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
 import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
 import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
+import type { SharedSource } from './stream-backend.js';
 import { EventInputSchema, type AppendResult, type EventInput, type StreamService } from './streams.js';
 import { z } from 'zod';
 import { sourceView, type PollResult, type Source, type SourceDetail, type SourceRemoved, type SourceRow, type SourceSchema, type StreamDetail } from './source-records.js';
@@ -71,7 +72,13 @@ export class SourceService {
       byKey: db.prepare<[string, string, string], SourceRow>(`${SELECT} WHERE s.host_id = ? AND s.stream_kind = ? AND s.stream_key = ?`),
       all: db.prepare<[], SourceRow>(`${SELECT} ORDER BY s.seq`),
       byHost: db.prepare<[string], SourceRow>(`${SELECT} WHERE s.host_id = ? ORDER BY s.seq`),
-      managed: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type IN (${MANAGED_HOST_TYPES.map((t) => `'${t}'`).join(', ')}) ORDER BY s.seq`),
+      // Polled here: a shared source registered by another daemon is polled by that daemon.
+      managed: db.prepare<[], SourceRow>(`${SELECT} WHERE h.host_type IN (${MANAGED_HOST_TYPES.map((t) => `'${t}'`).join(', ')}) AND s.origin IS NULL ORDER BY s.seq`),
+      ids: db.prepare<[], { source_id: string }>('SELECT source_id FROM inbox_sources ORDER BY seq'),
+      importRow: db.prepare(
+        `INSERT INTO inbox_sources (source_id, host_id, stream_kind, stream_key, config_json, config_ref, state, created_ms, updated_ms, origin)
+         VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) ON CONFLICT DO NOTHING`,
+      ),
       insert: db.prepare(
         `INSERT INTO inbox_sources (source_id, host_id, stream_kind, stream_key, config_json, config_ref, state, created_ms, updated_ms)
          VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) ON CONFLICT (host_id, stream_kind, stream_key) DO NOTHING`,
@@ -190,7 +197,7 @@ export class SourceService {
     const configRef = input.configRef ?? null;
     const credentialError = await this.checkManaged(host, input.streamKey, config, configRef);
     const now = this.deps.clock.now();
-    return this.deps.store.tx(() => {
+    const result = this.deps.store.tx(() => {
       const id = this.deps.ids.make('source');
       const info = this.stmts.insert.run(id, input.hostId, input.streamKind, input.streamKey, JSON.stringify(config), configRef, now, now);
       let row = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey)!;
@@ -205,6 +212,54 @@ export class SourceService {
       }
       return { source: this.toSource(row), created: info.changes === 1 };
     });
+    if (result.created) await this.share(result.source.sourceId);
+    return result;
+  }
+
+  /** A remote stream log (jetstream): create the source's stream there and tell the other daemons. */
+  private async share(sourceId: string): Promise<void> {
+    const remote = this.deps.streams.backend.remote;
+    if (!remote) return;
+    const row = this.row(sourceId);
+    const host = this.deps.hosts.get(row.host_id);
+    await remote.created({
+      sourceId,
+      hostId: host.hostId,
+      hostType: host.hostType,
+      hostKey: host.hostKey,
+      hostConfig: host.config,
+      streamKind: row.stream_kind,
+      streamKey: row.stream_key,
+      config: JSON.parse(row.config_json) as Record<string, unknown>,
+      configRef: row.config_ref,
+      createdMs: row.created_ms,
+      origin: remote.origin,
+    });
+  }
+
+  /**
+   * A source another daemon registered (the shared stream catalogue): stored with its id and
+   * origin. False when this daemon has another source for the same host, kind and key.
+   */
+  importShared(shared: SharedSource): boolean {
+    if (!(HOST_TYPES as readonly string[]).includes(shared.hostType)) return false;
+    return this.deps.store.tx(() => {
+      const hostId = this.deps.hosts.importShared({ hostId: shared.hostId, hostType: shared.hostType as HostType, hostKey: shared.hostKey, config: shared.hostConfig, createdMs: shared.createdMs });
+      const now = this.deps.clock.now();
+      this.stmts.importRow.run(shared.sourceId, hostId, shared.streamKind, shared.streamKey, JSON.stringify(shared.config), shared.configRef, shared.createdMs, now, shared.origin);
+      const row = this.stmts.byId.get(shared.sourceId);
+      if (!row) this.deps.logger.warn({ sourceId: shared.sourceId, hostId, streamKind: shared.streamKind, streamKey: shared.streamKey }, 'inbox.streams: a shared source conflicts with a source of this daemon; not imported');
+      return row !== undefined;
+    });
+  }
+
+  /** Ids of every source (shared ones included). */
+  ids(): string[] {
+    return this.stmts.ids.all().map((r) => r.source_id);
+  }
+
+  has(sourceId: string): boolean {
+    return this.stmts.byId.get(sourceId) !== undefined;
   }
 
   /**

@@ -20,6 +20,13 @@ import type {
 } from './stream-backend.js';
 import type { StoredEvent } from './streams.js';
 
+/** One event of a remote log at the offset the log gave it. */
+export interface MirroredEvent {
+  offset: number;
+  event: PreparedEvent;
+  appendedMs: number;
+}
+
 interface StreamRow {
   stream_no: number;
   high_watermark: number;
@@ -73,6 +80,7 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
         `SELECT offset, event_id, type, subject, time_ms, appended_ms, data_json, metadata_json, pruned
            FROM inbox_events WHERE stream_no = ? AND offset > ? ORDER BY offset LIMIT ?`,
       ),
+      byEventId: db.prepare<[number, string], { offset: number }>('SELECT offset FROM inbox_events WHERE stream_no = ? AND event_id = ?'),
       timeAt: db.prepare<[number, number], { t: number }>('SELECT time_ms AS t FROM inbox_events WHERE stream_no = ? AND offset = ?'),
       scanTime: db.prepare<[number, number], { o: number }>('SELECT offset AS o FROM inbox_events WHERE stream_no = ? AND time_ms >= ? ORDER BY offset LIMIT 1'),
       candidates: db.prepare<[number, number, number], { offset: number; appended_ms: number; payload_bytes: number; pruned: number }>(
@@ -110,24 +118,82 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
 
   append(streamId: string, events: PreparedEvent[], appendedMs: number): BackendAppendResult {
     this.ensure(streamId, appendedMs);
-    const head = this.head(streamId)!;
-    const appendedAt = isoAt(appendedMs);
+    const head = { ...this.head(streamId)! };
     const stored: StoredEvent[] = [];
-    let { hw, lastTimeMs, ordered } = head;
     for (const e of events) {
-      const bytes = Buffer.byteLength(e.dataJson) + Buffer.byteLength(e.metadataJson);
-      const info = this.stmts.insert.run(head.no, hw + 1, e.id, e.type, e.subject, e.timeMs, appendedMs, e.dataJson, e.metadataJson, bytes);
-      if (info.changes === 0) continue;
-      hw++;
-      if (lastTimeMs !== null && e.timeMs < lastTimeMs) ordered = false;
-      if (lastTimeMs === null || e.timeMs > lastTimeMs) lastTimeMs = e.timeMs;
-      stored.push({ sourceId: streamId, offset: hw, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt, pruned: false });
+      const event = this.insertAt(streamId, head, head.hw + 1, e, appendedMs);
+      if (event) stored.push(event);
     }
-    if (stored.length > 0) {
-      this.stmts.setHead.run(hw, lastTimeMs, ordered ? 1 : 0, head.no);
-      this.heads.set(streamId, { no: head.no, hw, lastTimeMs, ordered });
-    }
+    if (stored.length > 0) this.saveHead(streamId, head);
     return { stored, deduped: events.length - stored.length };
+  }
+
+  /**
+   * Mirror a remote log (jetstream/backend.ts), inside a transaction: each event lands at the
+   * offset the log gave it, in offset order. Offsets already mirrored are skipped (a consumer
+   * restarts at the mirror's head). A gap means the log dropped events (its retention): the
+   * retained range starts after it. An id the stream already holds is a copy stored beyond the
+   * log's duplicate window: its offset is taken and nothing is stored, so every daemon that
+   * mirrors the log skips the same copy.
+   */
+  mirror(streamId: string, items: MirroredEvent[]): StoredEvent[] {
+    const first = items[0];
+    if (!first) return [];
+    this.ensure(streamId, first.appendedMs);
+    const start = this.head(streamId)!;
+    if (first.offset > start.hw + 1) this.retainFrom(streamId, first.offset);
+    const head = { ...this.head(streamId)! };
+    const stored: StoredEvent[] = [];
+    for (const { offset, event, appendedMs } of items) {
+      if (offset <= head.hw) continue;
+      const e = this.insertAt(streamId, head, offset, event, appendedMs);
+      head.hw = offset;
+      if (e) stored.push(e);
+    }
+    if (head.hw !== start.hw) this.saveHead(streamId, head);
+    return stored;
+  }
+
+  /** The remote log keeps offsets from `firstOffset` on: older payloads go (identity stubs stay). */
+  retainFrom(streamId: string, firstOffset: number): void {
+    const head = this.head(streamId);
+    if (!head || firstOffset - 1 <= (this.stmts.stream.get(streamId)?.pruned_through ?? 0)) return;
+    if (head.hw < firstOffset - 1) this.saveHead(streamId, { ...head, hw: firstOffset - 1 });
+    this.pruneThrough(streamId, firstOffset - 1);
+  }
+
+  /** Which of `ids` the stream already holds. */
+  storedIds(streamId: string, ids: string[]): Set<string> {
+    const head = this.head(streamId);
+    const found = new Set<string>();
+    if (head) for (const id of ids) if (this.stmts.byEventId.get(head.no, id)) found.add(id);
+    return found;
+  }
+
+  /** The events stored at `offsets` (an offset without a row is left out). */
+  at(streamId: string, offsets: number[]): StoredEvent[] {
+    const head = this.head(streamId);
+    if (!head) return [];
+    return offsets.flatMap((o) => {
+      const row = this.stmts.read.get(head.no, o - 1, 1);
+      return row && row.offset === o ? [toEvent(streamId, row)] : [];
+    });
+  }
+
+  /** Store one event at `offset` unless its id is already stored; advances the head's times. */
+  private insertAt(streamId: string, head: Head, offset: number, e: PreparedEvent, appendedMs: number): StoredEvent | null {
+    const bytes = Buffer.byteLength(e.dataJson) + Buffer.byteLength(e.metadataJson);
+    const info = this.stmts.insert.run(head.no, offset, e.id, e.type, e.subject, e.timeMs, appendedMs, e.dataJson, e.metadataJson, bytes);
+    if (info.changes === 0) return null;
+    head.hw = offset;
+    if (head.lastTimeMs !== null && e.timeMs < head.lastTimeMs) head.ordered = false;
+    if (head.lastTimeMs === null || e.timeMs > head.lastTimeMs) head.lastTimeMs = e.timeMs;
+    return { sourceId: streamId, offset, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false };
+  }
+
+  private saveHead(streamId: string, head: Head): void {
+    this.stmts.setHead.run(head.hw, head.lastTimeMs, head.ordered ? 1 : 0, head.no);
+    this.heads.set(streamId, { ...head });
   }
 
   read(streamId: string, afterOffset: number, limit: number): StoredEvent[] {

@@ -7,6 +7,11 @@
  * Every method runs synchronously inside the caller's store transaction (the service decides the
  * transaction boundaries and group commit), so a backend stores into the same SQLite database
  * or keeps an equally durable journal of its own.
+ *
+ * A backend whose log lives elsewhere (jetstream/backend.ts) also has `remote`: appends are
+ * published there outside any transaction, and the backend mirrors what the log holds into the
+ * local tables as it consumes it, calling `deliver` inside each mirroring transaction. The
+ * synchronous reads above answer from that mirror.
  */
 import type { StoredEvent } from './streams.js';
 
@@ -69,6 +74,49 @@ export interface CompactionSupport {
   pruneThrough(streamId: string, throughOffset: number): PruneResult;
 }
 
+/** A source as daemons sharing one remote log know it (the catalogue). */
+export interface SharedSource {
+  sourceId: string;
+  hostId: string;
+  hostType: string;
+  hostKey: string;
+  hostConfig: Record<string, unknown>;
+  streamKind: string;
+  streamKey: string;
+  config: Record<string, unknown>;
+  configRef: string | null;
+  createdMs: number;
+  /** The daemon that registered it (it alone polls a managed source). */
+  origin: string;
+}
+
+/** What a remote log calls back into (wired by the inbox). */
+export interface RemoteHooks {
+  /** Inside the mirroring transaction, with the newly mirrored events (as an append's listeners get them). */
+  deliver(streamId: string, stored: StoredEvent[]): void;
+  /** Sources registered on another daemon: make (or find) the local row; false when it conflicts. */
+  importSource(source: SharedSource): boolean;
+  /** A shared source was deleted elsewhere: delete it here too. */
+  forgetSource(sourceId: string): void;
+  /** Every local source id (mirrored from the start). */
+  sourceIds(): string[];
+  hasSource(sourceId: string): boolean;
+}
+
+export interface RemoteStreams {
+  /** This daemon's id in the catalogue. */
+  readonly origin: string;
+  /** Connect; refuses the start with a one-line reason. */
+  open(): Promise<void>;
+  /** Begin mirroring every known stream and following the catalogue. */
+  start(hooks: RemoteHooks): void;
+  /** Publish (outside any transaction); resolves when the local mirror holds the events. */
+  publish(streamId: string, events: PreparedEvent[], appendedMs: number): Promise<BackendAppendResult>;
+  /** A source registered here: create its remote stream, share it, follow it. */
+  created(source: SharedSource): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface StreamBackend {
   readonly name: string;
   /** Create the stream's storage (idempotent). */
@@ -81,4 +129,5 @@ export interface StreamBackend {
   stats(streamId: string): StreamStats | null;
   drop(streamId: string): void;
   compaction?: CompactionSupport;
+  remote?: RemoteStreams;
 }

@@ -9,7 +9,7 @@ import { isoAt, type Clock } from '../core/clock.js';
 import { errors, type Issue } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
-import type { PreparedEvent, StreamBackend, StreamBounds, StreamStats } from './stream-backend.js';
+import type { PreparedEvent, RemoteStreams, StreamBackend, StreamBounds, StreamStats } from './stream-backend.js';
 
 /** A CloudEvents-shaped event as callers send it (`id` is the idempotency key). */
 export interface EventInput {
@@ -115,17 +115,36 @@ export class StreamService {
    */
   async append(sourceId: string, events: EventInput[], alsoInTx?: () => void): Promise<AppendResult> {
     const prepared = this.prepare(events);
+    const remote = this.deps.backend.remote;
+    if (remote) return this.publish(remote, sourceId, prepared, alsoInTx);
     return this.deps.store.write(() => {
       this.sourceGuard(sourceId);
       let result: AppendResult = { appended: 0, deduped: 0, firstOffset: null, lastOffset: null };
       if (prepared.length > 0) {
         const { stored, deduped } = this.deps.backend.append(sourceId, prepared, this.deps.clock.now());
-        if (stored.length > 0) for (const listener of this.appendedListeners) listener(sourceId, stored);
+        if (stored.length > 0) this.deliver(sourceId, stored);
         result = { appended: stored.length, deduped, firstOffset: stored[0]?.offset ?? null, lastOffset: stored.at(-1)?.offset ?? null };
       }
       alsoInTx?.();
       return result;
     });
+  }
+
+  /**
+   * A remote log: published outside any transaction and answered once JetStream stored it and the
+   * local mirror holds it (the mirror's transaction ran the append listeners). `alsoInTx` commits
+   * after the publish: a crash in between re-polls events that are then deduplicated by id.
+   */
+  private async publish(remote: RemoteStreams, sourceId: string, prepared: PreparedEvent[], alsoInTx?: () => void): Promise<AppendResult> {
+    this.sourceGuard(sourceId);
+    const { stored, deduped } = prepared.length > 0 ? await remote.publish(sourceId, prepared, this.deps.clock.now()) : { stored: [], deduped: 0 };
+    if (alsoInTx) await this.deps.store.write(alsoInTx);
+    return { appended: stored.length, deduped, firstOffset: stored[0]?.offset ?? null, lastOffset: stored.at(-1)?.offset ?? null };
+  }
+
+  /** The remote log's mirror delivers what it stored: the same listeners as an append, inside its transaction. */
+  deliver(sourceId: string, stored: StoredEvent[]): void {
+    for (const listener of this.appendedListeners) listener(sourceId, stored);
   }
 
   /**

@@ -73,6 +73,18 @@ export class CredentialStore {
     return this.read()[profile]?.token ?? null;
   }
 
+  /** The material of a profile a setting names (read at start); throws CredentialStoreError with a one-line reason. */
+  required(profile: string, setting: string): string {
+    if (!fs.existsSync(this.file)) throw new CredentialStoreError(`${setting} ${JSON.stringify(profile)}: credential store ${this.file} does not exist`);
+    const token = this.token(profile);
+    if (token === null) {
+      throw new CredentialStoreError(
+        `credential profile ${JSON.stringify(profile)} not found in ${this.file} (PUT /api/control/runtime/credentials/${profile}, or {"profiles": {"${profile}": {"token": "..."}}})`,
+      );
+    }
+    return token;
+  }
+
   put(profile: string, kind: CredentialKind, material: string): CredentialStatus {
     const profiles = this.read();
     profiles[profile] = { kind, token: material, updated_at: new Date(this.now()).toISOString() };

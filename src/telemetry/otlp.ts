@@ -19,7 +19,6 @@
  * file or profile, or a file readable by group/others, is a start-up error. The token is never
  * logged (only the profile name is).
  */
-import fs from 'node:fs';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
@@ -50,22 +49,11 @@ export class OtlpStartupError extends Error {
 
 /** Read a bearer token from the credential store; throws OtlpStartupError with a one-line reason. */
 export function readCredentialToken(home: string, profile: string): string {
-  const store = new CredentialStore(home);
-  if (!fs.existsSync(store.file)) {
-    throw new OtlpStartupError(`runtime.observability.otlp.credential_profile ${JSON.stringify(profile)}: credential store ${store.file} does not exist`);
-  }
-  let token: string | null;
   try {
-    token = store.token(profile);
+    return new CredentialStore(home).required(profile, 'runtime.observability.otlp.credential_profile');
   } catch (err) {
     throw new OtlpStartupError((err as Error).message);
   }
-  if (token === null) {
-    throw new OtlpStartupError(
-      `credential profile ${JSON.stringify(profile)} not found in ${store.file} (PUT /api/control/runtime/credentials/${profile}, or {"profiles": {"${profile}": {"token": "..."}}})`,
-    );
-  }
-  return token;
 }
 
 export interface OtlpDeps {

@@ -27,6 +27,7 @@ import { taskTty } from './020-task-tty.js';
 import { inboxAggregation } from './021-inbox-aggregation.js';
 import { eventLogHeads } from './022-event-log-heads.js';
 import { texts } from './023-texts.js';
+import { sharedSources } from './024-shared-sources.js';
 
 export interface Migration {
   version: number;
@@ -35,7 +36,7 @@ export interface Migration {
 }
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

@@ -1,0 +1,473 @@
+/**
+ * The JetStream stream backend (`[inbox.streams] backend = "jetstream"`): source streams live in
+ * a NATS JetStream cluster that several daemons share. The design, its guarantees and its failure
+ * cases are written down in README.md beside this file; in short:
+ *
+ * - One JetStream stream per source stream, `<prefix>_<sourceId>` on subject `<prefix>.<sourceId>`;
+ *   the inbox offset is the JetStream sequence, so offsets are gap-free and the same on every daemon.
+ * - An append publishes each event with `Nats-Msg-Id` = its id (JetStream drops a repeat inside its
+ *   duplicate window) after checking the local mirror for ids already stored; it is answered once
+ *   JetStream acknowledged it (stored on a quorum of replicas) and this daemon mirrored it.
+ * - Every daemon mirrors every stream into its own SQLite tables through an ordered consumer that
+ *   starts after the mirror's head: the mirror, the subscriptions' matching and their consumer
+ *   offsets commit in one transaction, so a restart resumes exactly where the mirror stopped and no
+ *   event is matched twice or skipped. Reads (replay, offsets by time, stats) answer from the mirror.
+ * - A copy of an id stored beyond the duplicate window is skipped by every mirror (the first
+ *   offset of an id wins): it takes an offset and is never matched.
+ * - The catalogue (a KV bucket `<prefix>_catalog`) shares sources between daemons: a source
+ *   registered on one daemon appears on the others; deleting it anywhere deletes it everywhere.
+ * - JetStream retention (`max_age_s`, `max_bytes`) moves the retained range; compaction is not
+ *   offered (501 compaction_unsupported).
+ */
+import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck, type StreamConfig } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, credsAuthenticator, nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { isoAt } from '../../core/clock.js';
+import { errors } from '../../core/errors.js';
+import type { Store } from '../../store/store.js';
+import { SqliteStreamBackend, type MirroredEvent } from '../sqlite-stream-backend.js';
+import type { BackendAppendResult, PreparedEvent, RemoteHooks, RemoteStreams, SharedSource, StreamBackend, StreamBounds, StreamStats } from '../stream-backend.js';
+import type { StoredEvent } from '../streams.js';
+
+export interface JetStreamSettings {
+  servers: string[];
+  stream_prefix: string;
+  replicas: number;
+  max_age_s: number;
+  max_bytes: number;
+}
+
+export interface JetStreamBackendDeps {
+  store: Store;
+  logger: Logger;
+  settings: JetStreamSettings;
+  /** The credential profile's material (a token or a .creds file), or null; read at open. */
+  credential: () => string | null;
+  /** This daemon's id in the catalogue. */
+  origin: string;
+}
+
+/** JetStream's own default; shorter when the streams keep events for less. */
+const DUPLICATE_WINDOW_MS = 120_000;
+/** How long an append waits for the local mirror before answering from JetStream's acks alone. */
+const MIRROR_WAIT_MS = 10_000;
+/** Stream info (the retained range) and catalogue retries. */
+const REFRESH_MS = 5_000;
+const RETRY_MS = 1_000;
+const REQUEST_TIMEOUT_MS = 5_000;
+
+/** The body of a published event: the prepared event with the publishing daemon's append time. */
+function encode(e: PreparedEvent, appendedMs: number): string {
+  return `{"id":${JSON.stringify(e.id)},"type":${JSON.stringify(e.type)},"subject":${JSON.stringify(e.subject)},"timeMs":${e.timeMs},"appendedMs":${appendedMs},"data":${e.dataJson},"metadata":${e.metadataJson}}`;
+}
+
+/** A message on a stream's subject; one that is not svc's (published by another client) is kept as `jetstream.message`. */
+function decode(m: JsMsg): MirroredEvent {
+  const text = m.string();
+  const appendedFallback = Math.floor(m.info.timestampNanos / 1e6);
+  try {
+    const b = JSON.parse(text) as Record<string, unknown>;
+    if (typeof b.id === 'string' && typeof b.type === 'string' && typeof b.timeMs === 'number' && typeof b.appendedMs === 'number') {
+      const data = b.data ?? null;
+      const metadata = (b.metadata && typeof b.metadata === 'object' ? b.metadata : {}) as Record<string, unknown>;
+      const event = { id: b.id, type: b.type, subject: typeof b.subject === 'string' ? b.subject : null, time: isoAt(b.timeMs), timeMs: b.timeMs, data, metadata, dataJson: JSON.stringify(data), metadataJson: JSON.stringify(metadata) };
+      return { offset: m.seq, event, appendedMs: b.appendedMs };
+    }
+  } catch {
+    // not JSON: kept as text below
+  }
+  const id = m.headers?.get('Nats-Msg-Id') || `jetstream-${m.seq}`;
+  const event = { id, type: 'jetstream.message', subject: m.subject, time: isoAt(appendedFallback), timeMs: appendedFallback, data: text, metadata: {}, dataJson: JSON.stringify(text), metadataJson: '{}' };
+  return { offset: m.seq, event, appendedMs: appendedFallback };
+}
+
+/** Connection options from the credential material: a .creds file's text, or a token. */
+export function credentialOptions(material: string | null): Partial<ConnectionOptions> {
+  if (!material) return {};
+  if (material.includes('-----BEGIN NATS USER JWT-----')) return { authenticator: credsAuthenticator(new TextEncoder().encode(material)) };
+  return { token: material.trim() };
+}
+
+/** One mirrored stream: its consumer, what it received, what committed, and appends waiting for it. */
+class Follower {
+  /** Last offset received from the consumer (pending or committed). */
+  received: number;
+  /** Last offset committed to the mirror. */
+  ingested: number;
+  pending: MirroredEvent[] = [];
+  flushScheduled = false;
+  stopped = false;
+  /** After a failed mirror write: ignore deliveries until the consumer restarts at `ingested`. */
+  resetting = false;
+  stopConsumer: (() => void) | null = null;
+  waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void }> = [];
+
+  constructor(
+    readonly streamId: string,
+    head: number,
+  ) {
+    this.received = head;
+    this.ingested = head;
+  }
+
+  settle(): void {
+    this.waiters = this.waiters.filter((w) => {
+      if (w.through > this.ingested) return true;
+      w.resolve(true);
+      return false;
+    });
+  }
+}
+
+export class JetStreamBackend implements StreamBackend, RemoteStreams {
+  readonly name = 'jetstream';
+  readonly remote: RemoteStreams = this;
+  readonly origin: string;
+  private readonly mirror: SqliteStreamBackend;
+  private readonly followers = new Map<string, Follower>();
+  /** Sources being deleted because the catalogue says so (their remote stream is already gone). */
+  private readonly forgetting = new Set<string>();
+  /** Sources registered here whose stream or catalogue entry could not be written yet. */
+  private readonly unshared = new Map<string, SharedSource>();
+  private nc: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private jsm: JetStreamManager | null = null;
+  private catalog: KV | null = null;
+  private hooks: RemoteHooks | null = null;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly deps: JetStreamBackendDeps) {
+    this.mirror = new SqliteStreamBackend(deps.store);
+    this.origin = deps.origin;
+  }
+
+  // --- names -----------------------------------------------------------------------------------
+
+  streamName(streamId: string): string {
+    return `${this.deps.settings.stream_prefix}_${streamId}`;
+  }
+
+  private subject(streamId: string): string {
+    return `${this.deps.settings.stream_prefix}.${streamId}`;
+  }
+
+  // --- StreamBackend: reads answer from the mirror ---------------------------------------------
+
+  ensure(streamId: string, appendedMs: number): void {
+    this.mirror.ensure(streamId, appendedMs);
+  }
+
+  exists(streamId: string): boolean {
+    return this.mirror.exists(streamId);
+  }
+
+  append(): BackendAppendResult {
+    throw new Error('the jetstream backend publishes appends (remote.publish); nothing appends to it inside a transaction');
+  }
+
+  read(streamId: string, afterOffset: number, limit: number): StoredEvent[] {
+    return this.mirror.read(streamId, afterOffset, limit);
+  }
+
+  offsetAtTime(streamId: string, timeMs: number): number {
+    return this.mirror.offsetAtTime(streamId, timeMs);
+  }
+
+  bounds(streamId: string): StreamBounds {
+    return this.mirror.bounds(streamId);
+  }
+
+  /** JetStream's range (firstSeq .. lastSeq) as mirrored; no compaction fields. */
+  stats(streamId: string): StreamStats | null {
+    const s = this.mirror.stats(streamId);
+    if (!s) return null;
+    const retained = s.highWatermarkOffset - s.retainedFromOffset + 1;
+    return { eventCount: retained, replayableEventCount: retained, retainedFromOffset: s.retainedFromOffset, highWatermarkOffset: s.highWatermarkOffset };
+  }
+
+  /** Inside the source's delete transaction: the mirror goes; after commit the follower stops and, unless the catalogue deleted it, the remote stream and its catalogue entry go too. */
+  drop(streamId: string): void {
+    this.mirror.drop(streamId);
+    const remoteToo = !this.forgetting.has(streamId);
+    this.deps.store.afterCommit(() => {
+      this.unfollow(streamId);
+      this.unshared.delete(streamId);
+      if (remoteToo) void this.destroy(streamId);
+    });
+  }
+
+  // --- RemoteStreams ---------------------------------------------------------------------------
+
+  async open(): Promise<void> {
+    const { servers } = this.deps.settings;
+    try {
+      this.nc = await connect({ servers, name: `svc ${this.origin}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: REQUEST_TIMEOUT_MS, ...credentialOptions(this.deps.credential()) });
+    } catch (err) {
+      throw new Error(`inbox.streams: cannot connect to NATS at ${servers.join(', ')}: ${(err as Error).message}`);
+    }
+    try {
+      this.jsm = await jetstreamManager(this.nc, { timeout: REQUEST_TIMEOUT_MS });
+      this.js = jetstream(this.nc, { timeout: REQUEST_TIMEOUT_MS });
+      this.catalog = await new Kvm(this.js).create(`${this.deps.settings.stream_prefix}_catalog`, { replicas: this.deps.settings.replicas, history: 1 });
+    } catch (err) {
+      await this.nc.close().catch(() => {});
+      throw new Error(`inbox.streams: JetStream at ${servers.join(', ')} is not usable: ${(err as Error).message}`);
+    }
+    void this.watchStatus(this.nc);
+  }
+
+  start(hooks: RemoteHooks): void {
+    this.hooks = hooks;
+    for (const id of hooks.sourceIds()) this.follow(id);
+    void this.watchCatalog();
+    this.refreshTimer = setInterval(() => void this.refresh(), REFRESH_MS);
+    this.refreshTimer.unref();
+  }
+
+  async created(source: SharedSource): Promise<void> {
+    this.follow(source.sourceId);
+    try {
+      await this.share(source);
+    } catch (err) {
+      this.unshared.set(source.sourceId, source);
+      this.deps.logger.warn({ sourceId: source.sourceId, err: (err as Error).message }, 'inbox.streams: source not shared yet; retrying');
+    }
+  }
+
+  async publish(streamId: string, events: PreparedEvent[], appendedMs: number): Promise<BackendAppendResult> {
+    const js = this.js;
+    if (!js || this.closed) throw errors.streamBackendUnavailable(streamId, 'not connected to NATS');
+    const follower = this.follow(streamId);
+    const known = this.mirror.storedIds(streamId, events.map((e) => e.id));
+    const fresh: PreparedEvent[] = [];
+    for (const e of events) {
+      if (known.has(e.id)) continue;
+      known.add(e.id);
+      fresh.push(e);
+    }
+    if (fresh.length === 0) return { stored: [], deduped: events.length };
+    const acks = await this.publishAll(js, streamId, fresh, appendedMs);
+    const through = Math.max(...acks.map((a) => a.seq));
+    const caughtUp = await this.caughtUp(follower, through);
+    const ours = new Map<number, string>();
+    acks.forEach((a, i) => a.duplicate || ours.set(a.seq, fresh[i]!.id));
+    // A copy stored beyond the duplicate window has no row at its offset: it was not appended.
+    const stored = caughtUp
+      ? this.mirror.at(streamId, [...ours.keys()]).filter((e) => ours.get(e.offset) === e.id)
+      : fresh.flatMap((e, i) => (acks[i]!.duplicate ? [] : [{ sourceId: streamId, offset: acks[i]!.seq, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false }]));
+    return { stored, deduped: events.length - stored.length };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    for (const id of [...this.followers.keys()]) this.unfollow(id);
+    await this.nc?.drain().catch(() => {});
+  }
+
+  // --- publishing ------------------------------------------------------------------------------
+
+  /** Publish in order on one connection (JetStream assigns sequences in that order); a stream that does not exist yet is created once. */
+  private async publishAll(js: JetStreamClient, streamId: string, events: PreparedEvent[], appendedMs: number): Promise<PubAck[]> {
+    const send = () => Promise.all(events.map((e) => js.publish(this.subject(streamId), encode(e, appendedMs), { msgID: e.id, timeout: REQUEST_TIMEOUT_MS })));
+    try {
+      return await send();
+    } catch (first) {
+      if (!isNoStream(first)) throw errors.streamBackendUnavailable(streamId, (first as Error).message);
+      try {
+        await this.ensureStream(streamId);
+        return await send();
+      } catch (err) {
+        throw errors.streamBackendUnavailable(streamId, (err as Error).message);
+      }
+    }
+  }
+
+  private async ensureStream(streamId: string): Promise<void> {
+    const jsm = this.jsm!;
+    const { replicas, max_age_s, max_bytes } = this.deps.settings;
+    const maxAgeMs = max_age_s * 1000;
+    const config: Partial<StreamConfig> & { name: string } = {
+      name: this.streamName(streamId),
+      subjects: [this.subject(streamId)],
+      num_replicas: replicas,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      max_age: nanos(maxAgeMs),
+      max_bytes: max_bytes > 0 ? max_bytes : -1,
+      duplicate_window: nanos(maxAgeMs > 0 ? Math.min(DUPLICATE_WINDOW_MS, maxAgeMs) : DUPLICATE_WINDOW_MS),
+    };
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      // Created earlier with other limits (the configuration changed): take the current ones.
+      if (!/already in use/i.test((err as Error).message)) throw err;
+      await jsm.streams.update(config.name, config);
+    }
+  }
+
+  private async share(source: SharedSource): Promise<void> {
+    await this.ensureStream(source.sourceId);
+    await this.catalog!.put(`source.${source.sourceId}`, JSON.stringify(source));
+    this.unshared.delete(source.sourceId);
+  }
+
+  private async destroy(streamId: string): Promise<void> {
+    try {
+      await this.catalog?.delete(`source.${streamId}`);
+      await this.jsm?.streams.delete(this.streamName(streamId));
+    } catch (err) {
+      if (!isNoStream(err)) this.deps.logger.warn({ sourceId: streamId, err: (err as Error).message }, 'inbox.streams: remote stream not deleted');
+    }
+  }
+
+  // --- mirroring -------------------------------------------------------------------------------
+
+  private follow(streamId: string): Follower {
+    let f = this.followers.get(streamId);
+    if (f) return f;
+    f = new Follower(streamId, this.mirror.bounds(streamId).highWatermarkOffset);
+    this.followers.set(streamId, f);
+    if (this.js && !this.closed) void this.consume(f);
+    return f;
+  }
+
+  private unfollow(streamId: string): void {
+    const f = this.followers.get(streamId);
+    if (!f) return;
+    f.stopped = true;
+    f.stopConsumer?.();
+    for (const w of f.waiters) w.resolve(false);
+    this.followers.delete(streamId);
+  }
+
+  /** An ordered consumer from the mirror's head, recreated after errors (a stream not created yet, a lost leader). */
+  private async consume(f: Follower): Promise<void> {
+    while (!f.stopped && !this.closed) {
+      try {
+        f.resetting = false;
+        const consumer = await this.js!.consumers.get(this.streamName(f.streamId), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: f.received + 1 });
+        const messages = await consumer.consume({ callback: (m) => this.receive(f, m) });
+        f.stopConsumer = () => void messages.stop();
+        if (f.stopped) messages.stop();
+        await this.refreshOne(f.streamId);
+        const end = await messages.closed();
+        if (end instanceof Error) throw end;
+      } catch (err) {
+        if (!isNoStream(err)) this.deps.logger.debug({ sourceId: f.streamId, err: (err as Error).message }, 'inbox.streams: consumer restarting');
+      }
+      f.stopConsumer = null;
+      if (!f.stopped && !this.closed) await new Promise((r) => setTimeout(r, RETRY_MS).unref());
+    }
+  }
+
+  private receive(f: Follower, m: JsMsg): void {
+    if (f.stopped || f.resetting || m.seq <= f.received) return;
+    f.received = m.seq;
+    f.pending.push(decode(m));
+    if (f.flushScheduled) return;
+    f.flushScheduled = true;
+    setImmediate(() => this.flush(f));
+  }
+
+  /** One group-committed transaction: the mirror, and the matching the inbox does on the new events. */
+  private flush(f: Follower): void {
+    f.flushScheduled = false;
+    const items = f.pending.splice(0);
+    if (items.length === 0) return;
+    const through = items[items.length - 1]!.offset;
+    this.deps.store
+      .write(() => {
+        if (f.stopped || !this.hooks?.hasSource(f.streamId)) return;
+        const stored = this.mirror.mirror(f.streamId, items);
+        if (stored.length > 0) this.hooks.deliver(f.streamId, stored);
+      })
+      .then(
+        () => {
+          f.ingested = Math.max(f.ingested, through);
+          f.settle();
+        },
+        (err: Error) => {
+          // Nothing of this batch committed: start again after what did.
+          this.deps.logger.error({ sourceId: f.streamId, err: err.message }, 'inbox.streams: mirror write failed; the consumer restarts');
+          f.pending = [];
+          f.received = f.ingested;
+          f.resetting = true;
+          f.stopConsumer?.();
+        },
+      );
+  }
+
+  private caughtUp(f: Follower, through: number): Promise<boolean> {
+    if (f.ingested >= through) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      f.waiters.push({ through, resolve });
+      setTimeout(() => resolve(false), MIRROR_WAIT_MS).unref();
+    });
+  }
+
+  // --- catalogue and retention -----------------------------------------------------------------
+
+  /** Every source in the catalogue (current values, then changes): import, follow, forget. */
+  private async watchCatalog(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const iter = await this.catalog!.watch({ key: 'source.>' });
+        for await (const entry of iter) {
+          if (this.closed) break;
+          const id = entry.key.slice('source.'.length);
+          if (entry.operation === 'DEL' || entry.operation === 'PURGE') this.forget(id);
+          else this.adopt(JSON.parse(entry.string()) as SharedSource);
+        }
+      } catch (err) {
+        if (!this.closed) this.deps.logger.warn({ err: (err as Error).message }, 'inbox.streams: catalogue watch restarting');
+      }
+      if (!this.closed) await new Promise((r) => setTimeout(r, RETRY_MS).unref());
+    }
+  }
+
+  private adopt(source: SharedSource): void {
+    if (!this.hooks) return;
+    if (source.origin === this.origin || this.hooks.hasSource(source.sourceId) || this.hooks.importSource(source)) this.follow(source.sourceId);
+  }
+
+  private forget(sourceId: string): void {
+    if (!this.hooks?.hasSource(sourceId)) return;
+    this.forgetting.add(sourceId);
+    try {
+      this.hooks.forgetSource(sourceId);
+    } finally {
+      this.forgetting.delete(sourceId);
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    for (const source of [...this.unshared.values()]) await this.share(source).catch(() => {});
+    for (const id of [...this.followers.keys()]) await this.refreshOne(id).catch(() => {});
+  }
+
+  /** JetStream's first sequence is the start of the retained range (its limits dropped what is before). */
+  private async refreshOne(streamId: string): Promise<void> {
+    const info = await this.jsm!.streams.info(this.streamName(streamId));
+    const first = info.state.first_seq;
+    if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.get(streamId)?.ingested !== undefined) {
+      await this.deps.store.write(() => {
+        if (this.hooks?.hasSource(streamId)) this.mirror.retainFrom(streamId, Math.min(first, info.state.last_seq + 1));
+      });
+    }
+  }
+
+  private async watchStatus(nc: NatsConnection): Promise<void> {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect') this.deps.logger.warn({ server: 'server' in s ? s.server : undefined }, `inbox.streams: NATS ${s.type}`);
+    }
+  }
+}
+
+function isNoStream(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return /stream not found|no responders|no stream matches/i.test(message);
+}
