@@ -1,13 +1,14 @@
 /**
  * Property: whatever sequence of appends, acks (three forms), compactions, resets, polls and
  * direct items runs, no unacknowledged entry is ever lost, no (subscription, offset) entry is
- * ever duplicated, and a watcher following from the start sees every entry exactly once.
+ * ever duplicated, and a watcher following from the start sees every entry exactly once. Runs on
+ * both stream backends (SQLite, and JetStream on a real nats-server).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/inbox/entries.js';
 import type { WatchConnection } from '../../src/inbox/watch.js';
-import { testServices } from '../helpers/services.js';
+import { BACKENDS, useBackend, type BackendEnv } from '../helpers/stream-backends.js';
 
 type Cmd =
   | { kind: 'append'; types: Array<'a' | 'b'> }
@@ -48,8 +49,8 @@ class Recorder implements WatchConnection {
   }
 }
 
-async function run(cmds: Cmd[]): Promise<void> {
-  const t = testServices();
+async function run(cmds: Cmd[], env: BackendEnv): Promise<void> {
+  const t = await env.services();
   try {
     const { inbox } = t.s;
     const { host } = inbox.hosts.create({ hostType: 'local_event', hostKey: 'prop' });
@@ -143,10 +144,11 @@ async function run(cmds: Cmd[]): Promise<void> {
   }
 }
 
-describe('inbox entries under random operation sequences', () => {
+describe.each(BACKENDS)('inbox entries under random operation sequences (%s backend)', (backend) => {
+  const env = useBackend(backend);
   it('never lose an unacknowledged entry and never duplicate one', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 30 }), (cmds) => run(cmds)),
+      fc.asyncProperty(fc.array(cmd, { minLength: 1, maxLength: 30 }), (cmds) => run(cmds, env)),
       { numRuns: 40, interruptAfterTimeLimit: 15_000 },
     );
   }, 60_000);

@@ -126,6 +126,8 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   readonly origin: string;
   private readonly mirror: SqliteStreamBackend;
   private readonly followers = new Map<string, Follower>();
+  /** Per stream: JetStream's last sequence as last seen. */
+  private readonly lastSeq = new Map<string, number>();
   /** Sources being deleted because the catalogue says so (their remote stream is already gone). */
   private readonly forgetting = new Set<string>();
   /** Sources registered here whose stream or catalogue entry could not be written yet. */
@@ -175,16 +177,22 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     return this.mirror.offsetAtTime(streamId, timeMs);
   }
 
+  /** The mirror's retained range, up to JetStream's last sequence as last seen (an ack or stream info), which the mirror may not hold yet. */
   bounds(streamId: string): StreamBounds {
-    return this.mirror.bounds(streamId);
+    const b = this.mirror.bounds(streamId);
+    return { retainedFromOffset: b.retainedFromOffset, highWatermarkOffset: Math.max(b.highWatermarkOffset, this.lastSeq.get(streamId) ?? 0) };
   }
 
-  /** JetStream's range (firstSeq .. lastSeq) as mirrored; no compaction fields. */
+  /** JetStream's range (firstSeq .. lastSeq); no compaction fields. */
   stats(streamId: string): StreamStats | null {
-    const s = this.mirror.stats(streamId);
-    if (!s) return null;
-    const retained = s.highWatermarkOffset - s.retainedFromOffset + 1;
-    return { eventCount: retained, replayableEventCount: retained, retainedFromOffset: s.retainedFromOffset, highWatermarkOffset: s.highWatermarkOffset };
+    if (!this.mirror.stats(streamId)) return null;
+    const b = this.bounds(streamId);
+    const retained = b.highWatermarkOffset - b.retainedFromOffset + 1;
+    return { eventCount: retained, replayableEventCount: retained, ...b };
+  }
+
+  private sawSeq(streamId: string, seq: number): void {
+    if (seq > (this.lastSeq.get(streamId) ?? 0)) this.lastSeq.set(streamId, seq);
   }
 
   /** Inside the source's delete transaction: the mirror goes; after commit the follower stops and, unless the catalogue deleted it, the remote stream and its catalogue entry go too. */
@@ -194,6 +202,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     this.deps.store.afterCommit(() => {
       this.unfollow(streamId);
       this.unshared.delete(streamId);
+      this.lastSeq.delete(streamId);
       if (remoteToo) void this.destroy(streamId);
     });
   }
@@ -216,6 +225,13 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       throw new Error(`inbox.streams: JetStream at ${servers.join(', ')} is not usable: ${(err as Error).message}`);
     }
     void this.watchStatus(this.nc);
+    await this.loadHeads();
+  }
+
+  /** Before serving: every mirrored stream's last sequence, so stats and `latest` starts are JetStream's even while the mirror catches up. */
+  private async loadHeads(): Promise<void> {
+    const ids = this.deps.store.db.prepare<[], string>('SELECT stream_id FROM inbox_streams').pluck().all();
+    await Promise.all(ids.map((id) => this.jsm!.streams.info(this.streamName(id)).then((i) => this.sawSeq(id, i.state.last_seq), () => {})));
   }
 
   start(hooks: RemoteHooks): void {
@@ -250,6 +266,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     if (fresh.length === 0) return { stored: [], deduped: events.length };
     const acks = await this.publishAll(js, streamId, fresh, appendedMs);
     const through = Math.max(...acks.map((a) => a.seq));
+    this.sawSeq(streamId, through);
     const caughtUp = await this.caughtUp(follower, through);
     const ours = new Map<number, string>();
     acks.forEach((a, i) => a.duplicate || ours.set(a.seq, fresh[i]!.id));
@@ -452,6 +469,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   /** JetStream's first sequence is the start of the retained range (its limits dropped what is before). */
   private async refreshOne(streamId: string): Promise<void> {
     const info = await this.jsm!.streams.info(this.streamName(streamId));
+    this.sawSeq(streamId, info.state.last_seq);
     const first = info.state.first_seq;
     if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.get(streamId)?.ingested !== undefined) {
       await this.deps.store.write(() => {
