@@ -6,9 +6,9 @@
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load.js';
 import type { Clock } from '../core/clock.js';
+import { normaliseOrigin } from '../core/origins.js';
 import type { Store } from '../store/store.js';
 import { isLoopbackUrl, OidcLogin } from './oidc.js';
-import { normaliseOrigin } from './return-to.js';
 import { SessionStore } from './sessions.js';
 
 export interface BrowserAuth {

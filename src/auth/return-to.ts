@@ -4,21 +4,11 @@
  * auth.allowed_origins (a web client served elsewhere). Anything else is ignored, so
  * /api/auth/login can never be used as an open redirect.
  */
+import { normaliseOrigin } from '../core/origins.js';
+
 export const DEFAULT_RETURN_TO = '/api/';
 /** Longest return_to kept (a bound on what the server stores per pending sign-in). */
 const MAX_LENGTH = 2048;
-
-/** `origin` of an http(s) URL, normalised (scheme and host lowercase, default port dropped); null otherwise. */
-export function normaliseOrigin(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return url.origin;
-}
 
 export function safeReturnTo(value: string | undefined, ownOrigin: string, listedOrigins: ReadonlySet<string>): string {
   // eslint-disable-next-line no-control-regex

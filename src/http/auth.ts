@@ -6,10 +6,9 @@
  * user can reach a socket whose file mode is 0600.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIPv4 } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { normaliseOrigin } from '../auth/return-to.js';
 import { errors } from '../core/errors.js';
+import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
 
 export interface AuthPolicy {
@@ -22,47 +21,6 @@ export interface AuthPolicy {
   trustLoopbackPeers: boolean;
   /** Browser sessions (OIDC sign-in, src/http/session-cookie.ts): a live one stands in for the token. */
   sessions?: { authenticate(request: FastifyRequest): boolean };
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/**
- * A loopback name: `localhost`, `[::1]`, or an IPv4 literal in 127.0.0.0/8. Only a real address
- * literal counts: `127.0.0.1.evil.example` is a DNS name an attacker controls (DNS rebinding).
- */
-function isLoopbackName(name: string): boolean {
-  return LOOPBACK_HOSTS.has(name) || (isIPv4(name) && name.startsWith('127.'));
-}
-
-export function isLoopbackAddress(addr: string | undefined): boolean {
-  if (!addr) return false;
-  return addr === '::1' || addr.startsWith('127.') || addr.startsWith('::ffff:127.');
-}
-
-/** Host header without its port; IPv6 literals keep their brackets. */
-export function hostName(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end === -1 ? h : h.slice(0, end + 1);
-  }
-  const colon = h.indexOf(':');
-  return colon === -1 ? h : h.slice(0, colon);
-}
-
-export function hostAllowed(hostHeader: string | undefined, allowed: string[]): boolean {
-  if (!hostHeader) return false;
-  const name = hostName(hostHeader);
-  if (isLoopbackName(name)) return true;
-  return allowed.some((a) => hostName(a) === name || a.toLowerCase() === hostHeader.toLowerCase());
-}
-
-export function originAllowed(origin: string, allowed: string[]): boolean {
-  // Compared as origins (`https://x:443` is `https://x`), the way the CORS answer matches them.
-  const normalised = normaliseOrigin(origin);
-  if (normalised === null) return false;
-  if (allowed.some((a) => normaliseOrigin(a) === normalised)) return true;
-  return isLoopbackName(new URL(normalised).hostname);
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();

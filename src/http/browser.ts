@@ -22,8 +22,8 @@
 import { fastifyCors } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listOrigins } from '../auth/index.js';
-import { normaliseOrigin } from '../auth/return-to.js';
 import { errors } from '../core/errors.js';
+import { normaliseOrigin } from '../core/origins.js';
 import type { AuthPolicy } from './auth.js';
 
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -16,7 +16,8 @@ export type AuthClass = 'open' | 'read' | 'control';
 export interface ResponseSpec {
   description: string;
   schema?: ZodType;
-  contentType?: string;
+  /** Several when the route negotiates on `Accept`; the first is the default. */
+  contentType?: string | readonly string[];
   /** Response headers worth documenting (name -> description), e.g. `Location` of a redirect. */
   headers?: Record<string, string>;
 }
@@ -144,11 +145,11 @@ function parse(schema: ZodType, value: unknown, where: string, spec: AnyRoute): 
 function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: SurfaceKind): void {
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
-    const response: Record<string, unknown> = r.schema
-      ? { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }
-      : r.contentType
-        ? { description: r.description, content: { [r.contentType]: { schema: { type: 'string' } } } }
-        : { description: r.description };
+    const types = r.contentType === undefined ? (r.schema ? ['application/json'] : []) : [r.contentType].flat();
+    const schema = r.schema ?? { type: 'string' };
+    const response: Record<string, unknown> = types.length
+      ? { description: r.description, content: Object.fromEntries(types.map((t) => [t, { schema }])) }
+      : { description: r.description };
     if (r.headers) {
       response.headers = Object.fromEntries(Object.entries(r.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
     }

@@ -12,9 +12,9 @@
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import type { BrowserAuth } from '../auth/index.js';
-import { normaliseOrigin } from '../auth/return-to.js';
 import type { Session } from '../auth/sessions.js';
 import { PENDING_TTL_MS } from '../auth/oidc.js';
+import { normaliseOrigin } from '../core/origins.js';
 
 export interface SessionAuthenticator {
   /** Whether the request carries a live session usable from its origin (the auth hook's test). */

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostName, isLoopbackAddress, originAllowed } from '../http/auth.js';
+import { hostName, isLoopbackAddress, originAllowed } from '../core/origins.js';
 
 /** Most references one resolve request may carry (spec Limits). */
 export const MAX_REFERENCES = 64;

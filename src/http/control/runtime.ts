@@ -5,14 +5,18 @@ import { errors } from '../../core/errors.js';
 import { jobView } from '../../runtime/jobs.js';
 import type { Services } from '../../services.js';
 import { SCHEMA_VERSION } from '../../store/migrations/index.js';
+import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE } from '../../telemetry/metrics.js';
 import { spanView } from '../../telemetry/tracing.js';
 import { VERSION } from '../../version.js';
+import { preferredMediaType } from '../accept.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { JobResponse } from '../schemas/agents.js';
 import { QueryInt } from '../schemas/common.js';
 import { ConfigPatchBody, ConfigPatchResponse, ConfigSurface, RuntimeStatus, ShutdownResponse } from '../schemas/runtime.js';
 
 const tags = ['runtime'];
+/** The metrics formats, the spec's default first. */
+const METRICS_TYPES = [OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE] as const;
 
 // --- traces (schemas kept here: only this route uses them) ------------------------------------
 const TraceStatus = z.enum(['ok', 'error', 'cancelled']);
@@ -158,11 +162,19 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
       url: '/api/control/runtime/metrics',
       auth: 'control',
       tags,
-      summary: 'OpenMetrics text; label-free series; ends with # EOF',
-      responses: { 200: { description: 'OpenMetrics exposition', contentType: 'application/openmetrics-text; version=1.0.0; charset=utf-8' } },
-      handler: async ({ reply }) => {
-        reply.header('content-type', s.metrics.contentType);
-        return s.metrics.render();
+      summary: 'Metrics: OpenMetrics text (ends with # EOF), or the Prometheus text format when asked; label-free series',
+      description:
+        'OpenMetrics 1.0.0 by default (`application/openmetrics-text; version=1.0.0; charset=utf-8`). The classic Prometheus text format 0.0.4 ' +
+        '(`text/plain; version=0.0.4; charset=utf-8`) when `Accept` prefers it: `text/plain` with or without `version=0.0.4`, ranked by q-value against ' +
+        '`application/openmetrics-text`. A tie, `*/*`, no Accept, or an Accept that accepts neither gets OpenMetrics; the response varies on Accept. ' +
+        'The two formats name a counter differently: family `svc_x` with the sample `svc_x_total` in OpenMetrics, family and sample `svc_x_total` in the text format.',
+      responses: { 200: { description: 'The metrics exposition, in the negotiated format', contentType: METRICS_TYPES, headers: { Vary: 'includes Accept' } } },
+      handler: async ({ request, reply }) => {
+        const type = preferredMediaType(request.headers.accept, METRICS_TYPES) ?? OPENMETRICS_CONTENT_TYPE;
+        reply.header('content-type', type);
+        const vary = reply.getHeader('vary');
+        reply.header('vary', vary ? `${String(vary)}, Accept` : 'Accept');
+        return s.metrics.render(type);
       },
     }),
     defineRoute({
