@@ -56,6 +56,7 @@ const MIRROR_WAIT_MS = 10_000;
 const REFRESH_MS = 5_000;
 const RETRY_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 5_000;
+const CONSUMER_EXPIRES_MS = 5_000;
 
 /** The body of a published event: the prepared event with the publishing daemon's append time. */
 function encode(e: PreparedEvent, appendedMs: number): string {
@@ -367,8 +368,9 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       try {
         f.resetting = false;
         const consumer = await this.js!.consumers.get(this.streamName(f.streamId), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: f.received + 1 });
-        const messages = await consumer.consume({ callback: (m) => this.receive(f, m) });
-        f.stopConsumer = () => void messages.stop();
+        // Short pulls: a consumer whose server went away notices within seconds (missed heartbeats).
+        const messages = await consumer.consume({ callback: (m) => this.receive(f, m), expires: CONSUMER_EXPIRES_MS });
+        f.stopConsumer = () => messages.stop();
         if (f.stopped) messages.stop();
         await this.refreshOne(f.streamId);
         const end = await messages.closed();
@@ -478,9 +480,16 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     }
   }
 
+  /** Connection changes are logged; after a reconnect every consumer starts again after what it received (the server it pulled from may be gone). */
   private async watchStatus(nc: NatsConnection): Promise<void> {
-    for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect') this.deps.logger.warn({ server: 'server' in s ? s.server : undefined }, `inbox.streams: NATS ${s.type}`);
+    try {
+      for await (const s of nc.status()) {
+        if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
+        this.deps.logger.warn({ server: 'server' in s ? s.server : undefined }, `inbox.streams: NATS ${s.type}`);
+        if (s.type === 'reconnect') for (const f of this.followers.values()) f.stopConsumer?.();
+      }
+    } catch (err) {
+      if (!this.closed) this.deps.logger.warn({ err: (err as Error).message }, 'inbox.streams: NATS status stream ended');
     }
   }
 }
