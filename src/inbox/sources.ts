@@ -27,7 +27,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from 'pino';
 import type { Host, HostService } from './hosts.js';
-import { HOST_TYPES, isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema, type HostType } from './host-types.js';
+import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
 import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
 import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
@@ -242,9 +242,8 @@ export class SourceService {
    * origin. False when this daemon has another source for the same host, kind and key.
    */
   importShared(shared: SharedSource): boolean {
-    if (!(HOST_TYPES as readonly string[]).includes(shared.hostType)) return false;
     return this.deps.store.tx(() => {
-      const hostId = this.deps.hosts.importShared({ hostId: shared.hostId, hostType: shared.hostType as HostType, hostKey: shared.hostKey, config: shared.hostConfig, createdMs: shared.createdMs });
+      const hostId = this.deps.hosts.importShared({ hostId: shared.hostId, hostType: shared.hostType, hostKey: shared.hostKey, config: shared.hostConfig, createdMs: shared.createdMs });
       const now = this.deps.clock.now();
       this.stmts.importRow.run(shared.sourceId, hostId, shared.streamKind, shared.streamKey, JSON.stringify(shared.config), shared.configRef, shared.createdMs, now, shared.origin);
       const row = this.stmts.byId.get(shared.sourceId);

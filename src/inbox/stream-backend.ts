@@ -13,6 +13,7 @@
  * local tables as it consumes it, calling `deliver` inside each mirroring transaction. The
  * synchronous reads above answer from that mirror.
  */
+import type { HostType } from './host-types.js';
 import type { StoredEvent } from './streams.js';
 
 /** One event ready to store: defaults filled in, payload serialised once. */
@@ -78,7 +79,7 @@ export interface CompactionSupport {
 export interface SharedSource {
   sourceId: string;
   hostId: string;
-  hostType: string;
+  hostType: HostType;
   hostKey: string;
   hostConfig: Record<string, unknown>;
   streamKind: string;

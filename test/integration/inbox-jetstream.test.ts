@@ -6,10 +6,15 @@
  * killed during a burst loses no acknowledged append, offsets stay gap-free and watch resumes.
  * Needs `npm run build` first.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/events.js';
-import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { startNats, type NatsCluster } from '../helpers/nats.js';
 import { useBackend } from '../helpers/stream-backends.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -187,5 +192,77 @@ describe('two daemons on one JetStream cluster (replicas 3)', () => {
     await call(a, 'DELETE', `/sources/${sourceId}?withSubscriptions=true`);
     await waitFor(async () => !(await call(b, 'GET', '/sources')).sources.some((s: Json) => s.sourceId === sourceId), 10_000);
     expect((await call(b, 'GET', '/subscriptions')).subscriptions.filter((s: Json) => s.sourceId === sourceId)).toEqual([]);
+  });
+});
+
+describe('credentials, an unreachable cluster, and what other NATS clients can write', () => {
+  const TOKEN = 's3cret-nats-token-for-tests';
+  let nats: NatsCluster;
+  beforeAll(async () => {
+    nats = await startNats({ token: TOKEN });
+  }, 30_000);
+  afterAll(() => nats?.close());
+
+  const toml = (extra = '', prefix = env.prefix()) => `[inbox.streams]\nbackend = "jetstream"\nservers = ${JSON.stringify(nats.urls)}\nstream_prefix = "${prefix}"\n${extra}`;
+  /** A daemon whose credential profile "nats" holds the token. */
+  const startWithToken = (prefix?: string) => {
+    const home = pool.home();
+    fs.writeFileSync(path.join(home, 'credentials.json'), JSON.stringify({ profiles: { nats: { token: TOKEN } } }), { mode: 0o600 });
+    return pool.start({ home, configToml: toml('credential_profile = "nats"\n', prefix) });
+  };
+
+  it('connects with the token of a credential profile, never logs it, and refuses to start without it', async () => {
+    const serve = (configToml: string) => {
+      const home = pool.home();
+      fs.writeFileSync(path.join(home, 'config.toml'), configToml);
+      return runSvc(['serve', '--home', home, '--listen', '127.0.0.1:0']);
+    };
+    const denied = await serve(toml());
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toMatch(/inbox\.streams: cannot connect to NATS at nats:\/\/127\.0\.0\.1:\d+: .*(Authorization|AUTHORIZATION|authorization)/);
+    const missing = await serve(toml('credential_profile = "nats"\n'));
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/inbox\.streams\.credential_profile "nats": credential store .* does not exist/);
+
+    const d = await startWithToken();
+    const host = await call(d, 'POST', '/hosts', { hostType: 'local_event', hostKey: 'k' });
+    const source = await call(d, 'POST', '/sources', { hostId: host.hostId, streamKind: 'k', streamKey: 'k' });
+    expect(await call(d, 'POST', `/sources/${source.sourceId}/events`, { type: 't' })).toMatchObject({ appended: 1, firstOffset: 1 });
+    expect(d.logs()).not.toContain(TOKEN);
+    expect(fs.readFileSync(path.join(d.home, 'config.toml'), 'utf8')).not.toContain(TOKEN);
+  });
+
+  it('a cluster that is down answers 503 stream_backend_unavailable (with Retry-After), and appends work again when it is back', async () => {
+    const d = await startWithToken();
+    const host = await call(d, 'POST', '/hosts', { hostType: 'local_event', hostKey: 'k' });
+    const source = await call(d, 'POST', '/sources', { hostId: host.hostId, streamKind: 'k', streamKey: 'k' });
+    await nats.kill(0);
+    const r = await request({ socketPath: d.socket }, 'POST', `/sources/${source.sourceId}/events`, { body: { id: 'x', type: 't' } });
+    expect(r.status, r.text).toBe(503);
+    expect(r.json).toMatchObject({ ok: false, code: 'stream_backend_unavailable', streamId: source.sourceId });
+    expect(r.headers['retry-after']).toBe('1');
+    await nats.restart(0);
+    const again = await waitFor(async () => {
+      const x = await request({ socketPath: d.socket }, 'POST', `/sources/${source.sourceId}/events`, { body: { id: 'x', type: 't' } });
+      return x.status === 200 ? x : null;
+    }, 30_000);
+    // The 503 append may or may not have reached the stream; either way the id is stored once.
+    expect(again.json.appended + again.json.deduped).toBe(1);
+    expect((await call(d, 'GET', `/streams/${source.sourceId}`)).streamStats.highWatermarkOffset).toBe(1);
+  }, 60_000);
+
+  it('a catalogue entry that is not a source (written by another NATS client) is skipped; the daemon goes on', async () => {
+    const prefix = env.prefix();
+    const d = await startWithToken(prefix);
+    const nc = await connect({ servers: nats.urls, token: TOKEN });
+    const kv = await new Kvm(nc).open(`${prefix}_catalog`);
+    await kv.put('source.src_01AAAAAAAAAAAAAAAAAAAAAAAA', '{"sourceId":"src_01AAAAAAAAAAAAAAAAAAAAAAAA","hostType":"remote_source"}');
+    await kv.put('source.junk', 'not json');
+    await nc.close();
+    await waitFor(() => d.logs().includes('catalogue entry is not a source'), 10_000);
+    expect((await call(d, 'GET', '/sources')).sources).toEqual([]);
+    const host = await call(d, 'POST', '/hosts', { hostType: 'local_event', hostKey: 'k' });
+    const source = await call(d, 'POST', '/sources', { hostId: host.hostId, streamKind: 'k', streamKey: 'k' });
+    expect(await call(d, 'POST', `/sources/${source.sourceId}/events`, { type: 't' })).toMatchObject({ appended: 1 });
   });
 });

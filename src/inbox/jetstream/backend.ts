@@ -23,9 +23,11 @@ import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPol
 import { Kvm, type KV } from '@nats-io/kv';
 import { connect, credsAuthenticator, nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
+import { HOST_TYPES } from '../host-types.js';
 import { SqliteStreamBackend, type MirroredEvent } from '../sqlite-stream-backend.js';
 import type { BackendAppendResult, PreparedEvent, RemoteHooks, RemoteStreams, SharedSource, StreamBackend, StreamBounds, StreamStats } from '../stream-backend.js';
 import type { StoredEvent } from '../streams.js';
@@ -47,6 +49,21 @@ export interface JetStreamBackendDeps {
   /** This daemon's id in the catalogue. */
   origin: string;
 }
+
+const ShortText = z.string().min(1).max(512);
+const SharedSourceSchema = z.strictObject({
+  sourceId: z.string().regex(/^src_[0-9A-Z]{26}$/),
+  hostId: z.string().regex(/^hst_[0-9A-Z]{26}$/),
+  hostType: z.enum(HOST_TYPES),
+  hostKey: ShortText,
+  hostConfig: z.record(z.string(), z.unknown()),
+  streamKind: ShortText,
+  streamKey: ShortText,
+  config: z.record(z.string(), z.unknown()),
+  configRef: ShortText.nullable(),
+  createdMs: z.number().int().min(0),
+  origin: z.string().regex(/^dmn_[0-9A-Z]{26}$/),
+});
 
 /** JetStream's own default; shorter when the streams keep events for less. */
 const DUPLICATE_WINDOW_MS = 120_000;
@@ -439,7 +456,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
           if (this.closed) break;
           const id = entry.key.slice('source.'.length);
           if (entry.operation === 'DEL' || entry.operation === 'PURGE') this.forget(id);
-          else this.adopt(JSON.parse(entry.string()) as SharedSource);
+          else this.adopt(entry.key, entry.string());
         }
       } catch (err) {
         if (!this.closed) this.deps.logger.warn({ err: (err as Error).message }, 'inbox.streams: catalogue watch restarting');
@@ -448,8 +465,20 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     }
   }
 
-  private adopt(source: SharedSource): void {
+  /**
+   * Anyone who may write to the catalogue bucket can put a record in it: records are checked like
+   * any other input, and one that is not a source (or names another key's id) is logged and skipped.
+   */
+  private adopt(key: string, text: string): void {
     if (!this.hooks) return;
+    let source: SharedSource;
+    try {
+      source = SharedSourceSchema.parse(JSON.parse(text));
+      if (key !== `source.${source.sourceId}`) throw new Error(`the record names source ${source.sourceId}`);
+    } catch (err) {
+      this.deps.logger.warn({ key, err: (err as Error).message.slice(0, 500) }, 'inbox.streams: catalogue entry is not a source; skipped');
+      return;
+    }
     if (source.origin === this.origin || this.hooks.hasSource(source.sourceId) || this.hooks.importSource(source)) this.follow(source.sourceId);
   }
 
