@@ -10,7 +10,8 @@
  * BENCH_SSE_INTERVAL_MS, BENCH_SSE_WARMUP, BENCH_SSE_WORKERS, BENCH_PAGES_EVENTS, BENCH_PAGES_SMALL,
  * BENCH_PAGES_REQUESTS, BENCH_PRUNE_EVENTS, BENCH_PRUNE_KEEP, BENCH_PRUNE_BASELINE_S, BENCH_TIMERS, BENCH_TIMERS_AGENTS, BENCH_TIMERS_LEAD_MS, BENCH_TIMERS_SPREAD_MS,
  * BENCH_INBOX_WATCH_SUBS, BENCH_INBOX_WATCH_APPENDS, BENCH_INBOX_APPEND_SMALL, BENCH_INBOX_APPEND_MEDIUM,
- * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
+ * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_INBOX_JS_ROUNDS, BENCH_INBOX_JS_APPENDS, BENCH_INBOX_JS_INGEST,
+ * BENCH_INBOX_JS_WATCH_APPENDS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
  * BENCH_DIGEST_SAMPLES, BENCH_DISK_MESSAGES, BENCH_DISK_BYTES, BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
@@ -27,6 +28,7 @@ import * as digest from './scenarios/digest.js';
 import * as disk from './scenarios/disk.js';
 import * as enqueue from './scenarios/enqueue.js';
 import * as inboxAppend from './scenarios/inbox-append.js';
+import * as inboxJetstream from './scenarios/inbox-jetstream.js';
 import * as inboxWatch from './scenarios/inbox-watch.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
@@ -35,7 +37,7 @@ import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, digest, disk };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -112,6 +114,14 @@ function options(args) {
       appends: numberFrom('BENCH_INBOX_APPEND_REQUESTS', 2000),
       warmup: 200,
     },
+    inboxJetstream: {
+      rounds: numberFrom('BENCH_INBOX_JS_ROUNDS', 5),
+      appends: numberFrom('BENCH_INBOX_JS_APPENDS', 200),
+      warmup: 50,
+      ingest: numberFrom('BENCH_INBOX_JS_INGEST', 50_000),
+      watchAppends: numberFrom('BENCH_INBOX_JS_WATCH_APPENDS', 300),
+      watchWarmup: 30,
+    },
     digest: {
       big: numberFrom('BENCH_DIGEST_ENTRIES', 100_000),
       small: 1000,
@@ -146,7 +156,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, digest: opts.digest, children: opts.children, disk: opts.disk },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk },
   };
 }
 

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { timedCall } from '../lib/inbox.js';
 import { removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { int, mib, ms, nowNs, ratio, summary } from '../lib/stats.js';
 
@@ -93,27 +94,6 @@ function walBytes(home) {
   } catch {
     return 0;
   }
-}
-
-/** One JSON request over the socket; resolves with { body, ms } (send to last byte), rejects on a non-2xx. */
-function timedCall(socketPath, agent, method, p, body) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
-    const start = nowNs();
-    const req = http.request({ socketPath, agent, method, path: p, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (d) => chunks.push(d));
-      res.on('end', () => {
-        const elapsed = (nowNs() - start) / 1e6;
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode >= 300) return reject(new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`));
-        resolve({ body: JSON.parse(text), ms: elapsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));

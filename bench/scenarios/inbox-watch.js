@@ -13,6 +13,7 @@
  */
 import http from 'node:http';
 import path from 'node:path';
+import { openWatcher, socketJson } from '../lib/inbox.js';
 import { removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { ms, nowNs, ratio, summary } from '../lib/stats.js';
 
@@ -92,64 +93,4 @@ async function measure(call, sourceId, group, mode, { appends, warmup }) {
     out.last.push((tLast - t0) / 1e6);
   }
   return out;
-}
-
-function socketJson(socketPath, agent, method, p, body) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
-    const req = http.request({ socketPath, agent, method, path: p, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`)) : resolve(JSON.parse(text))));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** One watch stream; `next(n)` resolves with the arrival time (ns) of the frame for event data.n. */
-function openWatcher(socketPath, agentId) {
-  return new Promise((resolve, reject) => {
-    const waiting = new Map();
-    const arrived = new Map();
-    const seen = new Set();
-    const w = {
-      count: 0,
-      duplicates: 0,
-      next(n) {
-        if (arrived.has(n)) return Promise.resolve(arrived.get(n));
-        return new Promise((r) => waiting.set(n, [...(waiting.get(n) ?? []), r]));
-      },
-      close: () => req.destroy(),
-    };
-    const req = http.get({ socketPath, path: `/agents/${agentId}/inbox/watch`, headers: { accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`watch ${agentId}: ${res.statusCode}`));
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk) => {
-        const t = nowNs();
-        buf += chunk;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          const data = frame.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          for (const entry of JSON.parse(data.slice(6)).entries) {
-            if (seen.has(entry.entryId)) w.duplicates++;
-            seen.add(entry.entryId);
-            w.count++;
-            const n = entry.event.data.n;
-            arrived.set(n, t);
-            for (const r of waiting.get(n) ?? []) r(t);
-            waiting.delete(n);
-          }
-        }
-      });
-      resolve(w);
-    });
-    req.on('error', reject);
-  });
 }
