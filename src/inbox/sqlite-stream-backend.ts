@@ -162,22 +162,30 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
     this.pruneThrough(streamId, firstOffset - 1);
   }
 
-  /** Which of `ids` the stream already holds. */
-  storedIds(streamId: string, ids: string[]): Set<string> {
+  /** The offsets of those of `ids` the stream holds. */
+  offsetsOf(streamId: string, ids: string[]): Map<string, number> {
     const head = this.head(streamId);
-    const found = new Set<string>();
-    if (head) for (const id of ids) if (this.stmts.byEventId.get(head.no, id)) found.add(id);
+    const found = new Map<string, number>();
+    if (head) {
+      for (const id of ids) {
+        const row = this.stmts.byEventId.get(head.no, id);
+        if (row) found.set(id, row.offset);
+      }
+    }
     return found;
   }
 
-  /** The events stored at `offsets` (an offset without a row is left out). */
+  /** The events stored at `offsets` (an offset without a row is left out), read as one range. */
   at(streamId: string, offsets: number[]): StoredEvent[] {
     const head = this.head(streamId);
-    if (!head) return [];
-    return offsets.flatMap((o) => {
-      const row = this.stmts.read.get(head.no, o - 1, 1);
-      return row && row.offset === o ? [toEvent(streamId, row)] : [];
-    });
+    if (!head || offsets.length === 0) return [];
+    const wanted = new Set(offsets);
+    const from = Math.min(...offsets);
+    const to = Math.max(...offsets);
+    return this.stmts.read
+      .all(head.no, from - 1, to - from + 1)
+      .filter((r) => wanted.has(r.offset))
+      .map((r) => toEvent(streamId, r));
   }
 
   /** Store one event at `offset` unless its id is already stored; advances the head's times. */

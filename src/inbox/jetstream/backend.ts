@@ -21,7 +21,7 @@
  */
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck, type StreamConfig } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import { connect, credsAuthenticator, nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, headers, nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isoAt } from '../../core/clock.js';
@@ -274,7 +274,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     const js = this.js;
     if (!js || this.closed) throw errors.streamBackendUnavailable(streamId, 'not connected to NATS');
     const follower = this.follow(streamId);
-    const known = this.mirror.storedIds(streamId, events.map((e) => e.id));
+    const known = new Set(this.mirror.offsetsOf(streamId, events.map((e) => e.id)).keys());
     const fresh: PreparedEvent[] = [];
     for (const e of events) {
       if (known.has(e.id)) continue;
@@ -282,16 +282,28 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       fresh.push(e);
     }
     if (fresh.length === 0) return { stored: [], deduped: events.length };
-    const acks = await this.publishAll(js, streamId, fresh, appendedMs);
-    const through = Math.max(...acks.map((a) => a.seq));
-    this.sawSeq(streamId, through);
-    const caughtUp = await this.caughtUp(follower, through);
-    const ours = new Map<number, string>();
-    acks.forEach((a, i) => a.duplicate || ours.set(a.seq, fresh[i]!.id));
-    // A copy stored beyond the duplicate window has no row at its offset: it was not appended.
+    const last = await this.withStream(streamId, () => this.sendBatch(js, streamId, fresh, appendedMs));
+    this.sawSeq(streamId, last.seq);
+    let caughtUp = await this.caughtUp(follower, last.seq);
+    let offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
+    const missing = fresh.filter((e) => !offsets.has(e.id));
+    if (missing.length > 0) {
+      // Dropped on the way (a leader change) or not mirrored in time: one acknowledged publish
+      // each; a copy JetStream already holds is answered as a duplicate with its sequence.
+      const acks = await this.withStream(streamId, () => Promise.all(missing.map((e) => this.sendOne(js, streamId, e, appendedMs))));
+      const through = Math.max(...acks.map((a) => a.seq));
+      this.sawSeq(streamId, through);
+      caughtUp = await this.caughtUp(follower, through);
+      if (caughtUp) offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
+      else acks.forEach((a, i) => offsets.set(missing[i]!.id, a.seq));
+    }
     const stored = caughtUp
-      ? this.mirror.at(streamId, [...ours.keys()]).filter((e) => ours.get(e.offset) === e.id)
-      : fresh.flatMap((e, i) => (acks[i]!.duplicate ? [] : [{ sourceId: streamId, offset: acks[i]!.seq, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false }]));
+      ? this.mirror.at(streamId, [...offsets.values()])
+      : fresh.flatMap((e) => {
+          const offset = offsets.get(e.id);
+          return offset === undefined ? [] : [{ sourceId: streamId, offset, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false }];
+        });
+    stored.sort((x, y) => x.offset - y.offset);
     return { stored, deduped: events.length - stored.length };
   }
 
@@ -304,9 +316,27 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
 
   // --- publishing ------------------------------------------------------------------------------
 
-  /** Publish in order on one connection (JetStream assigns sequences in that order); a stream that does not exist yet is created once. */
-  private async publishAll(js: JetStreamClient, streamId: string, events: PreparedEvent[], appendedMs: number): Promise<PubAck[]> {
-    const send = () => Promise.all(events.map((e) => js.publish(this.subject(streamId), encode(e, appendedMs), { msgID: e.id, timeout: REQUEST_TIMEOUT_MS })));
+  /**
+   * A batch in order on one connection with one acknowledgement, for its last event: JetStream
+   * stores a connection's messages in order, so once the last one is stored every earlier one is
+   * stored or was dropped (publish() finds those in the mirror and sends them again).
+   */
+  private sendBatch(js: JetStreamClient, streamId: string, events: PreparedEvent[], appendedMs: number): Promise<PubAck> {
+    const subject = this.subject(streamId);
+    for (let i = 0; i < events.length - 1; i++) {
+      const h = headers();
+      h.set('Nats-Msg-Id', events[i]!.id);
+      this.nc!.publish(subject, encode(events[i]!, appendedMs), { headers: h });
+    }
+    return this.sendOne(js, streamId, events[events.length - 1]!, appendedMs);
+  }
+
+  private sendOne(js: JetStreamClient, streamId: string, e: PreparedEvent, appendedMs: number): Promise<PubAck> {
+    return js.publish(this.subject(streamId), encode(e, appendedMs), { msgID: e.id, timeout: REQUEST_TIMEOUT_MS });
+  }
+
+  /** Run a publish; a stream missing in JetStream (created while NATS was unreachable) is created and the publish retried once. Failures are 503. */
+  private async withStream<T>(streamId: string, send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (first) {
