@@ -59,19 +59,24 @@ function freePort() {
   });
 }
 
-async function distinctPorts(count) {
+/** `count` distinct loopback ports that were free a moment ago. */
+export async function distinctPorts(count) {
   const ports = new Set();
   while (ports.size < count) ports.add(await freePort());
   return [...ports];
 }
 
-function configText(node, nodes) {
+/**
+ * A node's config file: `node` is {name, port, monitorPort, clusterPort?, dir}; with a cluster port,
+ * routes to every other node of `nodes` (comma-separated: nats-server rejects an array without commas).
+ */
+export function configText(node, nodes, { cluster = 'svc-bench', token } = {}) {
   const lines = [`server_name: ${node.name}`, `listen: "127.0.0.1:${node.port}"`, `http: "127.0.0.1:${node.monitorPort}"`, `jetstream { store_dir: ${JSON.stringify(node.dir)} }`];
   if (node.clusterPort !== undefined) {
-    // Every peer's route, comma-separated in one array (as in test/helpers/nats.ts).
     const routes = nodes.filter((p) => p !== node).map((p) => JSON.stringify(`nats://127.0.0.1:${p.clusterPort}`));
-    lines.push(`cluster { name: svc-bench, listen: "127.0.0.1:${node.clusterPort}", routes: [${routes.join(', ')}] }`);
+    lines.push(`cluster { name: ${cluster}, listen: "127.0.0.1:${node.clusterPort}", routes: [${routes.join(', ')}] }`);
   }
+  if (token !== undefined) lines.push(`authorization { token: ${JSON.stringify(token)} }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -91,15 +96,20 @@ async function getJson(url) {
   }
 }
 
-/** What the node still lacks, or null once ready: a meta leader first (cluster), then /healthz 200. */
-async function notReady(node) {
+/**
+ * What the node still lacks to be ready, or null once it is: in a cluster a meta leader on /jsz
+ * (asked first: a failing /healthz logs a warning on every poll), then a 200 from /healthz (on
+ * 2.9 it also waits for contact with the meta leader and for this node's streams to be current).
+ */
+export async function notReady(node) {
   const base = `http://127.0.0.1:${node.monitorPort}`;
   if (node.clusterPort !== undefined) {
     const jsz = await getJson(`${base}/jsz`);
     if (!jsz.json?.meta_cluster?.leader) return `/jsz shows no meta leader: ${JSON.stringify(jsz.json?.meta_cluster ?? null)}`;
   }
   const health = await getJson(`${base}/healthz`);
-  return health.status === 200 ? null : `/healthz answered ${health.status || 'nothing'}`;
+  if (health.status !== 200) return `/healthz answered ${health.status || 'nothing'} ${health.json ? JSON.stringify(health.json) : ''}`.trim();
+  return null;
 }
 
 async function waitReady(node) {

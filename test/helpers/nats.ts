@@ -11,7 +11,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './ports.js';
+import { configText, distinctPorts, natsServerBinary, notReady } from '../../bench/lib/nats.js';
+
+/** The config, port and readiness rules are shared with the bench (bench/lib/nats.js). */
+export { natsServerBinary };
 
 export interface NatsOptions {
   nodes?: 1 | 3;
@@ -129,42 +132,6 @@ function installExitHook(): void {
   });
 }
 
-/** The nats-server binary: the Debian package puts it in /usr/sbin, which is not on every PATH. */
-export function natsServerBinary(): string {
-  const dirs = ['/usr/bin', '/usr/sbin', ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean)];
-  for (const dir of dirs) {
-    const candidate = path.join(dir, 'nats-server');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      /* not here */
-    }
-  }
-  throw new Error('nats-server is not installed (Debian package nats-server)');
-}
-
-async function distinctPorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
-}
-
-function configText(node: NodeState, peers: NodeState[], token: string | undefined): string {
-  const lines = [
-    `server_name: ${node.name}`,
-    `listen: "127.0.0.1:${node.port}"`,
-    `http: "127.0.0.1:${node.monitorPort}"`,
-    `jetstream { store_dir: ${JSON.stringify(node.dir)} }`,
-  ];
-  if (node.clusterPort !== undefined) {
-    const routes = peers.filter((p) => p !== node).map((p) => JSON.stringify(`nats://127.0.0.1:${p.clusterPort}`));
-    lines.push(`cluster { name: svc-test, listen: "127.0.0.1:${node.clusterPort}", routes: [${routes.join(', ')}] }`);
-  }
-  if (token !== undefined) lines.push(`authorization { token: ${JSON.stringify(token)} }`);
-  return lines.join('\n') + '\n';
-}
-
 function spawnNode(bin: string, node: NodeState): void {
   if (node.log) node.log += `\n--- restart of ${node.name} ---\n`;
   const proc = spawn(bin, ['-c', node.configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -186,38 +153,6 @@ function spawnNode(bin: string, node: NodeState): void {
       gone();
     });
   });
-}
-
-async function getJson(url: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, json };
-  } catch {
-    return { status: 0, json: undefined };
-  }
-}
-
-/**
- * What the node still lacks to be ready, or null once it is: in a cluster a meta leader on /jsz
- * (asked first: a failing /healthz logs a warning on every poll), then a 200 from /healthz (on
- * 2.9 it also waits for contact with the meta leader and for this node's streams to be current).
- */
-async function notReady(node: NodeState): Promise<string | null> {
-  const base = `http://127.0.0.1:${node.monitorPort}`;
-  if (node.clusterPort !== undefined) {
-    const jsz = await getJson(`${base}/jsz`);
-    if (!jsz.json?.meta_cluster?.leader) return `/jsz shows no meta leader: ${JSON.stringify(jsz.json?.meta_cluster ?? null)}`;
-  }
-  const health = await getJson(`${base}/healthz`);
-  if (health.status !== 200) return `/healthz answered ${health.status || 'nothing'} ${health.json ? JSON.stringify(health.json) : ''}`.trim();
-  return null;
 }
 
 function tail(text: string, chars = 8_000): string {
@@ -278,7 +213,7 @@ export async function startNats(opts: { nodes?: 1 | 3; token?: string } = {}): P
     exited: Promise.resolve(),
     log: '',
   }));
-  for (const node of nodes) fs.writeFileSync(node.configFile, configText(node, nodes, opts.token));
+  for (const node of nodes) fs.writeFileSync(node.configFile, configText(node, nodes, { cluster: 'svc-test', token: opts.token }));
 
   const at = (i: number): NodeState => {
     const node = nodes[i];
