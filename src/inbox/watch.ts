@@ -41,6 +41,8 @@ export function itemsFrame(agentId: string, entries: InboxEntry[]): string {
 
 export class InboxWatch {
   private readonly byAgent = new Map<string, Set<WatchConnection>>();
+  /** Per watcher that joined while entries it read were not yet published: their ids (see join). */
+  private readonly seen = new Map<WatchConnection, Set<string>>();
 
   constructor(private readonly deps: { store: Store; clock: Clock; entries: InboxEntries; agents: InboxAgents }) {
     deps.entries.onCreated((entries) => this.publish(entries));
@@ -60,7 +62,7 @@ export class InboxWatch {
       const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });
       if (first || backlog.length > 0) conn.deliver(itemsFrame(agentId, backlog));
       if (backlog.length < BACKLOG_CHUNK) {
-        this.join(agentId, conn);
+        this.join(agentId, conn, backlog);
         return;
       }
       last = backlog[backlog.length - 1]!.entryId;
@@ -81,14 +83,31 @@ export class InboxWatch {
     conn.onClose(() => clearInterval(timer));
   }
 
-  private join(agentId: string, conn: WatchConnection): void {
+  /**
+   * `lastRead`: the backlog's last read. A commit is visible to reads before its hooks run (they
+   * wait for the fsync), so its entries can be in that read and still come live after: those are
+   * skipped for this watcher, until a live entry it has not seen shows that every commit before
+   * it was published (hooks run in commit order).
+   */
+  private join(agentId: string, conn: WatchConnection, lastRead: InboxEntry[]): void {
     let set = this.byAgent.get(agentId);
     if (!set) this.byAgent.set(agentId, (set = new Set()));
     set.add(conn);
+    if (lastRead.length > 0) this.seen.set(conn, new Set(lastRead.map((e) => e.entryId)));
     conn.onClose(() => {
       set.delete(conn);
+      this.seen.delete(conn);
       if (set.size === 0 && this.byAgent.get(agentId) === set) this.byAgent.delete(agentId);
     });
+  }
+
+  /** The frame for one watcher that may have read some of `list` in its backlog. */
+  private unseen(conn: WatchConnection, list: InboxEntry[]): InboxEntry[] {
+    const seen = this.seen.get(conn);
+    if (!seen) return list;
+    const fresh = list.filter((e) => !seen.has(e.entryId));
+    if (fresh.length > 0) this.seen.delete(conn);
+    return fresh;
   }
 
   private publish(entries: InboxEntry[]): void {
@@ -102,8 +121,15 @@ export class InboxWatch {
     }
     for (const [agentId, list] of byAgent) {
       for (let i = 0; i < list.length; i += BACKLOG_CHUNK) {
-        const frame = itemsFrame(agentId, list.slice(i, i + BACKLOG_CHUNK));
-        for (const conn of [...this.byAgent.get(agentId)!]) conn.deliver(frame);
+        const chunk = list.slice(i, i + BACKLOG_CHUNK);
+        const frame = itemsFrame(agentId, chunk);
+        for (const conn of [...this.byAgent.get(agentId)!]) {
+          if (!this.seen.has(conn)) conn.deliver(frame);
+          else {
+            const fresh = this.unseen(conn, chunk);
+            if (fresh.length > 0) conn.deliver(fresh.length === chunk.length ? frame : itemsFrame(agentId, fresh));
+          }
+        }
       }
     }
   }
