@@ -11,13 +11,16 @@
  * during every checkpoint and the WAL would grow for ever: when a checkpoint reports more than
  * `catchUpFrames` frames, the main connection's automatic checkpoint is turned back on (SQLite's
  * own behaviour: the next commit checkpoints what is left, little since the worker copied most of
- * it, and the WAL restarts), and off again once the WAL is small; meanwhile the worker copies ten
- * times less often, so its checkpoints do not keep the main connection's from completing.
+ * it, and the WAL restarts). Meanwhile the worker does nothing, since a checkpoint running there
+ * makes the main connection's fail (busy) and only a complete one lets the WAL restart. The main
+ * connection sees the restart in the WAL header (its checkpoint sequence number changes), turns
+ * its automatic checkpoint off again and hands back to the worker.
  *
  * The worker's code is a short script evaluated in the thread, given the path of better-sqlite3
  * (so it runs the same from the sources under test and from the build). If the worker fails, the
  * main connection's automatic checkpoint comes back for good.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -42,12 +45,8 @@ parentPort.on('message', (message) => {
 });
 `;
 
-/**
- * While the main connection catches up, the worker checkpoints this many times less often: a
- * checkpoint running in the worker makes the main connection's fail (busy), and only a complete
- * one there lets the WAL restart.
- */
-const CATCH_UP_BACKOFF = 10;
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
 
 /** The page count at which SQLite checkpoints by itself (its default), restored on failure. */
 const SQLITE_AUTOCHECKPOINT = 1000;
@@ -79,6 +78,10 @@ export class Checkpointer {
   private failed = false;
   private closed = false;
   private catchingUp = false;
+  /** The WAL's restart count when catching up began. */
+  private catchUpFrom: number | null = null;
+  private largestWal = 0;
+  private pageSize: number | null = null;
   readonly stats = { checkpoints: 0, catchUps: 0 };
 
   constructor(
@@ -99,6 +102,7 @@ export class Checkpointer {
       if (++this.commits < this.opts.startAfterCommits) return;
       this.start();
     }
+    this.watchWal();
     this.arm();
   }
 
@@ -122,22 +126,42 @@ export class Checkpointer {
     this.db.pragma('wal_autocheckpoint = 0');
   }
 
+  /**
+   * The main connection's own look at the WAL, not waiting for the worker's next report (which a
+   * busy machine delays while commits go on): the file growing past the limit means the log now
+   * holds more than `catchUpFrames` frames; a new restart count means it started again.
+   */
+  private watchWal(): void {
+    const size = walBytes(this.file);
+    if (!this.catchingUp && size > this.limitBytes && size > this.largestWal) this.catchUp(true);
+    this.largestWal = Math.max(this.largestWal, size);
+    if (this.catchingUp && walRestarts(this.file) !== this.catchUpFrom) this.catchUp(false);
+  }
+
+  private get limitBytes(): number {
+    this.pageSize ??= this.db.pragma('page_size', { simple: true }) as number;
+    return WAL_HEADER_BYTES + this.opts.catchUpFrames * (WAL_FRAME_HEADER_BYTES + this.pageSize);
+  }
+
   private catchUp(on: boolean): void {
     if (on === this.catchingUp || !this.db.open) return;
     this.catchingUp = on;
-    if (on) this.stats.catchUps++;
-    this.db.pragma(`wal_autocheckpoint = ${on ? SQLITE_AUTOCHECKPOINT : 0}`);
+    if (on) {
+      this.stats.catchUps++;
+      this.catchUpFrom = walRestarts(this.file);
+    }
+    this.db.pragma(`wal_autocheckpoint = ${on ? Math.min(SQLITE_AUTOCHECKPOINT, this.opts.catchUpFrames) : 0}`);
   }
 
   private arm(): void {
-    if (this.timer || this.inFlight || !this.worker) return;
+    if (this.timer || this.inFlight || !this.worker || this.catchingUp) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       if (!this.worker || this.closed) return;
       this.dirty = false;
       this.inFlight = true;
       this.worker.postMessage('checkpoint');
-    }, this.catchingUp ? this.opts.intervalMs * CATCH_UP_BACKOFF : this.opts.intervalMs);
+    }, this.opts.intervalMs);
     this.timer.unref();
   }
 
@@ -163,5 +187,31 @@ export class Checkpointer {
     this.timer = null;
     this.worker?.postMessage('close');
     this.worker = null;
+  }
+}
+
+function walBytes(file: string): number {
+  try {
+    return fs.statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * How many times the WAL restarted: the checkpoint sequence number of the WAL header (bytes
+ * 12..15, big-endian; SQLite increments it each time the log starts again from its beginning).
+ * null when there is no WAL file to read.
+ */
+function walRestarts(file: string): number | null {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(`${file}-wal`, 'r');
+    const header = Buffer.alloc(16);
+    return fs.readSync(fd, header, 0, 16, 0) === 16 ? header.readUInt32BE(12) : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
   }
 }
