@@ -25,6 +25,8 @@ export interface MirroredEvent {
   offset: number;
   event: PreparedEvent;
   appendedMs: number;
+  /** The first event a (re)started consumer delivered: a gap before it is the log's retention. */
+  resumed?: boolean;
 }
 
 interface StreamRow {
@@ -131,8 +133,9 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
   /**
    * Mirror a remote log (jetstream/backend.ts), inside a transaction: each event lands at the
    * offset the log gave it, in offset order. Offsets already mirrored are skipped (a consumer
-   * restarts at the mirror's head). A gap means the log dropped events (its retention): the
-   * retained range starts after it. An id the stream already holds is a copy stored beyond the
+   * restarts at the mirror's head). A gap before a consumer's first event means the log dropped
+   * events (its retention): the retained range starts after it; any other gap is refused (the
+   * batch before it failed). An id the stream already holds is a copy stored beyond the
    * log's duplicate window: its offset is taken and nothing is stored, so every daemon that
    * mirrors the log skips the same copy.
    */
@@ -141,7 +144,10 @@ export class SqliteStreamBackend implements StreamBackend, CompactionSupport {
     if (!first) return [];
     this.ensure(streamId, first.appendedMs);
     const start = this.head(streamId)!;
-    if (first.offset > start.hw + 1) this.retainFrom(streamId, first.offset);
+    if (first.offset > start.hw + 1) {
+      if (!first.resumed) throw new Error(`stream ${streamId}: offset ${first.offset} does not follow the mirror's head ${start.hw}`);
+      this.retainFrom(streamId, first.offset);
+    }
     const head = { ...this.head(streamId)! };
     const stored: StoredEvent[] = [];
     for (const { offset, event, appendedMs } of items) {

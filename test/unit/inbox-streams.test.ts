@@ -385,6 +385,21 @@ describe('jetstream backend', () => {
     expect(t.s.inbox.streams.stats(id)).toEqual({ eventCount: 1, replayableEventCount: 1, retainedFromOffset: 1, highWatermarkOffset: 1 });
   });
 
+  it('a mirror write that fails (a listener throws) is retried from the last commit: the events are matched once, none skipped', async () => {
+    const id = await source(t);
+    const committed: number[] = [];
+    let failures = 1;
+    t.s.inbox.streams.onAppended((sid, events) => {
+      if (sid !== id) return;
+      if (failures-- > 0) throw new Error('matcher broke');
+      t.s.store.afterCommit(() => committed.push(...events.map((e) => e.offset)));
+    });
+    expect(await t.s.inbox.sources.appendEvents(id, [{ id: 'a', type: 't' }, { id: 'b', type: 't' }])).toMatchObject({ appended: 2, firstOffset: 1, lastOffset: 2 });
+    expect(await t.s.inbox.sources.appendEvents(id, [{ id: 'c', type: 't' }])).toMatchObject({ appended: 1, firstOffset: 3 });
+    expect(committed).toEqual([1, 2, 3]);
+    expect(t.s.inbox.streams.read(id, 0, 10).map((e) => e.offset)).toEqual([1, 2, 3]);
+  });
+
   it('offsets are the JetStream sequences, and a copy stored beyond the duplicate window is skipped by the mirror', async () => {
     const id = await source(t);
     expect(await t.s.inbox.sources.appendEvents(id, [{ id: 'a', type: 't' }, { id: 'b', type: 't' }])).toMatchObject({ appended: 2, firstOffset: 1, lastOffset: 2 });

@@ -118,6 +118,10 @@ class Follower {
   stopped = false;
   /** After a failed mirror write: ignore deliveries until the consumer restarts at `ingested`. */
   resetting = false;
+  /** Bumped by a failed mirror write: batches received before it are dropped. */
+  epoch = 0;
+  /** The consumer was (re)created: its first delivery may follow a gap (retention). */
+  resumed = true;
   stopConsumer: (() => void) | null = null;
   waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void }> = [];
 
@@ -414,6 +418,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     while (!f.stopped && !this.closed) {
       try {
         f.resetting = false;
+        f.resumed = true;
         const consumer = await this.js!.consumers.get(this.streamName(f.streamId), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: f.received + 1 });
         // Short pulls: a consumer whose server went away notices within seconds (missed heartbeats).
         const messages = await consumer.consume({ callback: (m) => this.receive(f, m), expires: CONSUMER_EXPIRES_MS });
@@ -433,7 +438,12 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   private receive(f: Follower, m: JsMsg): void {
     if (f.stopped || f.resetting || m.seq <= f.received) return;
     f.received = m.seq;
-    f.pending.push(decode(m));
+    const item = decode(m);
+    if (f.resumed) {
+      item.resumed = true;
+      f.resumed = false;
+    }
+    f.pending.push(item);
     if (f.flushScheduled) return;
     f.flushScheduled = true;
     setImmediate(() => this.flush(f));
@@ -445,20 +455,24 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     const items = f.pending.splice(0);
     if (items.length === 0) return;
     const through = items[items.length - 1]!.offset;
+    const epoch = f.epoch;
     this.deps.store
       .write(() => {
-        if (f.stopped || !this.hooks?.hasSource(f.streamId)) return;
+        if (f.stopped || epoch !== f.epoch || !this.hooks?.hasSource(f.streamId)) return;
         const stored = this.mirror.mirror(f.streamId, items);
         if (stored.length > 0) this.hooks.deliver(f.streamId, stored);
       })
       .then(
         () => {
+          if (epoch !== f.epoch) return;
           f.ingested = Math.max(f.ingested, through);
           f.settle();
         },
         (err: Error) => {
+          if (epoch !== f.epoch) return;
           // Nothing of this batch committed: start again after what did.
           this.deps.logger.error({ sourceId: f.streamId, err: err.message }, 'inbox.streams: mirror write failed; the consumer restarts');
+          f.epoch++;
           f.pending = [];
           f.received = f.ingested;
           f.resetting = true;
