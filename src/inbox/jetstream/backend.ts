@@ -452,6 +452,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   /** One group-committed transaction: the mirror, and the matching the inbox does on the new events. */
   private flush(f: Follower): void {
     f.flushScheduled = false;
+    if (this.closed) return;
     const items = f.pending.splice(0);
     if (items.length === 0) return;
     const through = items[items.length - 1]!.offset;
