@@ -12,6 +12,7 @@ import type { AuthPolicy } from './auth.js';
 import { agentRoutes } from './control/agents.js';
 import { conversationRoutes } from './control/conversation.js';
 import { discoveryRoutes } from './control/discovery.js';
+import { docsRoutes } from './control/docs.js';
 import { githubWebhookRoutes } from './control/github-webhooks.js';
 import { eventRoutes } from './control/events.js';
 import { ingressRoutes } from './control/ingress.js';
@@ -56,6 +57,7 @@ export const INBOX_INFO: DocumentInfo = {
 export function controlRoutes(s: Services): AnyRoute[] {
   return [
     ...discoveryRoutes(s),
+    ...docsRoutes(),
     ...browserAuthRoutes(s),
     ...agentRoutes(s),
     ...ingressRoutes(s),
