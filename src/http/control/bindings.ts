@@ -57,6 +57,7 @@ export function bindingRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/operator-ingress',
+      operationId: 'sendOperatorIngress',
       auth: 'control',
       tags,
       summary: 'Operator ingress through a binding: operator_prompt, trusted_operator, operator_instruction, priority interject',

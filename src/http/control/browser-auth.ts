@@ -76,6 +76,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/auth/logout',
+      operationId: 'logout',
       auth: 'open',
       tags,
       summary: 'Sign out: revoke the session and clear its cookie',

@@ -30,6 +30,7 @@ export function githubWebhookRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/inbox/github/webhook/:source_id',
+      operationId: 'receiveGithubWebhook',
       auth: 'open',
       tags: ['inbox'],
       summary: "A GitHub webhook delivery for a github source (the source's stream gets the event)",

@@ -30,6 +30,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/enqueue',
+      operationId: 'enqueueDefaultAgent',
       auth: 'control',
       tags,
       summary: 'Enqueue an external message for the default agent',
@@ -45,6 +46,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/webhooks/generic/:agent_id',
+      operationId: 'receiveGenericWebhook',
       auth: 'control',
       tags,
       summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',

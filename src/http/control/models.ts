@@ -35,6 +35,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/model',
+      operationId: 'setAgentModel',
       auth: 'control',
       tags,
       summary: "Set the agent's model override",

@@ -57,6 +57,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/templates/catalog/:catalog_id',
+      operationId: 'getTemplate',
       auth: 'read',
       tags: ['templates'],
       summary: 'One template with its instructions (404 template_not_found)',

@@ -48,10 +48,12 @@ const LIMITS = `${SKILL_LIMITS.maxFiles} files and directories or ${SKILL_LIMITS
 export function skillRoutes(s: Services): AnyRoute[] {
   const agentSkillRoutes = (prefix: '/api' | '') => {
     const alias = prefix === '' ? ' (spec spelling, without /api)' : '';
+    const idSuffix = prefix === '' ? 'Alias' : '';
     return [
       defineRoute({
         method: 'GET',
         url: `${prefix}/agents/:id/skills`,
+        operationId: `listAgentSkills${idSuffix}`,
         auth: 'read',
         tags,
         summary: `Skills enabled for the agent: name, scope (agent/workspace/user), source${alias}`,
@@ -62,6 +64,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
       defineRoute({
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/enable`,
+        operationId: `enableAgentSkill${idSuffix}`,
         auth: 'control',
         tags,
         summary: `Enable a skill for the agent${alias}`,
@@ -75,6 +78,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
       defineRoute({
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/disable`,
+        operationId: `disableAgentSkill${idSuffix}`,
         auth: 'control',
         tags,
         summary: `Disable a skill for the agent${alias}`,
@@ -105,6 +109,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/skills/catalog/:skill_id',
+      operationId: 'getCatalogSkill',
       auth: 'read',
       tags,
       summary: 'Skill detail: frontmatter, SKILL.md content, files, lock entry',

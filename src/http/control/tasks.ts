@@ -96,6 +96,7 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks/:task_id/input',
+      operationId: 'sendAgentTaskInput',
       auth: 'control',
       tags,
       summary: 'Write text to the stdin of a running command task created with accepts_input, type it into the terminal of a tty task, or send a child agent task a follow-up',

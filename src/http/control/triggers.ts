@@ -75,6 +75,7 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/callbacks/enqueue/:callback_token',
+      operationId: 'callbackEnqueue',
       auth: 'open',
       tags,
       summary: 'Callback enqueue: the body becomes a callback_event (trusted_integration, integration_signal, priority normal)',
@@ -95,6 +96,7 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/callbacks/wake/:callback_token',
+      operationId: 'callbackWake',
       auth: 'open',
       tags,
       summary: 'Callback wake: enqueue a runtime-owned inspection tick (system_tick, priority next); the payload is untrusted evidence',

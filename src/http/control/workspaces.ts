@@ -112,6 +112,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/desktop/reveal',
+      operationId: 'revealDesktopFile',
       auth: 'control',
       tags,
       summary: 'Open the desktop file manager on a file of a registered workspace root',

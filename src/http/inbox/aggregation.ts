@@ -63,6 +63,7 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/policy',
+      operationId: 'setAgentInboxPolicy',
       auth: 'control',
       tags: ['agents'],
       summary: "Change the agent's aggregation policy, AgentInbox's way (`inbox policy set`) or with svc's {aggregation}",

@@ -184,6 +184,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/gc',
+      operationId: 'runGc',
       auth: 'control',
       tags: ['meta'],
       summary: 'Run housekeeping now and report what was removed: expired subscriptions, old or orphaned acknowledged entries, old notifications',

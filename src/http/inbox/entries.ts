@@ -69,6 +69,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/inbox/watch',
+      operationId: 'watchAgentInbox',
       auth: 'control',
       tags: ['inbox'],
       summary: 'SSE of inbox entries in AgentInbox frames: the backlog after the cursor (from the start without one), then live',

@@ -194,6 +194,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/events',
+      operationId: 'appendSourceEvents',
       auth: 'control',
       tags: ['sources'],
       summary: 'Append one event or {events: [...]} to a local_event source',
@@ -222,6 +223,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-preview',
+      operationId: 'previewStreamCompaction',
       auth: 'control',
       tags: ['streams'],
       summary: 'Bounded read-only preview of a compaction',
@@ -235,6 +237,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-apply',
+      operationId: 'applyStreamCompaction',
       auth: 'control',
       tags: ['streams'],
       summary: 'Prune old payloads to identity stubs (irreversible without a backup)',
