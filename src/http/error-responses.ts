@@ -54,6 +54,7 @@ const TITLES: Record<number, string> = {
 const HOST_ORIGIN = ['host_not_allowed', 'cross_origin_rejected'];
 
 interface RouteShape {
+  method: string;
   url: string;
   auth: 'open' | 'read' | 'control';
   params?: ZodType | undefined;
@@ -73,6 +74,8 @@ export function errorCodesOf(route: RouteShape): ErrorCodes {
     add(401, 'auth_required');
     add(403, 'peer_user_rejected');
   }
+  // Every change to an agent refuses one that is being deleted (AgentRegistry.getWritable).
+  if (route.method !== 'GET' && /^\/api\/control\/agents\/:id\//.test(route.url)) add(409, 'agent_deleting');
   for (const m of toOpenApiPath(route.url).matchAll(/\{([A-Za-z0-9_]+)\}/g)) {
     const code = NOT_FOUND_BY_PARAM[m[1]!];
     if (code) add(404, code);
@@ -100,3 +103,13 @@ export function errorResponses(codes: ErrorCodes, surface: 'control' | 'inbox'):
   }
   return out;
 }
+
+/** What a full queue answers (src/runtime/queue.ts): routes that enqueue on a public or operator budget. */
+export const QUEUE_FULL: ErrorCodes = { 429: ['overloaded'] };
+
+/** Public enqueue: the caller's provenance is checked (src/core/provenance.ts) before the queue. */
+export const PUBLIC_ENQUEUE: ErrorCodes = {
+  400: ['kind_origin_mismatch', 'empty_message'],
+  403: ['provenance_override_rejected', 'priority_not_allowed', 'kind_not_allowed', 'origin_not_allowed', 'agent_private'],
+  ...QUEUE_FULL,
+};

@@ -31,6 +31,7 @@ export function githubWebhookRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/inbox/github/webhook/:source_id',
       operationId: 'receiveGithubWebhook',
+      errors: { 400: ['webhook_repository_mismatch'], 401: ['webhook_signature_required'], 403: ['webhook_signature_invalid'] },
       auth: 'open',
       tags: ['inbox'],
       summary: "A GitHub webhook delivery for a github source (the source's stream gets the event)",

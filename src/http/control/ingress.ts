@@ -1,5 +1,6 @@
 /** Public ingress and the control prompt (spec "Public ingress"; CONTRACT.md section 5). */
 import type { Services } from '../../services.js';
+import { PUBLIC_ENQUEUE, QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import { Admitted, AnyJson, EnqueueBody, PromptBody } from '../schemas/messages.js';
@@ -14,6 +15,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/agents/:id/enqueue',
+      errors: PUBLIC_ENQUEUE,
       auth: 'control',
       tags,
       summary: 'Enqueue an external message for an agent',
@@ -31,6 +33,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/enqueue',
       operationId: 'enqueueDefaultAgent',
+      errors: PUBLIC_ENQUEUE,
       auth: 'control',
       tags,
       summary: 'Enqueue an external message for the default agent',
@@ -47,6 +50,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/webhooks/generic/:agent_id',
       operationId: 'receiveGenericWebhook',
+      errors: QUEUE_FULL,
       auth: 'control',
       tags,
       summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',
@@ -65,6 +69,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/prompt',
+      errors: QUEUE_FULL,
       auth: 'control',
       tags,
       summary: 'Operator prompt: operator_prompt, trusted_operator, operator_instruction, priority interject',

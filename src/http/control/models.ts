@@ -36,6 +36,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/control/agents/:id/model',
       operationId: 'setAgentModel',
+      errors: { 400: ['unknown_model'] },
       auth: 'control',
       tags,
       summary: "Set the agent's model override",

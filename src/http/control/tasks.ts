@@ -69,6 +69,7 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks',
+      errors: { 400: ['workdir_not_found', 'shell_not_found', 'worktree_unavailable'], 409: ['child_agent_exists', 'child_limit_reached', 'child_depth_exceeded'], 503: ['shutting_down'] },
       auth: 'control',
       tags,
       summary: 'Start a task: a background command (`<shell> -c <cmd>` in its own process group) or a supervised child agent (kind child_agent)',

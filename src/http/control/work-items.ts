@@ -45,6 +45,7 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items',
+      errors: { 400: ['empty_objective', 'plan_file_not_found', 'plan_file_not_allowed', 'plan_too_large'] },
       auth: 'control',
       tags,
       summary: 'Create a durable work item (state open, plan_status draft, revision 1)',
@@ -61,6 +62,7 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/api/control/agents/:id/work-items/:work_item_id',
+      errors: { 400: ['empty_update', 'recheck_requires_blocker'], 409: ['work_item_not_open'] },
       auth: 'control',
       tags,
       summary: 'Update objective, plan_status, todo_list, blocked_by, recheck_after or plan_artifact; revision + 1',
@@ -74,6 +76,7 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items/:work_item_id/pick',
+      errors: { 409: ['work_item_not_open'] },
       auth: 'control',
       tags,
       summary: "Make the work item the agent's current focus",
@@ -88,6 +91,7 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items/:work_item_id/complete',
+      errors: { 400: ['empty_report'], 409: ['work_item_not_open'] },
       auth: 'control',
       tags,
       summary: 'Complete the work item with a report (also the result brief); revision + 1',

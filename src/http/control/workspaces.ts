@@ -29,6 +29,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/workspace/attach',
+      errors: { 400: ['invalid_workspace_path'], 409: ['workspace_limit_reached'] },
       auth: 'control',
       tags,
       summary: 'Attach a directory as a workspace of the agent and make it the active workspace',
@@ -58,6 +59,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/workspace/detach',
+      errors: { 404: ['workspace_not_found'], 409: ['workspace_active', 'agent_home_protected'] },
       auth: 'control',
       tags,
       summary: 'Remove a workspace registration without switching',

@@ -41,6 +41,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/targets',
+      errors: { 400: ['runtime_agent_not_found', 'terminal_backend_unsupported'] },
       auth: 'control',
       tags: ['targets'],
       summary: 'Add an activation target: webhook, terminal (tmux pane) or runtime (control-plane agent queue)',
@@ -129,6 +130,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/timers',
+      errors: { 400: ['invalid_timezone', 'invalid_cron'] },
       auth: 'control',
       tags: ['timers'],
       summary: 'Create an inbox timer (at | every | cron) that puts a reminder entry in the agent inbox per occurrence',
@@ -146,6 +148,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/timers/:scheduleId/pause',
+      errors: { 409: ['timer_completed'] },
       auth: 'control',
       tags: ['timers'],
       summary: 'Pause a timer (no occurrences fire); a completed timer: 409 timer_completed',

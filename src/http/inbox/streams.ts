@@ -100,6 +100,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources',
+      errors: { 400: ['invalid_source_config', 'invalid_source_module', 'source_module_not_allowed'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
@@ -149,6 +150,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/sources/:sourceId',
+      errors: { 409: ['source_has_subscriptions'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Delete a source and its stream (with withSubscriptions: also its subscriptions)',
@@ -161,6 +163,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/pause',
+      errors: { 409: ['source_not_managed'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Pause a managed remote source (stops polling; binding and stream kept)',
@@ -172,6 +175,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/resume',
+      errors: { 409: ['source_not_managed'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Resume a managed remote source (normal ensure path: active, error cleared, polling scheduled)',
@@ -182,6 +186,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/poll',
+      errors: { 409: ['source_not_managed'], 502: ['source_poll_failed'], 503: ['shutting_down'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Run one poll of a managed remote source now',
@@ -195,6 +200,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/sources/:sourceId/events',
       operationId: 'appendSourceEvents',
+      errors: { 409: ['manual_append_unsupported'], 503: ['stream_backend_unavailable'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Append one event or {events: [...]} to a local_event source',
@@ -224,6 +230,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/streams/:streamId/compaction-preview',
       operationId: 'previewStreamCompaction',
+      errors: { 501: ['compaction_unsupported'] },
       auth: 'control',
       tags: ['streams'],
       summary: 'Bounded read-only preview of a compaction',
@@ -238,6 +245,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/streams/:streamId/compaction-apply',
       operationId: 'applyStreamCompaction',
+      errors: { 501: ['compaction_unsupported'] },
       auth: 'control',
       tags: ['streams'],
       summary: 'Prune old payloads to identity stubs (irreversible without a backup)',

@@ -32,6 +32,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions',
+      errors: { 400: ['invalid_filter'] },
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Subscribe an agent to a source (or, with the host shortcut, to every source of a host)',
@@ -92,6 +93,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions/:subscriptionId/reset',
+      errors: { 409: ['history_unavailable'] },
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Reposition to {offset} or a start policy and materialise from there',
