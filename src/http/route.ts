@@ -44,6 +44,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * discriminated union whose discriminator may be absent is documented as a plain union).
    */
   bodyDoc?: z.ZodType;
+  /** An example body for the OpenAPI document; a unit test proves that `body` accepts it. */
+  bodyExample?: unknown;
   /** A missing body is read as `{}` (routes whose body is optional). */
   bodyOptional?: boolean;
   bodyLimit?: number;
@@ -184,7 +186,10 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: Surfac
   if (spec.params) request.params = spec.params;
   if (spec.query) request.query = spec.query;
   if (spec.rawBody) request.body = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
-  else if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body } } };
+  else if (spec.body) {
+    const example = spec.bodyExample === undefined ? {} : { example: spec.bodyExample };
+    request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body, ...example } } };
+  }
   registry.registerPath({
     method: spec.method.toLowerCase() as 'get',
     path: toOpenApiPath(spec.url),

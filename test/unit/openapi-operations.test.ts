@@ -74,3 +74,21 @@ describe('OpenAPI operations', () => {
     return app.close();
   });
 });
+
+describe('request body examples', () => {
+  it('every example is a body its route accepts', async () => {
+    const { testServices } = await import('../helpers/services.js');
+    const { controlRoutes, inboxRoutes } = await import('../../src/http/surfaces.js');
+    const t = testServices({ start: false });
+    try {
+      const withExamples = [...controlRoutes(t.s), ...inboxRoutes(t.s)].filter((r) => r.bodyExample !== undefined);
+      expect(withExamples.length).toBeGreaterThan(20);
+      for (const r of withExamples) {
+        const parsed = r.body.safeParse(r.bodyExample);
+        expect(parsed.error?.issues, `${r.method} ${r.url}`).toBeUndefined();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

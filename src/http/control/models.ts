@@ -37,6 +37,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/model',
       operationId: 'setAgentModel',
       errors: { 400: ['unknown_model'] },
+      bodyExample: { model: 'builtin/echo' },
       auth: 'control',
       tags,
       summary: "Set the agent's model override",

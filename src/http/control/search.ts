@@ -25,6 +25,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/search',
+      bodyExample: { query: 'release checklist', limit: 10 },
       auth: 'read',
       tags: ['search'],
       summary: "Find text in agents' event logs: messages, briefs, tool output, task and work item text",

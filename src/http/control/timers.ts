@@ -33,6 +33,7 @@ export function timerRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/control/agents/:id/timers',
       errors: { 409: ['timer_limit_reached'] },
+      bodyExample: { duration_ms: 600000, interval_ms: 3600000, summary: 'check the nightly build' },
       auth: 'control',
       tags,
       summary: 'Create a persistent delayed or recurring timer that delivers a timer tick',

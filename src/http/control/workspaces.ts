@@ -30,6 +30,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/control/agents/:id/workspace/attach',
       errors: { 400: ['invalid_workspace_path'], 409: ['workspace_limit_reached'] },
+      bodyExample: { path: '/home/me/src/project' },
       auth: 'control',
       tags,
       summary: 'Attach a directory as a workspace of the agent and make it the active workspace',

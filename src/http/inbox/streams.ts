@@ -50,6 +50,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/hosts',
+      bodyExample: { hostType: 'local_event', hostKey: 'ci' },
       auth: 'control',
       tags: ['hosts'],
       summary: 'Register a host (idempotent by hostType + hostKey)',
@@ -101,6 +102,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/sources',
       errors: { 400: ['invalid_source_config', 'invalid_source_module', 'source_module_not_allowed'] },
+      bodyExample: { hostId: 'hst_01JB8Y3S6K6C2VJ1W9T4ZC0M5X', streamKind: 'builds', streamKey: 'main' },
       auth: 'control',
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
@@ -201,6 +203,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       url: '/sources/:sourceId/events',
       operationId: 'appendSourceEvents',
       errors: { 409: ['manual_append_unsupported'], 503: ['stream_backend_unavailable'] },
+      bodyExample: { type: 'build.failed', subject: 'main#1432', data: { job: 'unit', url: 'https://ci.example.org/1432' } },
       auth: 'control',
       tags: ['sources'],
       summary: 'Append one event or {events: [...]} to a local_event source',
