@@ -92,3 +92,24 @@ describe('request body examples', () => {
     }
   });
 });
+
+describe('documented error codes', () => {
+  // Status and code of every error src/core/errors.ts defines (a code may have more than one status).
+  const source = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'core', 'errors.ts'), 'utf8');
+  const defined = new Set([
+    ...[...source.matchAll(/new AppError\(\s*(\d{3}),\s*'([a-z_]+)'/g)].map((m) => `${m[1]} ${m[2]}`),
+    ...[...source.matchAll(/notFound\('([a-z_]+)'/g)].map((m) => `404 ${m[1]}`),
+  ]);
+
+  it.each(documents)('every code %s names under a status is defined in src/core/errors.ts with that status', (_name, doc) => {
+    expect(defined.size).toBeGreaterThan(100);
+    expect.hasAssertions();
+    for (const { name, op } of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const listed = /Codes: (.*)\.$/.exec(response.description)?.[1];
+        if (!listed) continue;
+        for (const code of listed.split(', ').map((c) => c.replace(/ \(.*\)$/, ''))) expect(defined, `${name} ${status} ${code}`).toContain(`${status} ${code}`);
+      }
+    }
+  });
+});
