@@ -131,6 +131,7 @@ export function agentRoutes(s: Services): AnyRoute[] {
       method: 'DELETE',
       url: '/api/control/agents/:id',
       errors: { 409: ['default_agent_protected', 'private_children_exist', 'deletion_incomplete'] },
+      bodyExample: { cascade_private_children: true },
       auth: 'control',
       tags,
       summary: 'Schedule asynchronous deletion; returns the deletion job',

@@ -61,6 +61,7 @@ export function bindingRoutes(s: Services): AnyRoute[] {
       url: '/api/control/agents/:id/operator-ingress',
       operationId: 'sendOperatorIngress',
       errors: { 403: ['binding_mismatch'], ...QUEUE_FULL },
+      bodyExample: { text: 'Pause the release until I reply', actor_id: 'alice', binding_id: 'chat-alice' },
       auth: 'control',
       tags,
       summary: 'Operator ingress through a binding: operator_prompt, trusted_operator, operator_instruction, priority interject',

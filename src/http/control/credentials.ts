@@ -50,6 +50,7 @@ export function credentialRoutes(s: Services): AnyRoute[] {
       method: 'PUT',
       url: '/api/control/runtime/credentials/:profile',
       errors: { 404: [], 409: ['credential_store_unusable'] },
+      bodyExample: { kind: 'api_key', material: 'sk-example-0000' },
       auth: 'control',
       tags,
       summary: 'Store (or replace) a credential profile',

@@ -53,6 +53,7 @@ export function ingressRoutes(s: Services): AnyRoute[] {
       url: '/api/webhooks/generic/:agent_id',
       operationId: 'receiveGenericWebhook',
       errors: QUEUE_FULL,
+      bodyExample: { event: 'deploy.finished', service: 'web', status: 'ok' },
       auth: 'control',
       tags,
       summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',

@@ -22,6 +22,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/models/refresh',
+      bodyExample: { force: true },
       auth: 'control',
       tags,
       summary: 'Discover models of providers whose cache is missing, failed or expired',

@@ -38,6 +38,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/memory/get',
+      bodyExample: { source_ref: 'event:main:42', max_chars: 4000 },
       auth: 'read',
       tags: ['search'],
       summary: 'The whole text of a search result (source_ref event:<agent_id>:<event_seq>)',

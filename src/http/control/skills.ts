@@ -65,6 +65,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/enable`,
         operationId: `enableAgentSkill${idSuffix}`,
+        bodyExample: { name: 'pdf-tools' },
         auth: 'control',
         tags,
         summary: `Enable a skill for the agent${alias}`,
@@ -79,6 +80,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/disable`,
         operationId: `disableAgentSkill${idSuffix}`,
+        bodyExample: { name: 'pdf-tools' },
         auth: 'control',
         tags,
         summary: `Disable a skill for the agent${alias}`,
@@ -126,6 +128,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/add',
+      bodyExample: { source: 'acme/skills/skills/pdf-tools@v1.2.0' },
       auth: 'control',
       tags,
       summary: 'Add a skill to the user library (a background skill_install job)',
@@ -146,6 +149,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/remove',
+      bodyExample: { name: 'pdf-tools' },
       auth: 'control',
       tags,
       summary: 'Remove a skill from the library (and its lock entry)',
@@ -178,6 +182,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/check',
+      bodyExample: { name: 'pdf-tools' },
       auth: 'control',
       tags,
       summary: 'Each locked skill against its source (git ls-remote; content hash for local copies)',

@@ -28,6 +28,7 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/external-triggers',
+      bodyExample: { delivery_mode: 'enqueue', summary: 'CI results for main' },
       auth: 'control',
       tags,
       summary: 'Issue an external trigger: a callback capability token for enqueue or wake',

@@ -103,6 +103,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/resume',
+      bodyExample: { deliveryOnly: true },
       auth: 'control',
       tags: ['agents'],
       summary: 'Resume delivery: `{deliveryOnly:true}` catches up active targets only; `{}` also recovers offline targets',

@@ -139,6 +139,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/sources/:sourceId',
+      bodyExample: { configRef: 'credential:ci-token' },
       auth: 'control',
       tags: ['sources'],
       summary: 'Replace config and/or configRef',
@@ -234,6 +235,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       url: '/streams/:streamId/compaction-preview',
       operationId: 'previewStreamCompaction',
       errors: { 501: ['compaction_unsupported'] },
+      bodyExample: { retentionMs: 604800000 },
       auth: 'control',
       tags: ['streams'],
       summary: 'Bounded read-only preview of a compaction',
@@ -249,6 +251,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       url: '/streams/:streamId/compaction-apply',
       operationId: 'applyStreamCompaction',
       errors: { 501: ['compaction_unsupported'] },
+      bodyExample: { apply: true, retentionMs: 604800000 },
       auth: 'control',
       tags: ['streams'],
       summary: 'Prune old payloads to identity stubs (irreversible without a backup)',

@@ -95,6 +95,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/subscriptions/:subscriptionId/reset',
       errors: { 409: ['history_unavailable'] },
+      bodyExample: { startPolicy: 'earliest' },
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Reposition to {offset} or a start policy and materialise from there',
