@@ -212,6 +212,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/jobs',
+      bodyExample: { kind: 'skill.install', params: { kind: { kind: 'named', name: 'pdf-tools' } } },
       auth: 'control',
       tags,
       summary: 'Start a skill install job the real system\'s way ({kind: "skill.install", params: {kind: <source>}})',
