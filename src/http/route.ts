@@ -7,8 +7,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { errors, type Issue } from '../core/errors.js';
+import { errorCodesOf, errorResponses, type ErrorCodes } from './error-responses.js';
 import { ErrorResponse } from './schemas/common.js';
-import { toOpenApiPath, type OpenAPIRegistry } from './openapi.js';
+import { deriveOperationId, OPERATION_ID, toOpenApiPath, type OpenAPIRegistry } from './openapi.js';
 
 /** `open`: no token ever; `read`: read-only route (auth.read_access decides); `control`: token in bearer mode. */
 export type AuthClass = 'open' | 'read' | 'control';
@@ -28,6 +29,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   auth: AuthClass;
+  /** camelCase and unique per surface; by default derived from the method and path (deriveOperationId). */
+  operationId?: string;
   summary: string;
   description?: string;
   /** Marked `deprecated: true` in the OpenAPI document (still served). */
@@ -41,6 +44,8 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * discriminated union whose discriminator may be absent is documented as a plain union).
    */
   bodyDoc?: z.ZodType;
+  /** An example body for the OpenAPI document; a unit test proves that `body` accepts it. */
+  bodyExample?: unknown;
   /** A missing body is read as `{}` (routes whose body is optional). */
   bodyOptional?: boolean;
   bodyLimit?: number;
@@ -54,6 +59,11 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
   /** Extra guidance attached to validation failures (e.g. a renamed field). */
   hint?: (issues: Issue[]) => string | undefined;
   responses: Record<number, ResponseSpec>;
+  /**
+   * Error codes the handler can answer with beyond the derived ones (400 for inputs, 404 for path
+   * parameters, 401/403 for auth: src/http/error-responses.ts); an empty list drops a derived status.
+   */
+  errors?: ErrorCodes;
   handler: (ctx: {
     params: Input<P>;
     query: Input<Q>;
@@ -96,7 +106,22 @@ function securityOf(auth: AuthClass, surface: SurfaceKind): Array<Record<string,
   return [{}, ...credentials];
 }
 
+export const operationIdOf = (spec: AnyRoute): string => spec.operationId ?? deriveOperationId(spec.method, spec.url);
+
+/** Generated clients name their methods after operationIds: a clash or a bad name fails the build. */
+function checkOperationIds(routes: AnyRoute[]): void {
+  const seen = new Map<string, AnyRoute>();
+  for (const spec of routes) {
+    const id = operationIdOf(spec);
+    if (!OPERATION_ID.test(id)) throw new Error(`operationId ${JSON.stringify(id)} of ${spec.method} ${spec.url} is not camelCase`);
+    const other = seen.get(id);
+    if (other) throw new Error(`operationId ${JSON.stringify(id)} of ${spec.method} ${spec.url} is already used by ${other.method} ${other.url}: give one an operationId`);
+    seen.set(id, spec);
+  }
+}
+
 export function mountRoutes(app: FastifyInstance, registry: OpenAPIRegistry, routes: AnyRoute[], surface: SurfaceKind): void {
+  checkOperationIds(routes);
   const raw = routes.filter((r) => r.rawBody);
   for (const spec of routes.filter((r) => !r.rawBody)) mountRoute(app, registry, spec, surface);
   if (raw.length === 0) return;
@@ -155,15 +180,20 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: Surfac
     }
     responses[status] = response;
   }
+  Object.assign(responses, errorResponses(errorCodesOf(spec), surface));
   responses.default = { description: 'Error envelope', content: { 'application/json': { schema: ErrorResponse } } };
   const request: Record<string, unknown> = {};
   if (spec.params) request.params = spec.params;
   if (spec.query) request.query = spec.query;
   if (spec.rawBody) request.body = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
-  else if (spec.body) request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body } } };
+  else if (spec.body) {
+    const example = spec.bodyExample === undefined ? {} : { example: spec.bodyExample };
+    request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body, ...example } } };
+  }
   registry.registerPath({
     method: spec.method.toLowerCase() as 'get',
     path: toOpenApiPath(spec.url),
+    operationId: operationIdOf(spec),
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.deprecated ? { deprecated: true } : {}),

@@ -46,12 +46,26 @@ export const CONTROL_INFO: DocumentInfo = {
   version: VERSION,
   description:
     'Agent runtime control plane of svc: agents, durable per-agent event logs over SSE, message queues with provenance, runtime management. Errors use the ErrorResponse envelope.',
+  servers: [
+    {
+      url: 'http://127.0.0.1:8700',
+      description: 'The default listen address (listen in config.toml, SVC_LISTEN or --listen). In bearer mode send the control token; in local mode a TCP client must be a process of the user running svc.',
+    },
+  ],
 };
 
 export const INBOX_INFO: DocumentInfo = {
   title: 'svc inbox API',
   version: VERSION,
   description: 'Inbox and event-source service of svc, served on a Unix socket (and optionally a loopback port).',
+  servers: [
+    {
+      // OpenAPI has no way to name a Unix socket: the URL is what a client sends over it.
+      url: 'http://localhost',
+      description:
+        'Served on the Unix socket <home>/inbox.sock (inbox.socket, --socket), e.g. curl --unix-socket <home>/inbox.sock http://localhost/status; its file mode (0600) is the authentication. With [inbox] port (--port) also on that loopback TCP port, where the control plane auth rules apply (the control token in bearer mode).',
+    },
+  ],
 };
 
 export function controlRoutes(s: Services): AnyRoute[] {
@@ -88,6 +102,7 @@ function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute
   return defineRoute({
     method: 'GET',
     url,
+    operationId: 'getOpenApiDocument',
     auth: 'open',
     tags: ['discovery'],
     summary: 'This OpenAPI 3.1 document',

@@ -59,6 +59,8 @@ export function agentRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/create',
+      errors: { 400: ['invalid_agent_id', 'template_not_found', 'parent_not_found'], 404: [] },
+      bodyExample: { display_name: 'Release helper', template: 'default' },
       auth: 'control',
       tags,
       summary: 'Create an agent whose id is the path id (idempotent for an active agent)',
@@ -99,6 +101,8 @@ export function agentRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/api/control/agents/:id/name',
+      errors: { 400: ['empty_name'], 409: ['agent_not_renamable'] },
+      bodyExample: { name: 'Release helper' },
       auth: 'control',
       tags,
       summary: 'Rename the display name; agent_id unchanged',
@@ -126,6 +130,8 @@ export function agentRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/api/control/agents/:id',
+      errors: { 409: ['default_agent_protected', 'private_children_exist', 'deletion_incomplete'] },
+      bodyExample: { cascade_private_children: true },
       auth: 'control',
       tags,
       summary: 'Schedule asynchronous deletion; returns the deletion job',

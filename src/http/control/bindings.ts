@@ -4,6 +4,7 @@
  * response carries is redacted: the delivery credential never leaves the service.
  */
 import type { Services } from '../../services.js';
+import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import { BindingList, BindingParams, BindingResponse, BindingView, OperatorIngressBody, UpsertBindingBody } from '../schemas/bindings.js';
@@ -17,6 +18,7 @@ export function bindingRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/operator-bindings',
+      errors: { 409: ['binding_conflict'] },
       auth: 'control',
       tags,
       summary: 'Create or update an operator transport binding',
@@ -57,6 +59,9 @@ export function bindingRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/operator-ingress',
+      operationId: 'sendOperatorIngress',
+      errors: { 403: ['binding_mismatch'], ...QUEUE_FULL },
+      bodyExample: { text: 'Pause the release until I reply', actor_id: 'alice', binding_id: 'chat-alice' },
       auth: 'control',
       tags,
       summary: 'Operator ingress through a binding: operator_prompt, trusted_operator, operator_instruction, priority interject',

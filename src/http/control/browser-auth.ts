@@ -42,6 +42,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/auth/login',
+      errors: { 404: ['oidc_not_configured'], 502: ['oidc_provider_unavailable'] },
       auth: 'open',
       tags,
       summary: 'Sign in with the OpenID provider (browser navigation)',
@@ -58,6 +59,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/auth/callback',
+      errors: { 400: ['oidc_state_invalid', 'oidc_login_failed'], 403: ['oidc_subject_not_allowed'], 404: ['oidc_not_configured'], 502: ['oidc_provider_unavailable'] },
       auth: 'open',
       tags,
       summary: "The provider's redirect back: creates the session",
@@ -76,6 +78,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/auth/logout',
+      operationId: 'logout',
       auth: 'open',
       tags,
       summary: 'Sign out: revoke the session and clear its cookie',
@@ -93,6 +96,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/auth/session',
+      errors: { 401: ['session_required'] },
       auth: 'open',
       tags,
       summary: "The current browser session's account and expiry (401 session_required without one)",

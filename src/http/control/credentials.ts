@@ -49,6 +49,8 @@ export function credentialRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PUT',
       url: '/api/control/runtime/credentials/:profile',
+      errors: { 404: [], 409: ['credential_store_unusable'] },
+      bodyExample: { kind: 'api_key', material: 'sk-example-0000' },
       auth: 'control',
       tags,
       summary: 'Store (or replace) a credential profile',
@@ -66,6 +68,7 @@ export function credentialRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/api/control/runtime/credentials/:profile',
+      errors: { 409: ['credential_store_unusable'] },
       auth: 'control',
       tags,
       summary: 'Remove a credential profile (404 credential_not_found when it is not stored)',

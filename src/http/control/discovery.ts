@@ -29,7 +29,8 @@ export function discoveryRoutes(s: Services): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',
-      url: '/api/',
+      url: '/api',
+      operationId: 'getServiceRoot',
       auth: 'open',
       tags,
       summary: 'Service root: the default agent id',

@@ -33,6 +33,7 @@ export function eventRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/agents/:id/events/stream',
+      errors: { 404: ['cursor_not_found'], 429: ['overloaded'] },
       auth: 'read',
       tags,
       summary: 'SSE of the raw event log: backlog after the cursor, then live',
@@ -57,6 +58,7 @@ export function eventRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/events/stream',
+      errors: { 429: ['overloaded'] },
       auth: 'read',
       tags,
       summary: 'Live-only SSE across public agents; no cursor or replay; closed when the receiver lags',

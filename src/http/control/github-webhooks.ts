@@ -30,6 +30,8 @@ export function githubWebhookRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/inbox/github/webhook/:source_id',
+      operationId: 'receiveGithubWebhook',
+      errors: { 400: ['webhook_repository_mismatch'], 401: ['webhook_signature_required'], 403: ['webhook_signature_invalid'] },
       auth: 'open',
       tags: ['inbox'],
       summary: "A GitHub webhook delivery for a github source (the source's stream gets the event)",

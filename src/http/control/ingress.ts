@@ -1,5 +1,6 @@
 /** Public ingress and the control prompt (spec "Public ingress"; CONTRACT.md section 5). */
 import type { Services } from '../../services.js';
+import { PUBLIC_ENQUEUE, QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import { Admitted, AnyJson, EnqueueBody, PromptBody } from '../schemas/messages.js';
@@ -14,6 +15,8 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/agents/:id/enqueue',
+      errors: PUBLIC_ENQUEUE,
+      bodyExample: { text: 'Build 1432 failed on main: test/unit/queue.test.ts', origin: { kind: 'webhook' }, correlation_id: 'ci-1432' },
       auth: 'control',
       tags,
       summary: 'Enqueue an external message for an agent',
@@ -30,6 +33,9 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/enqueue',
+      operationId: 'enqueueDefaultAgent',
+      errors: PUBLIC_ENQUEUE,
+      bodyExample: { text: 'Nightly backup finished: 2.1 GB', origin: { kind: 'channel' }, priority: 'background' },
       auth: 'control',
       tags,
       summary: 'Enqueue an external message for the default agent',
@@ -45,6 +51,9 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/webhooks/generic/:agent_id',
+      operationId: 'receiveGenericWebhook',
+      errors: QUEUE_FULL,
+      bodyExample: { event: 'deploy.finished', service: 'web', status: 'ok' },
       auth: 'control',
       tags,
       summary: 'Generic webhook: any JSON becomes a webhook_event (origin generic_webhook, priority normal)',
@@ -63,6 +72,8 @@ export function ingressRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/prompt',
+      errors: QUEUE_FULL,
+      bodyExample: { text: 'Summarise the open work items and what blocks each' },
       auth: 'control',
       tags,
       summary: 'Operator prompt: operator_prompt, trusted_operator, operator_instruction, priority interject',

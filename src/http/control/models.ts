@@ -22,6 +22,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/models/refresh',
+      bodyExample: { force: true },
       auth: 'control',
       tags,
       summary: 'Discover models of providers whose cache is missing, failed or expired',
@@ -35,6 +36,9 @@ export function modelRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/model',
+      operationId: 'setAgentModel',
+      errors: { 400: ['unknown_model'] },
+      bodyExample: { model: 'builtin/echo' },
       auth: 'control',
       tags,
       summary: "Set the agent's model override",

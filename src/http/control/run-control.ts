@@ -3,6 +3,7 @@
  * CONTRACT.md section 8). Auth `control`; a deleting agent answers 409 agent_deleting.
  */
 import type { Services } from '../../services.js';
+import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import { AbortBody, AbortResponse, ControlBody, ControlResponse, DebugPromptBody, WakeBody, WakeResponse } from '../schemas/conversation.js';
@@ -16,6 +17,8 @@ export function runControlRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/debug-prompt',
+      errors: { 400: ['empty_prompt'], ...QUEUE_FULL },
+      bodyExample: { text: 'Re-read AGENT.md and list what changed' },
       auth: 'control',
       tags,
       summary: 'Debug-mode prompt: internal_followup, origin system, trusted_system, runtime_instruction, priority interject',
@@ -32,6 +35,8 @@ export function runControlRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/wake',
+      errors: { 400: ['empty_reason'] },
+      bodyExample: { reason: 'the CI run it waits for finished' },
       auth: 'control',
       tags,
       summary: 'Wake the agent: woken (idle, a system_tick queued), coalesced (running or a wake tick pending), ignored (stopped)',
@@ -44,6 +49,8 @@ export function runControlRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/control',
+      errors: { 400: ['unknown_action'] },
+      bodyExample: { action: 'stop' },
       auth: 'control',
       tags,
       summary: 'Control action: stop (abort the current run, take no messages, status stopped) or start (status idle, resume)',
@@ -56,6 +63,8 @@ export function runControlRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/current-run/abort',
+      errors: { 400: ['unknown_abort_mode'], 409: ['no_current_run'] },
+      bodyExample: { mode: 'stop_after_abort' },
       auth: 'control',
       tags,
       summary: 'Abort the current run: the provider request and tool waits are cancelled, the turn ends aborted, the agent is stopped',

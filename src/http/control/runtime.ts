@@ -134,6 +134,7 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/api/control/runtime/config',
+      bodyExample: { updates: [{ key: 'model.default', value: 'builtin/echo' }, { key: 'events.heartbeat_ms', unset: true }] },
       auth: 'control',
       tags,
       summary: 'Write supported keys to the config file (effect after restart); refuse start-up-only and unknown keys per key',

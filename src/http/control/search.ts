@@ -25,6 +25,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/search',
+      bodyExample: { query: 'release checklist', limit: 10 },
       auth: 'read',
       tags: ['search'],
       summary: "Find text in agents' event logs: messages, briefs, tool output, task and work item text",
@@ -37,6 +38,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/memory/get',
+      bodyExample: { source_ref: 'event:main:42', max_chars: 4000 },
       auth: 'read',
       tags: ['search'],
       summary: 'The whole text of a search result (source_ref event:<agent_id>:<event_seq>)',
@@ -57,6 +59,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/templates/catalog/:catalog_id',
+      operationId: 'getTemplate',
       auth: 'read',
       tags: ['templates'],
       summary: 'One template with its instructions (404 template_not_found)',

@@ -48,10 +48,12 @@ const LIMITS = `${SKILL_LIMITS.maxFiles} files and directories or ${SKILL_LIMITS
 export function skillRoutes(s: Services): AnyRoute[] {
   const agentSkillRoutes = (prefix: '/api' | '') => {
     const alias = prefix === '' ? ' (spec spelling, without /api)' : '';
+    const idSuffix = prefix === '' ? 'Alias' : '';
     return [
       defineRoute({
         method: 'GET',
         url: `${prefix}/agents/:id/skills`,
+        operationId: `listAgentSkills${idSuffix}`,
         auth: 'read',
         tags,
         summary: `Skills enabled for the agent: name, scope (agent/workspace/user), source${alias}`,
@@ -62,6 +64,8 @@ export function skillRoutes(s: Services): AnyRoute[] {
       defineRoute({
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/enable`,
+        operationId: `enableAgentSkill${idSuffix}`,
+        bodyExample: { name: 'pdf-tools' },
         auth: 'control',
         tags,
         summary: `Enable a skill for the agent${alias}`,
@@ -75,6 +79,8 @@ export function skillRoutes(s: Services): AnyRoute[] {
       defineRoute({
         method: 'POST',
         url: `${prefix}/control/agents/:id/skills/disable`,
+        operationId: `disableAgentSkill${idSuffix}`,
+        bodyExample: { name: 'pdf-tools' },
         auth: 'control',
         tags,
         summary: `Disable a skill for the agent${alias}`,
@@ -105,6 +111,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/api/skills/catalog/:skill_id',
+      operationId: 'getCatalogSkill',
       auth: 'read',
       tags,
       summary: 'Skill detail: frontmatter, SKILL.md content, files, lock entry',
@@ -121,6 +128,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/add',
+      bodyExample: { source: 'acme/skills/skills/pdf-tools@v1.2.0' },
       auth: 'control',
       tags,
       summary: 'Add a skill to the user library (a background skill_install job)',
@@ -141,6 +149,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/remove',
+      bodyExample: { name: 'pdf-tools' },
       auth: 'control',
       tags,
       summary: 'Remove a skill from the library (and its lock entry)',
@@ -173,6 +182,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/check',
+      bodyExample: { name: 'pdf-tools' },
       auth: 'control',
       tags,
       summary: 'Each locked skill against its source (git ls-remote; content hash for local copies)',
@@ -202,6 +212,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/jobs',
+      bodyExample: { kind: 'skill.install', params: { kind: { kind: 'named', name: 'pdf-tools' } } },
       auth: 'control',
       tags,
       summary: 'Start a skill install job the real system\'s way ({kind: "skill.install", params: {kind: <source>}})',

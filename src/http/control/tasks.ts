@@ -69,6 +69,8 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks',
+      errors: { 400: ['workdir_not_found', 'shell_not_found', 'worktree_unavailable'], 409: ['child_agent_exists', 'child_limit_reached', 'child_depth_exceeded'], 503: ['shutting_down'] },
+      bodyExample: { cmd: 'npm test', workdir: '.', summary: 'run the tests' },
       auth: 'control',
       tags,
       summary: 'Start a task: a background command (`<shell> -c <cmd>` in its own process group) or a supervised child agent (kind child_agent)',
@@ -96,6 +98,8 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks/:task_id/input',
+      operationId: 'sendAgentTaskInput',
+      bodyExample: { text: 'y\n' },
       auth: 'control',
       tags,
       summary: 'Write text to the stdin of a running command task created with accepts_input, type it into the terminal of a tty task, or send a child agent task a follow-up',

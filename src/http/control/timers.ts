@@ -32,6 +32,8 @@ export function timerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/timers',
+      errors: { 409: ['timer_limit_reached'] },
+      bodyExample: { duration_ms: 600000, interval_ms: 3600000, summary: 'check the nightly build' },
       auth: 'control',
       tags,
       summary: 'Create a persistent delayed or recurring timer that delivers a timer tick',
@@ -56,6 +58,7 @@ export function timerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/timers/:timer_id/cancel',
+      errors: { 400: ['timer_completed'] },
       auth: 'control',
       tags,
       summary: 'Cancel a timer; emits timer_cancelled',

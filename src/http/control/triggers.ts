@@ -5,6 +5,7 @@
  */
 import type { Services } from '../../services.js';
 import { CALLBACK_BODY_LIMIT } from '../../runtime/triggers.js';
+import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';
 import {
@@ -27,6 +28,7 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/external-triggers',
+      bodyExample: { delivery_mode: 'enqueue', summary: 'CI results for main' },
       auth: 'control',
       tags,
       summary: 'Issue an external trigger: a callback capability token for enqueue or wake',
@@ -75,6 +77,8 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/callbacks/enqueue/:callback_token',
+      operationId: 'callbackEnqueue',
+      errors: { 403: ['delivery_mode_mismatch'], ...QUEUE_FULL },
       auth: 'open',
       tags,
       summary: 'Callback enqueue: the body becomes a callback_event (trusted_integration, integration_signal, priority normal)',
@@ -95,6 +99,8 @@ export function triggerRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/callbacks/wake/:callback_token',
+      operationId: 'callbackWake',
+      errors: { 403: ['delivery_mode_mismatch'], ...QUEUE_FULL },
       auth: 'open',
       tags,
       summary: 'Callback wake: enqueue a runtime-owned inspection tick (system_tick, priority next); the payload is untrusted evidence',

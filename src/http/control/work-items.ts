@@ -45,6 +45,8 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items',
+      errors: { 400: ['empty_objective', 'plan_file_not_found', 'plan_file_not_allowed', 'plan_too_large'] },
+      bodyExample: { objective: 'Ship 0.2.0: changelog, version bump, tag' },
       auth: 'control',
       tags,
       summary: 'Create a durable work item (state open, plan_status draft, revision 1)',
@@ -61,6 +63,8 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/api/control/agents/:id/work-items/:work_item_id',
+      errors: { 400: ['empty_update', 'recheck_requires_blocker'], 409: ['work_item_not_open'] },
+      bodyExample: { plan_status: 'ready', blocked_by: 'waiting for the CI run of PR 88' },
       auth: 'control',
       tags,
       summary: 'Update objective, plan_status, todo_list, blocked_by, recheck_after or plan_artifact; revision + 1',
@@ -74,6 +78,8 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items/:work_item_id/pick',
+      errors: { 409: ['work_item_not_open'] },
+      bodyExample: { reason: 'the release is due today' },
       auth: 'control',
       tags,
       summary: "Make the work item the agent's current focus",
@@ -88,6 +94,8 @@ export function workItemRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/work-items/:work_item_id/complete',
+      errors: { 400: ['empty_report'], 409: ['work_item_not_open'] },
+      bodyExample: { report_text: 'Tagged v0.2.0; the changelog lists 14 changes' },
       auth: 'control',
       tags,
       summary: 'Complete the work item with a report (also the result brief); revision + 1',

@@ -29,6 +29,8 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/workspace/attach',
+      errors: { 400: ['invalid_workspace_path'], 409: ['workspace_limit_reached'] },
+      bodyExample: { path: '/home/me/src/project' },
       auth: 'control',
       tags,
       summary: 'Attach a directory as a workspace of the agent and make it the active workspace',
@@ -58,6 +60,8 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/workspace/detach',
+      errors: { 404: ['workspace_not_found'], 409: ['workspace_active', 'agent_home_protected'] },
+      bodyExample: { workspace_id: 'ws_01JB8Y7A1B2C3D4E5F6G7H8J9K' },
       auth: 'control',
       tags,
       summary: 'Remove a workspace registration without switching',
@@ -89,6 +93,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/file-references/resolve',
+      bodyExample: { agent_id: 'main', references: [{ type: 'absolute_path', absolute_path: '/home/me/src/project/README.md' }] },
       auth: 'control',
       tags,
       summary: 'Resolve file references to locations inside the registered workspace roots of an agent',
@@ -112,6 +117,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/desktop/reveal',
+      operationId: 'revealDesktopFile',
       auth: 'control',
       tags,
       summary: 'Open the desktop file manager on a file of a registered workspace root',

@@ -27,6 +27,8 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents',
+      errors: { 400: ['terminal_backend_unsupported'], 409: ['registration_conflict'] },
+      bodyExample: { name: 'reviewer' },
       auth: 'control',
       tags: ['agents'],
       summary: "Create an inbox agent (generated agt_ id), or register one AgentInbox's way (chosen agentId with a webhook target, or bound to a tmux pane)",

@@ -23,6 +23,7 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/agents/:agentId',
+      bodyExample: { aggregation: { mode: 'coalesce', windowMs: 5000, maxEntries: 20 } },
       auth: 'control',
       tags: ['agents'],
       summary: "Set the agent's aggregation policy (null: the default)",
@@ -38,6 +39,7 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/agents/:agentId/targets/:targetId',
+      bodyExample: { aggregation: { mode: 'immediate' } },
       auth: 'control',
       tags: ['targets'],
       summary: "Set a target's own aggregation policy (null: follow the agent's)",
@@ -63,6 +65,8 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/policy',
+      operationId: 'setAgentInboxPolicy',
+      bodyExample: { enabled: true, windowMs: 30000, maxItems: 10 },
       auth: 'control',
       tags: ['agents'],
       summary: "Change the agent's aggregation policy, AgentInbox's way (`inbox policy set`) or with svc's {aggregation}",

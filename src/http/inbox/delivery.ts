@@ -41,6 +41,8 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/targets',
+      errors: { 400: ['runtime_agent_not_found', 'terminal_backend_unsupported'] },
+      bodyExample: { kind: 'runtime', runtimeAgentId: 'main' },
       auth: 'control',
       tags: ['targets'],
       summary: 'Add an activation target: webhook, terminal (tmux pane) or runtime (control-plane agent queue)',
@@ -101,6 +103,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/resume',
+      bodyExample: { deliveryOnly: true },
       auth: 'control',
       tags: ['agents'],
       summary: 'Resume delivery: `{deliveryOnly:true}` catches up active targets only; `{}` also recovers offline targets',
@@ -129,6 +132,8 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/timers',
+      errors: { 400: ['invalid_timezone', 'invalid_cron'] },
+      bodyExample: { agentId: 'agt_01JB8Y5N3P0G1XQ2E7R9D4V6KT', cron: '0 9 * * 1-5', timezone: 'Europe/Berlin', message: 'Daily stand-up notes' },
       auth: 'control',
       tags: ['timers'],
       summary: 'Create an inbox timer (at | every | cron) that puts a reminder entry in the agent inbox per occurrence',
@@ -146,6 +151,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/timers/:scheduleId/pause',
+      errors: { 409: ['timer_completed'] },
       auth: 'control',
       tags: ['timers'],
       summary: 'Pause a timer (no occurrences fire); a completed timer: 409 timer_completed',
@@ -184,6 +190,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/gc',
+      operationId: 'runGc',
       auth: 'control',
       tags: ['meta'],
       summary: 'Run housekeeping now and report what was removed: expired subscriptions, old or orphaned acknowledged entries, old notifications',

@@ -55,6 +55,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/items',
+      bodyExample: { message: 'Look at PR 88 before the release', sender: 'me' },
       auth: 'control',
       tags: ['inbox'],
       summary: 'Add a direct text item to the inbox',
@@ -69,6 +70,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'GET',
       url: '/agents/:agentId/inbox/watch',
+      operationId: 'watchAgentInbox',
       auth: 'control',
       tags: ['inbox'],
       summary: 'SSE of inbox entries in AgentInbox frames: the backlog after the cursor (from the start without one), then live',
@@ -90,6 +92,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/ack',
+      bodyExample: { throughEntryId: 'ent_01JB8Y6QW2E3R4T5Y6V7K8M9PA' },
       auth: 'control',
       tags: ['inbox'],
       summary: 'Acknowledge entries: exactly one of {throughEntryId}, {entryIds}, {all: true}',

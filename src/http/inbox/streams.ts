@@ -50,6 +50,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/hosts',
+      bodyExample: { hostType: 'local_event', hostKey: 'ci' },
       auth: 'control',
       tags: ['hosts'],
       summary: 'Register a host (idempotent by hostType + hostKey)',
@@ -100,6 +101,8 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources',
+      errors: { 400: ['invalid_source_config', 'invalid_source_module', 'source_module_not_allowed'] },
+      bodyExample: { hostId: 'hst_01JB8Y3S6K6C2VJ1W9T4ZC0M5X', streamKind: 'builds', streamKey: 'main' },
       auth: 'control',
       tags: ['sources'],
       summary: 'Register a source/stream on a host (idempotent by hostId + streamKind + streamKey)',
@@ -136,6 +139,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'PATCH',
       url: '/sources/:sourceId',
+      bodyExample: { configRef: 'credential:ci-token' },
       auth: 'control',
       tags: ['sources'],
       summary: 'Replace config and/or configRef',
@@ -149,6 +153,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       url: '/sources/:sourceId',
+      errors: { 409: ['source_has_subscriptions'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Delete a source and its stream (with withSubscriptions: also its subscriptions)',
@@ -161,6 +166,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/pause',
+      errors: { 409: ['source_not_managed'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Pause a managed remote source (stops polling; binding and stream kept)',
@@ -172,6 +178,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/resume',
+      errors: { 409: ['source_not_managed'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Resume a managed remote source (normal ensure path: active, error cleared, polling scheduled)',
@@ -182,6 +189,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/poll',
+      errors: { 409: ['source_not_managed'], 502: ['source_poll_failed'], 503: ['shutting_down'] },
       auth: 'control',
       tags: ['sources'],
       summary: 'Run one poll of a managed remote source now',
@@ -194,6 +202,9 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/sources/:sourceId/events',
+      operationId: 'appendSourceEvents',
+      errors: { 409: ['manual_append_unsupported'], 503: ['stream_backend_unavailable'] },
+      bodyExample: { type: 'build.failed', subject: 'main#1432', data: { job: 'unit', url: 'https://ci.example.org/1432' } },
       auth: 'control',
       tags: ['sources'],
       summary: 'Append one event or {events: [...]} to a local_event source',
@@ -222,6 +233,9 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-preview',
+      operationId: 'previewStreamCompaction',
+      errors: { 501: ['compaction_unsupported'] },
+      bodyExample: { retentionMs: 604800000 },
       auth: 'control',
       tags: ['streams'],
       summary: 'Bounded read-only preview of a compaction',
@@ -235,6 +249,9 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/streams/:streamId/compaction-apply',
+      operationId: 'applyStreamCompaction',
+      errors: { 501: ['compaction_unsupported'] },
+      bodyExample: { apply: true, retentionMs: 604800000 },
       auth: 'control',
       tags: ['streams'],
       summary: 'Prune old payloads to identity stubs (irreversible without a backup)',

@@ -32,6 +32,8 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions',
+      errors: { 400: ['invalid_filter'] },
+      bodyExample: { agentId: 'agt_01JB8Y5N3P0G1XQ2E7R9D4V6KT', sourceId: 'src_01JB8Y4F0R5J9T2K8W1M3Q6B7N' },
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Subscribe an agent to a source (or, with the host shortcut, to every source of a host)',
@@ -92,6 +94,8 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions/:subscriptionId/reset',
+      errors: { 409: ['history_unavailable'] },
+      bodyExample: { startPolicy: 'earliest' },
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Reposition to {offset} or a start policy and materialise from there',
