@@ -1,0 +1,55 @@
+/**
+ * How the CLI finds and reports on a daemon: `<home>/daemon.json` (written 0600 by the running
+ * daemon, removed at a clean shutdown, ignored when its pid is dead) and `svc status`. Real
+ * daemons as child processes, the CLI as `node bin/svc.js`. Needs `npm run build` first.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { daemonPool, runSvc } from '../helpers/daemon.js';
+import { freePort } from '../helpers/ports.js';
+
+const pool = daemonPool();
+afterEach(() => pool.killAll());
+afterAll(() => pool.cleanup());
+
+/** A pid that belonged to a process which has exited. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid!;
+}
+
+describe('<home>/daemon.json', () => {
+  it('the running daemon writes its address 0600; the CLI finds it through SVC_HOME; SIGTERM removes it', async () => {
+    const d = await pool.start();
+    const file = path.join(d.home, 'daemon.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const info = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(info).toMatchObject({ pid: d.proc.pid, listen: d.listen, url: d.base, socket: d.socket, inbox_port: null });
+    expect(info.started_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
+
+    // No --url, no SVC_URL: the port (picked at random) comes from the file.
+    const r = await runSvc(['agents', 'list', '--json'], { SVC_HOME: d.home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).agents.map((a: { agent_id: string }) => a.agent_id)).toContain('main');
+    // --home works the same way, and the inbox socket comes from the file too.
+    const viaFlag = await runSvc(['inbox', 'hosts', 'list', '--json', '--home', d.home]);
+    expect(viaFlag.code, viaFlag.stderr).toBe(0);
+
+    expect(await d.stop()).toBe(0);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a file whose pid is dead is ignored: the CLI falls back to the config listen address', async () => {
+    const live = await pool.start();
+    const home = pool.home();
+    const port = await freePort();
+    fs.writeFileSync(path.join(home, 'config.toml'), `listen = "127.0.0.1:${port}"\n`);
+    // Points at a live daemon, but the pid that wrote it is gone: not to be trusted.
+    fs.writeFileSync(path.join(home, 'daemon.json'), JSON.stringify({ pid: deadPid(), listen: live.listen, url: live.base, socket: live.socket }));
+    const r = await runSvc(['agents', 'list'], { SVC_HOME: home });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`svc: unreachable: cannot reach the svc daemon at http://127.0.0.1:${port}`);
+  });
+});
