@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { daemonPool, runSvc } from '../helpers/daemon.js';
+import { daemonPool, runSvc, stopAgent } from '../helpers/daemon.js';
 import { freePort } from '../helpers/ports.js';
 
 const pool = daemonPool();
@@ -51,5 +51,59 @@ describe('<home>/daemon.json', () => {
     const r = await runSvc(['agents', 'list'], { SVC_HOME: home });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`svc: unreachable: cannot reach the svc daemon at http://127.0.0.1:${port}`);
+  });
+});
+
+describe('svc status', () => {
+  it('reports address, pid, auth, version, uptime, agents by state, queue and inbox health; --json is one document', async () => {
+    const d = await pool.start();
+    expect((await runSvc(['agents', 'create', 'second', '--url', d.base])).code).toBe(0);
+    await stopAgent(d, 'second');
+
+    const r = await runSvc(['status'], { SVC_HOME: d.home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^daemon\\s+up at ${d.base.replace(/\./g, '\\.')}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^pid\\s+${d.proc.pid}$`, 'm'));
+    expect(r.stdout).toMatch(/^auth\s+local$/m);
+    expect(r.stdout).toMatch(/^version\s+\d+\.\d+\.\d+/m);
+    expect(r.stdout).toMatch(/^uptime\s+\d+s$/m);
+    expect(r.stdout).toMatch(/^agents\s+2 \((1 idle, 1 stopped|1 stopped, 1 idle)\)$/m);
+    expect(r.stdout).toMatch(/^queue\s+0 pending$/m);
+    expect(r.stdout).toContain(`healthy at ${d.socket}: 0 sources`);
+
+    const j = await runSvc(['status', '--json', '--url', d.base, '--socket', d.socket]);
+    expect(j.code, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout);
+    expect(doc).toMatchObject({
+      ok: true,
+      url: d.base,
+      listen: d.listen,
+      auth: 'local',
+      runtime: { pid: d.proc.pid, queue: { pending: 0 } },
+      agents: { total: 2, by_status: { idle: 1, stopped: 1 } },
+      inbox: { socket: d.socket, healthy: true, status: { counts: { subscriptions: 0 } } },
+    });
+  });
+
+  it('bearer mode without the token: still exit 0, with what needs the token marked unavailable', async () => {
+    const d = await pool.start({ args: ['--token', 'status-token'] });
+    const r = await runSvc(['status', '--json', '--url', d.base, '--socket', d.socket]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ auth: 'bearer', runtime: { unavailable: 'auth_required' } });
+    const withToken = await runSvc(['status', '--url', d.base, '--socket', d.socket], { SVC_TOKEN: 'status-token' });
+    expect(withToken.stdout).toMatch(/^auth\s+bearer$/m);
+    expect(withToken.stdout).toMatch(new RegExp(`^pid\\s+${d.proc.pid}$`, 'm'));
+  });
+
+  it('an unreachable daemon exits 3, with --json as one error document', async () => {
+    const d = await pool.start();
+    const base = d.base;
+    await d.stop();
+    const r = await runSvc(['status', '--url', base]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^svc: unreachable: cannot reach the svc daemon at /m);
+    const j = await runSvc(['status', '--json', '--url', base]);
+    expect(j.code).toBe(3);
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, code: 'unreachable', status: 0 });
   });
 });
