@@ -1,7 +1,7 @@
 /** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
 import { InvalidArgumentError, type Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
-import { taskExitCode } from './exit-codes.js';
+import { EXIT, taskExitCode } from './exit-codes.js';
 import { action, print, record, table, type Row } from './output.js';
 
 /** Commander parser for a non-negative integer option (milliseconds, counts). */
@@ -224,7 +224,7 @@ the task verbatim, each word quoted for the shell. Examples:
   );
 
   clientOptions(tasks.command('output <agent> <task_id>').description('the tail of the output (status on stderr)'))
-    .option('--block', 'wait until the task finishes')
+    .option('--block', 'wait until the task finishes; exit 4 if it is still running when the wait ends')
     .option('--timeout-ms <n>', 'longest wait with --block (server default 30000, at most 300000)', intArg)
     .action(
       action(async (agent: string, taskId: string, flags: ClientFlags & { block?: boolean; timeoutMs?: number }) => {
@@ -233,6 +233,7 @@ the task verbatim, each word quoted for the shell. Examples:
         });
         if (flags.json) print(out, true, () => '');
         else writeOutput(out);
+        if (out.retrieval_status === 'timeout') process.exitCode = EXIT.timeout;
       }),
     );
 

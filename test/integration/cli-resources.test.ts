@@ -116,6 +116,10 @@ describe('svc tasks', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('partial\n');
     expect(human.stderr).toMatch(/ running \(not finished yet\)$/m);
+    // --block that ends before the task does: the timed-out exit code.
+    const blocked = await svc(['tasks', 'output', A, t.task_id, '--block', '--timeout-ms', '200']);
+    expect(blocked.code).toBe(4);
+    expect(blocked.stderr).toMatch(/ running \(the wait timed out\)$/m);
 
     const stopped = await svc(['tasks', 'stop', A, t.task_id]);
     expect(stopped.code, stopped.stderr).toBe(0);
