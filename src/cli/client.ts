@@ -54,6 +54,9 @@ export interface Target {
   base: URL | null;
   socketPath: string;
   token: string;
+  /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
+  from: 'flag' | 'env' | 'daemon.json' | 'config';
+  home: string;
 }
 
 /** Add the options every client subcommand takes. */
@@ -89,7 +92,10 @@ export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = proce
   }
   const running = liveDaemon(home);
   const url = flags.url ?? env.SVC_URL ?? running?.url ?? connectUrl(listen);
+  const from = flags.url ? 'flag' : env.SVC_URL ? 'env' : running ? 'daemon.json' : 'config';
   return {
+    from,
+    home,
     base: new URL(url.endsWith('/') ? url : `${url}/`),
     socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? socketPath,
     token: flags.token ?? env.SVC_TOKEN ?? token,

@@ -4,6 +4,7 @@
  * the agent list, and the inbox socket (`/status`, else `/healthz`). Only an unreachable control
  * plane fails the command (exit 3); a part it may not read is reported as such.
  */
+import path from 'node:path';
 import type { Command } from 'commander';
 import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { action, print, record, type Row } from './output.js';
@@ -32,12 +33,15 @@ type Part<T> = T | { unavailable: string };
 export interface StatusReport {
   ok: true;
   url: string;
+  /** How the CLI chose the URL: --url, SVC_URL, <home>/daemon.json, or the config's listen. */
+  url_from: Target['from'];
   listen: string;
   home: string;
   auth: string;
   runtime: Part<RuntimeStatus>;
   agents: Part<{ total: number; by_status: Record<string, number>; list: Array<{ agent_id: string; status: string }> }>;
   inbox: { socket: string } & Part<{ healthy: boolean; status: InboxStatus | null }>;
+  warnings: string[];
 }
 
 export function registerStatus(program: Command): void {
@@ -61,12 +65,19 @@ export async function statusReport(target: Target): Promise<StatusReport> {
   return {
     ok: true,
     url: target.base!.origin,
+    url_from: target.from,
     listen: hs.runtime.listen,
     home: hs.runtime.home_dir,
     auth: hs.auth.mode,
     runtime: 'unavailable' in runtime ? runtime : pick(runtime, ['version', 'pid', 'started_at', 'uptime_seconds', 'queue']),
     agents: 'unavailable' in agents ? agents : summariseAgents(agents),
     inbox: { socket: target.socketPath, ...inbox },
+    warnings:
+      // Nothing in the home named a running daemon, yet something answered at the config's
+      // address: easily another home's daemon on the default port.
+      target.from === 'config' && path.resolve(hs.runtime.home_dir) !== target.home
+        ? [`the daemon at ${target.base!.origin} serves ${hs.runtime.home_dir}, not ${target.home}`]
+        : [],
   };
 }
 
@@ -102,7 +113,7 @@ function human(r: StatusReport): string {
   const rt = 'unavailable' in r.runtime ? null : r.runtime;
   const unavailable = (p: object) => `unavailable (${(p as { unavailable: string }).unavailable})`;
   const lines: Row = {
-    daemon: `up at ${r.url}${r.url.endsWith(`//${r.listen}`) ? '' : ` (listening on ${r.listen})`}`,
+    daemon: `up at ${r.url}${r.url.endsWith(`//${r.listen}`) ? '' : ` (listening on ${r.listen})`}, from ${URL_FROM[r.url_from]}`,
     pid: rt?.pid,
     version: rt?.version,
     uptime: rt ? duration(rt.uptime_seconds) : unavailable(r.runtime),
@@ -112,8 +123,11 @@ function human(r: StatusReport): string {
     queue: rt ? `${rt.queue.pending} pending` : null,
     inbox: inboxLine(r.inbox),
   };
+  r.warnings.forEach((w, i) => (lines[`warning${r.warnings.length > 1 ? ` ${i + 1}` : ''}`] = w));
   return record(lines);
 }
+
+const URL_FROM = { flag: '--url', env: 'SVC_URL', 'daemon.json': '<home>/daemon.json', config: 'the config listen address (no running daemon in <home>/daemon.json)' } as const;
 
 function agentLine(a: { total: number; by_status: Record<string, number> }): string {
   const states = Object.entries(a.by_status).map(([s, n]) => `${n} ${s}`);

@@ -62,7 +62,8 @@ describe('svc status', () => {
 
     const r = await runSvc(['status'], { SVC_HOME: d.home });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^daemon\\s+up at ${d.base.replace(/\./g, '\\.')}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^daemon\\s+up at ${d.base.replace(/\./g, '\\.')}, from <home>/daemon\\.json$`, 'm'));
+    expect(r.stdout).not.toMatch(/^warning/m);
     expect(r.stdout).toMatch(new RegExp(`^pid\\s+${d.proc.pid}$`, 'm'));
     expect(r.stdout).toMatch(/^auth\s+local$/m);
     expect(r.stdout).toMatch(/^version\s+\d+\.\d+\.\d+/m);
@@ -77,12 +78,23 @@ describe('svc status', () => {
     expect(doc).toMatchObject({
       ok: true,
       url: d.base,
+      url_from: 'flag',
       listen: d.listen,
       auth: 'local',
       runtime: { pid: d.proc.pid, queue: { pending: 0 } },
       agents: { total: 2, by_status: { idle: 1, stopped: 1 } },
       inbox: { socket: d.socket, healthy: true, status: { counts: { subscriptions: 0 } } },
+      warnings: [],
     });
+
+    // Another home whose config names this daemon's address, with no daemon.json of its own:
+    // status answers, and says whose daemon it reached.
+    const other = pool.home();
+    fs.writeFileSync(path.join(other, 'config.toml'), `listen = "${d.listen}"\n`);
+    const via = await runSvc(['status'], { SVC_HOME: other });
+    expect(via.code, via.stderr).toBe(0);
+    expect(via.stdout).toMatch(/^daemon\s+up at .*, from the config listen address/m);
+    expect(via.stdout).toContain(`warning  the daemon at ${d.base} serves ${d.home}, not ${other}`);
   });
 
   it('bearer mode without the token: still exit 0, with what needs the token marked unavailable', async () => {
