@@ -93,15 +93,22 @@ function literalTail(cmd: Command): () => string[] {
   let tail: string[] = [];
   const parse = cmd.parseOptions.bind(cmd);
   cmd.parseOptions = (args: string[]) => {
-    const at = args.indexOf('--');
-    tail = at < 0 ? [] : args.slice(at + 1);
+    tail = [];
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === '--') {
+        tail = args.slice(i + 1);
+        break;
+      }
+      // An option's value is never the end of options, even when it is `--` (`--summary --`).
+      if (cmd.options.find((o) => o.long === args[i] || o.short === args[i])?.required) i++;
+    }
     return parse(args);
   };
   return () => tail;
 }
 
 /** Words as one line for `<shell> -c`: the `literal` tail of `words` quoted, the rest as written. */
-export function commandLine(words: string[], literal: string[]): string {
+function commandLine(words: string[], literal: string[]): string {
   const text = words.slice(0, Math.max(0, words.length - literal.length));
   return [...text, ...literal.map(shellQuote)].join(' ');
 }
