@@ -12,13 +12,15 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
 import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
 import { splitHostPort } from './config/schema.js';
-import { systemClock, type Clock } from './core/clock.js';
+import { isoAt, systemClock, type Clock } from './core/clock.js';
+import { connectUrl, removeDaemonFile, writeDaemonFile } from './daemon-file.js';
 import { clientErrorHandler } from './http/error-handler.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
 import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
 import { createLogger } from './telemetry/logger.js';
+import { VERSION } from './version.js';
 
 export class StartupError extends Error {
   constructor(message: string) {
@@ -76,6 +78,7 @@ export class Daemon {
     this.inboxTcp?.closeAllConnections();
     await Promise.race([Promise.allSettled(servers), delay(SHUTDOWN_BUDGET_MS - 1000)]);
     await stopServices(this.services);
+    removeDaemonFile(this.services.config.home, process.pid);
     this.logger.info('stopped');
   }
 }
@@ -140,6 +143,16 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       );
       services.endpoints.inboxPort = (inboxTcp.address() as AddressInfo).port;
     }
+    // Every listener is up, and before the announcement: whoever saw `listening` finds the file.
+    writeDaemonFile(config.home, {
+      pid: process.pid,
+      listen: services.endpoints.listen,
+      url: connectUrl(services.endpoints.listen),
+      socket: config.socketPath,
+      inbox_port: services.endpoints.inboxPort,
+      started_at: isoAt(services.startedAt),
+      version: VERSION,
+    });
   } catch (err) {
     await Promise.allSettled([control?.app.close(), inbox?.app.close(), inboxTcp ? new Promise((r) => inboxTcp!.close(r)) : null]);
     await stopServices(services).catch(() => undefined);

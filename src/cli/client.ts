@@ -1,12 +1,15 @@
 /**
  * The CLI's connection to a running daemon (CONTRACT.md section 11): the control plane over TCP
- * (`--url`, `SVC_URL`, else the config's `listen`) with the token (`--token`, `SVC_TOKEN`, else the
- * config's), and the inbox API over its Unix socket (`--socket`, `SVC_SOCKET`, else
- * <home>/inbox.sock). Plain node:http, so both transports share one code path.
+ * (`--url`, `SVC_URL`, else <home>/daemon.json of a running daemon, else the config's `listen`)
+ * with the token (`--token`, `SVC_TOKEN`, else the config's), and the inbox API over its Unix
+ * socket (`--socket`, `SVC_SOCKET`, else daemon.json's, else <home>/inbox.sock). Plain node:http,
+ * so both transports share one code path.
  */
 import http from 'node:http';
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config/load.js';
+import path from 'node:path';
+import { ConfigError, defaultHome, loadConfig } from '../config/load.js';
+import { connectUrl, liveDaemon } from '../daemon-file.js';
 
 /** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -51,36 +54,50 @@ export interface Target {
   base: URL | null;
   socketPath: string;
   token: string;
+  /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
+  from: 'flag' | 'env' | 'daemon.json' | 'config';
+  home: string;
 }
 
 /** Add the options every client subcommand takes. */
 export function clientOptions(cmd: Command): Command {
   return cmd
-    .option('--url <url>', 'control-plane URL (env SVC_URL; default from the config listen address)')
+    .option('--url <url>', 'control-plane URL (env SVC_URL; default: the running daemon of <home>/daemon.json, else the config listen address)')
     .option('--token <token>', 'control token (prefer env SVC_TOKEN: a value on the command line is briefly visible in ps)')
     .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
     .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
     .option('--json', 'machine-readable JSON output');
 }
 
+/**
+ * Where to send requests. The control plane: `--url`, `SVC_URL`, else the address in
+ * <home>/daemon.json while the daemon that wrote it runs, else the config's `listen`. The socket:
+ * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's.
+ */
 export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): Target {
   let listen = '127.0.0.1:8700';
   let token = '';
   let socketPath = '';
+  let home = path.resolve(flags.home ?? defaultHome(env));
   try {
     const config = loadConfig({ home: flags.home }, env);
     listen = config.values.listen;
     token = config.controlToken;
     socketPath = config.socketPath;
+    home = config.home;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     // A broken config file must not stop a client that was given explicit flags.
     if (!flags.url && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
   }
-  const url = flags.url ?? env.SVC_URL ?? `http://${listen.replace(/^0\.0\.0\.0:/, '127.0.0.1:')}`;
+  const running = liveDaemon(home);
+  const url = flags.url ?? env.SVC_URL ?? running?.url ?? connectUrl(listen);
+  const from = flags.url ? 'flag' : env.SVC_URL ? 'env' : running ? 'daemon.json' : 'config';
   return {
+    from,
+    home,
     base: new URL(url.endsWith('/') ? url : `${url}/`),
-    socketPath: flags.socket ?? env.SVC_SOCKET ?? socketPath,
+    socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? socketPath,
     token: flags.token ?? env.SVC_TOKEN ?? token,
   };
 }

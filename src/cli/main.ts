@@ -17,6 +17,7 @@ import { registerTui } from './tui.js';
 import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
+import { registerStatus } from './status.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<void> {
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
   program.enablePositionalOptions();
   registerServe(program);
+  registerStatus(program);
   registerAgents(program);
   registerMessages(program);
   registerRun(program);

@@ -22,7 +22,7 @@ const PRIORITIES = ['next', 'normal', 'background'];
 
 export function registerMessages(program: Command): void {
   clientOptions(program.command('prompt <agent> <text>').description('operator prompt (trusted operator, priority interject); prints the message id, or with --wait the reply'))
-    .option('--wait [ms]', "wait for the turn's brief and print its text (default up to 120000 ms)")
+    .option('--wait [ms]', "wait for the turn's brief and print its text (default up to 120000 ms); exit 1 if the turn failed, 4 if no answer came in time")
     .action(
       action(async (agent: string, text: string, flags: ClientFlags & { wait?: boolean | string }) => {
         const target = resolveTarget(flags);

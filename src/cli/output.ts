@@ -1,9 +1,10 @@
 /**
  * How client commands print: `--json` gives one JSON document (or one object per line for
  * streams); otherwise a human-readable table or key/value list. Failures print the server's
- * code and message on stderr and exit non-zero.
+ * code and message on stderr and exit with the code exit-codes.ts gives them.
  */
 import { ApiError } from './client.js';
+import { exitCodeFor } from './exit-codes.js';
 
 export type Row = Record<string, unknown>;
 
@@ -35,7 +36,7 @@ export function print<T>(data: T, json: boolean | undefined, human: (d: T) => st
 }
 
 /**
- * Wrap a command action: any error ends the process non-zero with the server's code on stderr, or
+ * Wrap a command action: any error ends the process (exit-codes.ts) with the server's code on stderr, or
  * with `--json` as one JSON document on stdout: the error envelope's fields (`ok: false`, `error`,
  * `code`, and e.g. history_unavailable's replay bounds) plus `status` (0: the daemon was not reached).
  */
@@ -55,7 +56,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
       } else {
         process.stderr.write(`svc: ${message}\n`);
       }
-      process.exit(api ? (api.status === 0 ? 3 : 1) : 1);
+      process.exit(exitCodeFor(err));
     }
   };
 }

@@ -1,6 +1,7 @@
 /** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
 import { InvalidArgumentError, type Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { EXIT, taskExitCode } from './exit-codes.js';
 import { action, print, record, table, type Row } from './output.js';
 
 /** Commander parser for a non-negative integer option (milliseconds, counts). */
@@ -57,16 +58,19 @@ function showSnapshot(t: Row): string {
   return record(f);
 }
 
+/** What the status line adds when the task had not finished: why the output is not final. */
+const UNFINISHED = { success: '', timeout: ' (the wait timed out)', not_ready: ' (not finished yet)' } as const;
+
 /** Human form of an output result: the preview on stdout, a one-line status on stderr. */
 function writeOutput(res: OutputResult): void {
   const preview = res.task.output_preview;
   if (res.task.output_truncated) process.stderr.write(`(output truncated: last ${Buffer.byteLength(preview)} of ${String(res.task.output_bytes)} bytes)\n`);
   process.stdout.write(preview.length && !preview.endsWith('\n') ? `${preview}\n` : preview);
   const exit = res.task.exit_status === null ? '' : `, exit ${res.task.exit_status}`;
-  process.stderr.write(`task ${res.task.task_id} ${res.task.status}${exit} (${res.retrieval_status})\n`);
+  process.stderr.write(`task ${res.task.task_id} ${res.task.status}${exit}${UNFINISHED[res.retrieval_status]}\n`);
 }
 
-/** POST the task; print its snapshot, or with --wait its output (exit 0 only if it completed). */
+/** POST the task; print its snapshot, or with --wait its output and exit as taskExitCode says. */
 async function startTask(target: Target, agent: string, body: Row, flags: ClientFlags & { wait?: boolean; timeoutMs?: number }): Promise<void> {
   const task = await call<Row & { task_id: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/tasks`, { body });
   if (!flags.wait) {
@@ -78,7 +82,39 @@ async function startTask(target: Target, agent: string, body: Row, flags: Client
   });
   if (flags.json) print(out, true, () => '');
   else writeOutput(out);
-  process.exitCode = out.task.status === 'completed' ? 0 : 1;
+  process.exitCode = taskExitCode(out.task, out.retrieval_status);
+}
+
+/**
+ * Commander drops the `--` that ends option parsing; `tasks run` needs to know which words came
+ * after it. Returns a getter for those words (the tail of the command's operands).
+ */
+function literalTail(cmd: Command): () => string[] {
+  let tail: string[] = [];
+  const parse = cmd.parseOptions.bind(cmd);
+  cmd.parseOptions = (args: string[]) => {
+    tail = [];
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === '--') {
+        tail = args.slice(i + 1);
+        break;
+      }
+      // An option's value is never the end of options, even when it is `--` (`--summary --`).
+      if (cmd.options.find((o) => o.long === args[i] || o.short === args[i])?.required) i++;
+    }
+    return parse(args);
+  };
+  return () => tail;
+}
+
+/** Words as one line for `<shell> -c`: the `literal` tail of `words` quoted, the rest as written. */
+function commandLine(words: string[], literal: string[]): string {
+  const text = words.slice(0, Math.max(0, words.length - literal.length));
+  return [...text, ...literal.map(shellQuote)].join(' ');
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 interface RunFlags {
@@ -97,7 +133,15 @@ interface RunFlags {
 export function registerTasks(program: Command): void {
   const tasks = program.command('tasks').description('background command tasks and supervised child agents of an agent');
 
-  clientOptions(tasks.command('run <agent> <cmd...>').description('start a command task (`<shell> -c CMD`); words of CMD are joined with spaces'))
+  const run = tasks
+    .command('run <agent> <cmd...>')
+    .description('start a command task (`<shell> -c CMD`): words before `--` are shell text joined with spaces, words after it arguments passed verbatim')
+    // `-h` belongs to the command (`df -h`), so help is --help only; options svc does not know
+    // are the command's too (`ls -la`), and `--` ends svc's options altogether.
+    .helpOption('--help', 'display help for command')
+    .allowUnknownOption();
+  const literal = literalTail(run);
+  clientOptions(run)
     .option('--summary <text>', 'what the task is for (default: the command line)')
     .option('--workdir <dir>', "working directory (default: the agent's active workspace)")
     .option('--shell <shell>', 'shell path or name (default /bin/sh)')
@@ -106,8 +150,18 @@ export function registerTasks(program: Command): void {
     .option('--tty', 'run the command in a pseudo-terminal; `svc tasks input` types into it')
     .option('--cols <n>', 'terminal columns with --tty (default 120)', intArg)
     .option('--rows <n>', 'terminal rows with --tty (default 40)', intArg)
-    .option('--wait', 'wait for the task to finish and print its output; exit 0 only if it completed')
+    .option('--wait', "wait for the task to finish and print its output; exit 0 if it completed, the command's own exit status if it failed with one, 1 for any other end, 4 if still running when the wait ended")
     .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
+    .addHelpText(
+      'after',
+      `
+svc's own options (--wait, --json, …) are read anywhere before \`--\`; everything after \`--\` goes to
+the task verbatim, each word quoted for the shell. Examples:
+  svc tasks run main 'make test 2>&1 | tail -5' --wait     # one word of shell text
+  svc tasks run main df -h . --wait                        # -h is df's: unknown options pass through
+  svc tasks run main --wait -- sh -c 'echo hi; exit 3'     # prints hi, exits 3
+`,
+    )
     .action(
       action(
         async (
@@ -117,7 +171,7 @@ export function registerTasks(program: Command): void {
         ) => {
           const target = resolveTarget(flags);
           const body = {
-            cmd: words.join(' '),
+            cmd: commandLine(words, literal()),
             summary: flags.summary,
             workdir: flags.workdir,
             shell: flags.shell,
@@ -177,7 +231,7 @@ export function registerTasks(program: Command): void {
   );
 
   clientOptions(tasks.command('output <agent> <task_id>').description('the tail of the output (status on stderr)'))
-    .option('--block', 'wait until the task finishes')
+    .option('--block', 'wait until the task finishes; exit 4 if it is still running when the wait ends')
     .option('--timeout-ms <n>', 'longest wait with --block (server default 30000, at most 300000)', intArg)
     .action(
       action(async (agent: string, taskId: string, flags: ClientFlags & { block?: boolean; timeoutMs?: number }) => {
@@ -186,6 +240,7 @@ export function registerTasks(program: Command): void {
         });
         if (flags.json) print(out, true, () => '');
         else writeOutput(out);
+        if (out.retrieval_status === 'timeout') process.exitCode = EXIT.timeout;
       }),
     );
 

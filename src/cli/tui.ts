@@ -8,7 +8,7 @@
  *
  * Leaving: `/quit` and the end of input wait until the prompts this session sent to the followed
  * agent are finished (their messages completed or failed), at most `--wait-ms`, then exit 0; past
- * that limit it exits 1 with `timeout`. Ctrl-C leaves at once. A daemon that cannot be reached at
+ * that limit it exits 4 with `timeout`. Ctrl-C leaves at once. A daemon that cannot be reached at
  * start exits 3, as every client command does.
  */
 import readline from 'node:readline';
@@ -41,7 +41,7 @@ const HELP = [
 export function registerTui(program: Command): void {
   clientOptions(program.command('tui [agent]').description('terminal client: follow an agent (default: the default agent) and talk to it from stdin'))
     .option('--raw', 'print each event as its JSON envelope (one per line) instead of a readable line (--json does the same)')
-    .option('--wait-ms <ms>', `at /quit or the end of input, wait up to MS for unanswered prompts (default ${DEFAULT_WAIT_MS})`, intArg)
+    .option('--wait-ms <ms>', `at /quit or the end of input, wait up to MS for unanswered prompts, then exit 4 (default ${DEFAULT_WAIT_MS})`, intArg)
     .action(
       action(async (agent: string | undefined, flags: TuiFlags) => {
         const session = new TuiSession(resolveTarget(flags), { raw: Boolean(flags.raw || flags.json), waitMs: flags.waitMs ?? DEFAULT_WAIT_MS });

@@ -41,24 +41,39 @@ describe('svc tasks', () => {
     const r = await svc(['tasks', 'run', A, 'echo', 'hello-$((40+2))', '--summary', 'greet', '--wait', '--timeout-ms', '10000']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('hello-42\n');
-    expect(r.stderr).toMatch(/^task task_\S+ completed, exit 0 \(success\)$/m);
+    expect(r.stderr).toMatch(/^task task_\S+ completed, exit 0$/m);
   });
 
-  it('run --wait exits 1 for a failed task and still prints its output', async () => {
-    const r = await svc(['tasks', 'run', A, 'echo boom; exit 3', '--wait', '--timeout-ms', '10000']);
-    expect(r.code).toBe(1);
+  it('run --wait exits with the exit status of a failed task and still prints its output', async () => {
+    const r = await svc(['tasks', 'run', A, 'echo boom; exit 5', '--wait', '--timeout-ms', '10000']);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('boom\n');
-    expect(r.stderr).toMatch(/ failed, exit 3 /);
+    expect(r.stderr).toMatch(/^task task_\S+ failed, exit 5$/m);
   });
 
-  it('run --wait --json gives the TaskOutputResult; a timeout exits 1', async () => {
+  it('run passes the words after `--` verbatim, and options it does not know (-h) to the command', async () => {
+    // Not through svc(): it appends --url, which after `--` would be the command's.
+    const r = await runSvc(['tasks', 'run', A, '--wait', '--timeout-ms', '10000', '--url', d.base, '--', 'sh', '-c', "echo hi; echo 'it''s' \"$0\"; exit 3"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('hi\nits sh\n');
+    expect(r.stderr).toMatch(/^task task_\S+ failed, exit 3$/m);
+
+    // `-h` is the command's (not --help), and svc's own --wait after it still counts.
+    const df = await svc(['tasks', 'run', A, 'printf', '%s,', '-h', '.', '--wait', '--timeout-ms', '10000']);
+    expect(df.code, df.stderr).toBe(0);
+    expect(df.stdout).toBe('-h,.,\n');
+    const created = await runSvc(['tasks', 'run', A, '--json', '--url', d.base, '--', 'echo', '$HOME', 'a b']);
+    expect(JSON.parse(created.stdout).command.cmd).toBe("echo '$HOME' 'a b'");
+  });
+
+  it('run --wait --json gives the TaskOutputResult; a timeout exits 4', async () => {
     const ok = await svc(['tasks', 'run', A, 'printf abc', '--wait', '--json']);
     expect(ok.code).toBe(0);
     const out = JSON.parse(ok.stdout);
     expect(out).toMatchObject({ ok: true, retrieval_status: 'success', task: { status: 'completed', output_preview: 'abc', exit_status: 0 } });
 
     const slow = await svc(['tasks', 'run', A, 'sleep 20', '--wait', '--timeout-ms', '200', '--json']);
-    expect(slow.code).toBe(1);
+    expect(slow.code).toBe(4);
     const res = JSON.parse(slow.stdout);
     expect(res.retrieval_status).toBe('timeout');
     expect(res.task.status).toBe('running');
@@ -100,7 +115,11 @@ describe('svc tasks', () => {
     const human = await svc(['tasks', 'output', A, t.task_id]);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe('partial\n');
-    expect(human.stderr).toMatch(/ running \(not_ready\)/);
+    expect(human.stderr).toMatch(/ running \(not finished yet\)$/m);
+    // --block that ends before the task does: the timed-out exit code.
+    const blocked = await svc(['tasks', 'output', A, t.task_id, '--block', '--timeout-ms', '200']);
+    expect(blocked.code).toBe(4);
+    expect(blocked.stderr).toMatch(/ running \(the wait timed out\)$/m);
 
     const stopped = await svc(['tasks', 'stop', A, t.task_id]);
     expect(stopped.code, stopped.stderr).toBe(0);

@@ -133,12 +133,12 @@ describe('svc tui', () => {
     expect(t.out()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   });
 
-  it('unanswered prompts at the end of input: waits --wait-ms, then exits 1 with timeout', async () => {
+  it('unanswered prompts at the end of input: waits --wait-ms, then exits 4 with timeout', async () => {
     expect((await runSvc(['agents', 'create', 'sleepy', '--url', d.base])).code).toBe(0);
     expect((await runSvc(['control', 'sleepy', 'stop', '--url', d.base])).code).toBe(0);
     const t = tui(['sleepy', '--wait-ms', '300', '--url', d.base]);
     t.proc.stdin!.end('nobody answers\n');
-    expect(await t.exit).toBe(1);
+    expect(await t.exit).toBe(4);
     expect(t.err()).toMatch(/^svc: timeout: 1 prompt still unanswered after 300 ms/m);
   });
 
