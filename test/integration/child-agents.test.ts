@@ -199,7 +199,7 @@ describe('supervised child agents against the daemon', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('echo:');
     expect(r.stdout).toContain('say hello');
-    expect(r.stderr).toMatch(/task task_\S+ completed \(success\)/);
+    expect(r.stderr).toMatch(/^task task_\S+ completed$/m);
     const list = await svcJson(['tasks', 'list', 'main']);
     expect(list.tasks[0]).toMatchObject({ kind: 'child_agent', status: 'completed' });
     const shown = await svc(['tasks', 'show', 'main', list.tasks[0].task_id]);
