@@ -222,7 +222,7 @@ describe('credentials, an unreachable cluster, and what other NATS clients can w
     expect(denied.stderr).toMatch(/inbox\.streams: cannot connect to NATS at nats:\/\/127\.0\.0\.1:\d+: .*(Authorization|AUTHORIZATION|authorization)/);
     const missing = await serve(toml('credential_profile = "nats"\n'));
     expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/inbox\.streams\.credential_profile "nats": credential store .* does not exist/);
+    expect(missing.stderr).toMatch(/^svc: inbox\.streams\.credential_profile "nats": credential store .* does not exist/m);
 
     const d = await startWithToken();
     const host = await call(d, 'POST', '/hosts', { hostType: 'local_event', hostKey: 'k' });

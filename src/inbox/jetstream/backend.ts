@@ -233,8 +233,10 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
 
   async open(): Promise<void> {
     const { servers } = this.deps.settings;
+    // A missing or unreadable credential profile is its own error, before any connection.
+    const auth = credentialOptions(this.deps.credential());
     try {
-      this.nc = await connect({ servers, name: `svc ${this.origin}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: REQUEST_TIMEOUT_MS, ...credentialOptions(this.deps.credential()) });
+      this.nc = await connect({ servers, name: `svc ${this.origin}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: REQUEST_TIMEOUT_MS, ...auth });
     } catch (err) {
       throw new Error(`inbox.streams: cannot connect to NATS at ${servers.join(', ')}: ${(err as Error).message}`);
     }
