@@ -16,7 +16,8 @@
  *   offset of an id wins): it takes an offset and is never matched.
  * - The catalogue (a KV bucket `<prefix>_catalog`) shares sources between daemons: a source
  *   registered on one daemon appears on the others; deleting it anywhere deletes it everywhere.
- * - JetStream retention (`max_age_s`, `max_bytes`) moves the retained range; compaction is not
+ * - JetStream retention (`max_age_s`, `max_bytes`) moves the retained range (every stream's state is
+ *   listed every 5 s); compaction is not
  *   offered (501 compaction_unsupported).
  */
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck, type StreamConfig } from '@nats-io/jetstream';
@@ -539,19 +540,31 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     }
   }
 
+  /** Every stream's state in one listing (256 streams a page), not one request per stream. */
   private async refresh(): Promise<void> {
     for (const source of [...this.unshared.values()]) await this.share(source).catch(() => {});
-    for (const id of [...this.followers.keys()]) await this.refreshOne(id).catch(() => {});
+    try {
+      const prefix = `${this.deps.settings.stream_prefix}_`;
+      for await (const info of this.jsm!.streams.list(`${this.deps.settings.stream_prefix}.>`)) {
+        const id = info.config.name.startsWith(prefix) ? info.config.name.slice(prefix.length) : null;
+        if (id !== null && this.followers.has(id)) await this.retained(id, info.state.first_seq, info.state.last_seq);
+      }
+    } catch (err) {
+      if (!this.closed) this.deps.logger.debug({ err: (err as Error).message }, 'inbox.streams: stream listing failed; next time');
+    }
+  }
+
+  private async refreshOne(streamId: string): Promise<void> {
+    const info = await this.jsm!.streams.info(this.streamName(streamId));
+    await this.retained(streamId, info.state.first_seq, info.state.last_seq);
   }
 
   /** JetStream's first sequence is the start of the retained range (its limits dropped what is before). */
-  private async refreshOne(streamId: string): Promise<void> {
-    const info = await this.jsm!.streams.info(this.streamName(streamId));
-    this.sawSeq(streamId, info.state.last_seq);
-    const first = info.state.first_seq;
-    if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.get(streamId)?.ingested !== undefined) {
+  private async retained(streamId: string, first: number, last: number): Promise<void> {
+    this.sawSeq(streamId, last);
+    if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.has(streamId)) {
       await this.deps.store.write(() => {
-        if (this.hooks?.hasSource(streamId)) this.mirror.retainFrom(streamId, Math.min(first, info.state.last_seq + 1));
+        if (this.hooks?.hasSource(streamId)) this.mirror.retainFrom(streamId, Math.min(first, last + 1));
       });
     }
   }
