@@ -69,7 +69,7 @@ const SharedSourceSchema = z.strictObject({
 /** JetStream's own default; shorter when the streams keep events for less. */
 const DUPLICATE_WINDOW_MS = 120_000;
 /** How long an append waits for the local mirror before answering from JetStream's acks alone. */
-const MIRROR_WAIT_MS = 10_000;
+const MIRROR_WAIT_MS = 5_000;
 /** Stream info (the retained range) and catalogue retries. */
 const REFRESH_MS = 5_000;
 const RETRY_MS = 1_000;
@@ -125,6 +125,8 @@ class Follower {
   resumed = true;
   stopConsumer: (() => void) | null = null;
   waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void }> = [];
+  /** `received` at the last look of the stall watchdog (refresh). */
+  receivedAtLastLook = 0;
 
   constructor(
     readonly streamId: string,
@@ -485,12 +487,27 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       );
   }
 
+  /**
+   * Resolves when the mirror holds `through`; false after MIRROR_WAIT_MS, and then the consumer is
+   * started again: a consumer whose server went away (a node lost, its stream's leader moving) may
+   * stall without an error while JetStream holds newer events.
+   */
   private caughtUp(f: Follower, through: number): Promise<boolean> {
     if (f.ingested >= through) return Promise.resolve(true);
     return new Promise((resolve) => {
       f.waiters.push({ through, resolve });
-      setTimeout(() => resolve(false), MIRROR_WAIT_MS).unref();
+      setTimeout(() => {
+        if (f.ingested >= through) return;
+        resolve(false);
+        this.restartStalled(f, 'an append waited for the mirror');
+      }, MIRROR_WAIT_MS).unref();
     });
+  }
+
+  private restartStalled(f: Follower, why: string): void {
+    if (f.stopped || !f.stopConsumer) return;
+    this.deps.logger.warn({ sourceId: f.streamId, received: f.received }, `inbox.streams: consumer stalled (${why}); starting it again`);
+    f.stopConsumer();
   }
 
   // --- catalogue and retention -----------------------------------------------------------------
@@ -562,6 +579,10 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   /** JetStream's first sequence is the start of the retained range (its limits dropped what is before). */
   private async retained(streamId: string, first: number, last: number): Promise<void> {
     this.sawSeq(streamId, last);
+    const f = this.followers.get(streamId);
+    // JetStream holds events the consumer has not delivered since the last look: it stalled.
+    if (f && last > f.received && f.received === f.receivedAtLastLook) this.restartStalled(f, `JetStream is at ${last}`);
+    if (f) f.receivedAtLastLook = f.received;
     if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.has(streamId)) {
       await this.deps.store.write(() => {
         if (this.hooks?.hasSource(streamId)) this.mirror.retainFrom(streamId, Math.min(first, last + 1));
