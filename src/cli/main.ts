@@ -18,6 +18,7 @@ import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
 import { registerStatus } from './status.js';
+import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -43,5 +44,6 @@ export async function main(argv: string[]): Promise<void> {
   registerWorkspaces(program);
   registerSkills(program);
   registerInbox(program);
+  registerCompletion(program);
   await program.parseAsync(argv);
 }
