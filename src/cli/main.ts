@@ -20,6 +20,7 @@ import { registerServe } from './serve.js';
 import { registerStatus } from './status.js';
 import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
+import { clientOptions, inheritClientOptions } from './client.js';
 
 export async function main(argv: string[]): Promise<void> {
   hideTokenFromProcessList(argv);
@@ -27,6 +28,9 @@ export async function main(argv: string[]): Promise<void> {
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
   program.enablePositionalOptions();
+  // ... and the client options may also come before the subcommand: `svc --json agents list`.
+  clientOptions(program);
+  program.hook('preAction', (_program, command) => inheritClientOptions(program, command));
   registerServe(program);
   registerStatus(program);
   registerAgents(program);

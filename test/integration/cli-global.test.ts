@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { daemonPool, runSvc } from '../helpers/daemon.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPool, runSvc, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
 afterAll(() => pool.cleanup());
@@ -45,5 +45,44 @@ describe('svc completion', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/unknown shell 'ksh': choose bash, zsh, fish/);
+  });
+});
+
+describe('client options before the subcommand', () => {
+  const TOKEN = 'cli-global-token';
+  let d: RunningDaemon;
+  beforeAll(async () => {
+    d = await pool.start({ args: ['--token', TOKEN] });
+  });
+
+  it('--url, --token, --json and --home work before the subcommand as after it', async () => {
+    const before = await runSvc(['--url', d.base, '--token', TOKEN, '--json', 'agents', 'list']);
+    const after = await runSvc(['agents', 'list', '--url', d.base, '--token', TOKEN, '--json']);
+    expect(before.code, before.stderr).toBe(0);
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(before.stdout)).toEqual(JSON.parse(after.stdout));
+    expect(JSON.parse(before.stdout).ok).toBe(true);
+    // Mixed: the URL before, the token after; --home before finds the daemon through daemon.json.
+    const mixed = await runSvc(['--url', d.base, 'agents', 'list', '--token', TOKEN]);
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stdout).toMatch(/^AGENT_ID\s/);
+    const byHome = await runSvc(['--home', d.home, '--token', TOKEN, '--json', 'status']);
+    expect(byHome.code, byHome.stderr).toBe(0);
+    expect(JSON.parse(byHome.stdout)).toMatchObject({ url_from: 'daemon.json' });
+  });
+
+  it('one given after the subcommand wins; one the command does not take is a usage error', async () => {
+    const r = await runSvc(['--url', 'http://127.0.0.1:1', 'agents', 'list', '--url', d.base, '--token', TOKEN]);
+    expect(r.code, r.stderr).toBe(0);
+    const serve = await runSvc(['--json', 'serve']);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toMatch(/option '--json' does not apply to 'serve'/);
+  });
+
+  it('tasks run keeps its verbatim tail after `--`', async () => {
+    await runSvc(['agents', 'create', 'g1', '--url', d.base, '--token', TOKEN]);
+    const r = await runSvc(['--url', d.base, '--token', TOKEN, '--json', 'tasks', 'run', 'g1', '--wait', '--', 'sh', '-c', 'echo "a b"; exit 3'], {}, 30_000);
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout).task).toMatchObject({ status: 'failed', exit_status: 3 });
   });
 });
