@@ -21,6 +21,7 @@ import { registerStatus } from './status.js';
 import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 import { clientOptions, inheritClientOptions } from './client.js';
+import { usageErrorOutput } from './output.js';
 
 export async function main(argv: string[]): Promise<void> {
   hideTokenFromProcessList(argv);
@@ -28,6 +29,8 @@ export async function main(argv: string[]): Promise<void> {
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
   program.enablePositionalOptions();
+  // Set before the subcommands are made: they inherit it.
+  program.configureOutput(usageErrorOutput(argv));
   // ... and the client options may also come before the subcommand: `svc --json agents list`.
   clientOptions(program);
   program.hook('preAction', (_program, command) => inheritClientOptions(program, command));

@@ -74,9 +74,9 @@ describe('client options before the subcommand', () => {
   it('one given after the subcommand wins; one the command does not take is a usage error', async () => {
     const r = await runSvc(['--url', 'http://127.0.0.1:1', 'agents', 'list', '--url', d.base, '--token', TOKEN]);
     expect(r.code, r.stderr).toBe(0);
-    const serve = await runSvc(['--json', 'serve']);
+    const serve = await runSvc(['--home', d.home, '--url', d.base, 'serve']);
     expect(serve.code).toBe(1);
-    expect(serve.stderr).toMatch(/option '--json' does not apply to 'serve'/);
+    expect(serve.stderr).toMatch(/option '--url' does not apply to 'serve'/);
   });
 
   it('tasks run keeps its verbatim tail after `--`', async () => {
@@ -84,5 +84,36 @@ describe('client options before the subcommand', () => {
     const r = await runSvc(['--url', d.base, '--token', TOKEN, '--json', 'tasks', 'run', 'g1', '--wait', '--', 'sh', '-c', 'echo "a b"; exit 3'], {}, 30_000);
     expect(r.code, r.stderr).toBe(3);
     expect(JSON.parse(r.stdout).task).toMatchObject({ status: 'failed', exit_status: 3 });
+  });
+});
+
+describe('--json failures: one document on stdout, nothing on stderr, the exit code of the table', () => {
+  /** Runs svc, expects exit `code`, an empty stderr and one {ok: false} document on stdout; returns it. */
+  async function jsonFailure(args: string[], code: number): Promise<{ ok: false; code: string; error: string; status: number }> {
+    const r = await runSvc(args);
+    expect(r.code, `svc ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(code);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ ok: false, code: expect.any(String), error: expect.any(String) });
+    return doc;
+  }
+
+  it('refused by the daemon, unreachable', async () => {
+    const d = await pool.start();
+    expect(await jsonFailure(['--json', 'agents', 'show', 'nobody', '--url', d.base], 1)).toMatchObject({ code: 'agent_not_found', status: 404 });
+    expect(await jsonFailure(['agents', 'show', 'nobody', '--url', d.base, '--json'], 1)).toMatchObject({ code: 'agent_not_found' });
+    expect(await jsonFailure(['--json', '--url', 'http://127.0.0.1:1', 'agents', 'list'], 3)).toMatchObject({ code: 'unreachable', status: 0 });
+  });
+
+  it('usage errors: unknown option or command, missing argument, an option the command does not take', async () => {
+    expect((await jsonFailure(['agents', 'list', '--json', '--bogus'], 1))).toMatchObject({ code: 'usage_error', error: "unknown option '--bogus'" });
+    expect((await jsonFailure(['--json', 'agents', 'show'], 1))).toMatchObject({ code: 'usage_error', error: "missing required argument 'id'" });
+    expect((await jsonFailure(['--json', 'nosuch'], 1))).toMatchObject({ code: 'usage_error', error: "unknown command 'nosuch'" });
+    expect((await jsonFailure(['--json', 'serve'], 1))).toMatchObject({ code: 'usage_error', error: "option '--json' does not apply to 'serve'" });
+    // Without --json, commander's message on stderr as before.
+    const plain = await runSvc(['agents', 'list', '--bogus']);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(/^error: unknown option '--bogus'/);
   });
 });
