@@ -117,3 +117,24 @@ describe('--json failures: one document on stdout, nothing on stderr, the exit c
     expect(plain.stderr).toMatch(/^error: unknown option '--bogus'/);
   });
 });
+
+describe('a bad setting is named where it came from', () => {
+  it('the environment variable, the command-line option, or the config file', async () => {
+    const home = pool.home();
+    const env = await runSvc(['serve', '--home', home, '--listen', '127.0.0.1:0'], { SVC_LOG_LEVEL: 'loud' });
+    expect(env.code).toBe(1);
+    expect(env.stderr).toMatch(/^svc: environment variable SVC_LOG_LEVEL: log_level: /m);
+    expect(env.stderr).not.toContain('config.toml');
+    const flag = await runSvc(['serve', '--home', home, '--listen', '127.0.0.1:0', '--log-level', 'loud']);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toMatch(/^svc: command-line option --log-level: log_level: /m);
+    fs.writeFileSync(path.join(home, 'config.toml'), 'log_level = "loud"\n');
+    const file = await runSvc(['serve', '--home', home, '--listen', '127.0.0.1:0']);
+    expect(file.code).toBe(1);
+    expect(file.stderr).toContain(`svc: ${path.join(home, 'config.toml')}: log_level: `);
+    // The file's value is overridden by a valid environment variable: no error from it.
+    const listen = await runSvc(['serve', '--home', home], { SVC_LOG_LEVEL: 'info', SVC_LISTEN: 'nowhere' });
+    expect(listen.code).toBe(1);
+    expect(listen.stderr).toMatch(/^svc: environment variable SVC_LISTEN: listen: /m);
+  });
+});
