@@ -97,6 +97,14 @@ function errorFields(body: unknown): string {
     .join('');
 }
 
+/**
+ * Colour (ANSI escapes) only when `stream` is a terminal and `NO_COLOR` is unset or empty
+ * (no-color.org); otherwise the text as it is.
+ */
+export function dim(text: string, stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): string {
+  return stream.isTTY === true && !env.NO_COLOR ? `\x1b[2m${text}\x1b[0m` : text;
+}
+
 /** Whitespace runs collapsed to one space, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 100): string {
   return truncate(text.replace(/\s+/g, ' ').trim(), max);
