@@ -70,6 +70,21 @@ export function clientOptions(cmd: Command): Command {
 }
 
 /**
+ * The client options given before the subcommand (`svc --url U agents list`, defined on the
+ * program by `clientOptions(program)`) as if given after it; one given after it wins. An option
+ * the command does not take (`svc --json serve`) is a usage error.
+ */
+export function inheritClientOptions(program: Command, command: Command): void {
+  for (const option of program.options) {
+    const key = option.attributeName();
+    const value = program.getOptionValue(key);
+    if (value === undefined || key === 'version') continue;
+    if (!command.options.some((o) => o.attributeName() === key)) command.error(`error: option '${option.long}' does not apply to '${command.name()}'`);
+    if (command.getOptionValue(key) === undefined) command.setOptionValueWithSource(key, value, 'cli');
+  }
+}
+
+/**
  * Where to send requests. The control plane: `--url`, `SVC_URL`, else the address in
  * <home>/daemon.json while the daemon that wrote it runs, else the config's `listen`. The socket:
  * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's.

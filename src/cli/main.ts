@@ -18,7 +18,10 @@ import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
 import { registerStatus } from './status.js';
+import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
+import { clientOptions, inheritClientOptions } from './client.js';
+import { usageErrorOutput } from './output.js';
 
 export async function main(argv: string[]): Promise<void> {
   hideTokenFromProcessList(argv);
@@ -26,6 +29,11 @@ export async function main(argv: string[]): Promise<void> {
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
   program.enablePositionalOptions();
+  // Set before the subcommands are made: they inherit it.
+  program.configureOutput(usageErrorOutput(argv));
+  // ... and the client options may also come before the subcommand: `svc --json agents list`.
+  clientOptions(program);
+  program.hook('preAction', (_program, command) => inheritClientOptions(program, command));
   registerServe(program);
   registerStatus(program);
   registerAgents(program);
@@ -43,5 +51,6 @@ export async function main(argv: string[]): Promise<void> {
   registerWorkspaces(program);
   registerSkills(program);
   registerInbox(program);
+  registerCompletion(program);
   await program.parseAsync(argv);
 }

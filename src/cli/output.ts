@@ -50,7 +50,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
       const message = (err as Error).message;
       if (jsonRequested(args)) {
         const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
-        process.stdout.write(`${JSON.stringify({ ...body, ok: false, error: message, code, status: api?.status ?? 0 }, null, 2)}\n`);
+        printJsonFailure({ ...body, ok: false, error: message, code, status: api?.status ?? 0 });
       } else if (api) {
         process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
       } else {
@@ -58,6 +58,26 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
       }
       process.exit(exitCodeFor(err));
     }
+  };
+}
+
+function printJsonFailure(failure: Row & { ok: false; error: string; code: string; status: number }): void {
+  process.stdout.write(`${JSON.stringify(failure, null, 2)}\n`);
+}
+
+/**
+ * Commander's usage errors (unknown option or command, missing or invalid argument): with `--json`
+ * among svc's own words (before any `--`), the same one JSON document on stdout as other failures,
+ * code `usage_error`; commander still exits 1.
+ */
+export function usageErrorOutput(argv: string[]): { outputError: (text: string, write: (text: string) => void) => void } {
+  const end = argv.indexOf('--');
+  const json = (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+  return {
+    outputError: (text, write) => {
+      if (!json) return write(text);
+      printJsonFailure({ ok: false, error: text.trim().replace(/^error: /, ''), code: 'usage_error', status: 0 });
+    },
   };
 }
 
@@ -75,6 +95,14 @@ function errorFields(body: unknown): string {
     .filter(([k]) => !skip.has(k))
     .map(([k, v]) => `  ${k}: ${cell(v)}\n`)
     .join('');
+}
+
+/**
+ * Colour (ANSI escapes) only when `stream` is a terminal and `NO_COLOR` is unset or empty
+ * (no-color.org); otherwise the text as it is.
+ */
+export function dim(text: string, stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): string {
+  return stream.isTTY === true && !env.NO_COLOR ? `\x1b[2m${text}\x1b[0m` : text;
 }
 
 /** Whitespace runs collapsed to one space, cut to `max` characters with an ellipsis. */

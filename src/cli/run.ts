@@ -6,7 +6,7 @@ import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { SseParser } from './events.js';
-import { action, oneLine, print, record, table, type Row } from './output.js';
+import { action, dim, oneLine, print, record, table, type Row } from './output.js';
 import { intArg, seg } from './tasks.js';
 
 interface Brief extends Row {
@@ -70,7 +70,7 @@ function followConversation(target: Target, agent: string, json: boolean | undef
           return;
         }
         const d = JSON.parse(f.data) as Record<string, unknown>;
-        if (f.event === 'text_delta' || f.event === 'thought_delta') process.stdout.write(f.event === 'thought_delta' ? `\x1b[2m${String(d.text ?? '')}\x1b[0m` : String(d.text ?? ''));
+        if (f.event === 'text_delta' || f.event === 'thought_delta') process.stdout.write(f.event === 'thought_delta' ? dim(String(d.text ?? '')) : String(d.text ?? ''));
         else process.stdout.write(`\n[${f.event}] ${oneLine(JSON.stringify(d), 160)}\n`);
       });
       res.on('data', (chunk: string) => parser.push(chunk));

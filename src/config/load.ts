@@ -64,9 +64,7 @@ export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.e
   if (configFile) fileDoc = readTomlFile(configFile);
 
   const envDoc: Doc = {};
-  if (env.SVC_TOKEN) envDoc.control_token = env.SVC_TOKEN;
-  if (env.SVC_LOG_LEVEL) envDoc.log_level = env.SVC_LOG_LEVEL;
-  if (env.SVC_LISTEN) envDoc.listen = env.SVC_LISTEN;
+  for (const [name, key] of Object.entries(ENV_KEYS)) if (env[name]) envDoc[key] = env[name];
 
   const flagDoc: Doc = {};
   if (flags.listen !== undefined) flagDoc.listen = flags.listen;
@@ -79,7 +77,7 @@ export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.e
   if (flags.token !== undefined) Object.assign(flagDoc, { control_token: flags.token, control_token_file: '' });
 
   const merged = deepMerge(deepMerge(fileDoc, envDoc), flagDoc);
-  const values = validateConfig(merged, configFile ?? 'configuration');
+  const values = validateConfig(merged, (keyPath) => settingOrigin(keyPath, envDoc, flagDoc, configFile));
   const base = configFile ? path.dirname(configFile) : home;
   const controlToken = resolveToken(values, base);
   const { oidc } = values.auth;
@@ -90,10 +88,38 @@ export function loadConfig(flags: ServeFlags, env: NodeJS.ProcessEnv = process.e
   return { home, configFile, configPath: configFile ?? path.join(home, 'config.toml'), values, controlToken, tokenInConfigFile, oidcClientSecret, socketPath };
 }
 
-export function validateConfig(doc: unknown, where: string): Config {
+/** The environment variables that set a config key. */
+const ENV_KEYS: Record<string, string> = { SVC_TOKEN: 'control_token', SVC_LOG_LEVEL: 'log_level', SVC_LISTEN: 'listen' };
+/** The `svc serve` options that set a config key (dotted). */
+const FLAG_KEYS: Record<string, string> = {
+  listen: '--listen',
+  log_level: '--log-level',
+  'inbox.socket': '--socket',
+  'inbox.port': '--port',
+  control_token: '--token',
+  control_token_file: '--token-file',
+};
+
+/**
+ * Where the invalid value at `keyPath` came from, for the error message: the command-line option
+ * or environment variable that set it (a higher layer wins, so it is the one validated), else the
+ * config file.
+ */
+function settingOrigin(keyPath: PropertyKey[], envDoc: Doc, flagDoc: Doc, configFile: string | null): string {
+  const dotted = keyPath.map(String).join('.');
+  const has = (doc: Doc) => keyPath.length > 0 && keyPath.reduce<unknown>((d, k) => (d !== null && typeof d === 'object' && Object.hasOwn(d, k) ? (d as Doc)[k as string] : undefined), doc) !== undefined;
+  if (has(flagDoc) && FLAG_KEYS[dotted]) return `command-line option ${FLAG_KEYS[dotted]}`;
+  const envName = Object.keys(ENV_KEYS).find((name) => ENV_KEYS[name] === dotted);
+  if (has(envDoc) && envName) return `environment variable ${envName}`;
+  return configFile ?? 'configuration';
+}
+
+/** `where` names the source of the bad value: a fixed name, or one found from the issue's key path. */
+export function validateConfig(doc: unknown, where: string | ((keyPath: PropertyKey[]) => string)): Config {
   const result = ConfigSchema.safeParse(doc);
-  if (!result.success) throw new ConfigError(`${where}: ${formatZodIssue(result.error.issues[0]!)}`);
-  return result.data;
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new ConfigError(`${typeof where === 'string' ? where : where(issue.path)}: ${formatZodIssue(issue)}`);
 }
 
 export function formatZodIssue(issue: z.core.$ZodIssue): string {
