@@ -269,6 +269,8 @@ export const errors = {
     new AppError(409, 'history_unavailable', `history of stream ${JSON.stringify(f.streamId)} before offset ${f.retainedFromOffset} is no longer available (compacted or expired)`, { ...f }),
   compactionUnsupported: (streamId: string, backend: string) =>
     new AppError(501, 'compaction_unsupported', `the ${backend} stream backend of stream ${JSON.stringify(streamId)} does not support compaction`, { streamId, backend }),
+  eventTooLarge: (streamId: string, eventId: string, bytes: number, limit: number) =>
+    new AppError(413, 'payload_too_large', `event ${JSON.stringify(eventId)} is ${bytes} bytes; the stream backend of stream ${JSON.stringify(streamId)} stores events of at most ${limit} bytes (nothing of the append was stored)`, { streamId, eventId, bytes, limit }),
   streamBackendUnavailable: (streamId: string, reason: string) =>
     new AppError(503, 'stream_backend_unavailable', `the stream backend cannot store events of stream ${JSON.stringify(streamId)} now: ${reason}`, { streamId }, { 'retry-after': '1' }),
   sourcePollFailed: (sourceId: string, reason: string) =>

@@ -400,6 +400,18 @@ describe('jetstream backend', () => {
     expect(t.s.inbox.streams.read(id, 0, 10).map((e) => e.offset)).toEqual([1, 2, 3]);
   });
 
+  it('an event larger than the servers accept refuses the whole append with 413, storing nothing', async () => {
+    const id = await source(t);
+    const huge = 'x'.repeat(2 * 1024 * 1024);
+    await expect(t.s.inbox.sources.appendEvents(id, [{ id: 'small', type: 't' }, { id: 'big', type: 't', data: huge }])).rejects.toMatchObject({
+      status: 413,
+      code: 'payload_too_large',
+      extra: { streamId: id, eventId: 'big' },
+    });
+    expect(await t.s.inbox.sources.appendEvents(id, [{ id: 'after', type: 't' }])).toMatchObject({ appended: 1, firstOffset: 1, lastOffset: 1 });
+    expect(t.s.inbox.streams.read(id, 0, 10).map((e) => e.id)).toEqual(['after']);
+  });
+
   it('offsets are the JetStream sequences, and a copy stored beyond the duplicate window is skipped by the mirror', async () => {
     const id = await source(t);
     expect(await t.s.inbox.sources.appendEvents(id, [{ id: 'a', type: 't' }, { id: 'b', type: 't' }])).toMatchObject({ appended: 2, firstOffset: 1, lastOffset: 2 });

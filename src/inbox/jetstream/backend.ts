@@ -76,6 +76,15 @@ const RETRY_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 5_000;
 const CONSUMER_EXPIRES_MS = 5_000;
 
+/** An event as published: its id (the Nats-Msg-Id) and its encoded body. */
+interface Outgoing {
+  id: string;
+  body: string;
+}
+
+/** Room left in a message for its headers (Nats-Msg-Id and the protocol line). */
+const HEADER_ALLOWANCE = 1024;
+
 /** The body of a published event: the prepared event with the publishing daemon's append time. */
 function encode(e: PreparedEvent, appendedMs: number): string {
   return `{"id":${JSON.stringify(e.id)},"type":${JSON.stringify(e.type)},"subject":${JSON.stringify(e.subject)},"timeMs":${e.timeMs},"appendedMs":${appendedMs},"data":${e.dataJson},"metadata":${e.metadataJson}}`;
@@ -291,20 +300,21 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       fresh.push(e);
     }
     if (fresh.length === 0) return { stored: [], deduped: events.length };
-    const last = await this.withStream(streamId, () => this.sendBatch(js, streamId, fresh, appendedMs));
+    const outgoing = this.encodeAll(streamId, fresh, appendedMs);
+    const last = await this.withStream(streamId, () => this.sendBatch(js, streamId, outgoing));
     this.sawSeq(streamId, last.seq);
     let caughtUp = await this.caughtUp(follower, last.seq);
     let offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
-    const missing = fresh.filter((e) => !offsets.has(e.id));
-    if (missing.length > 0) {
+    const retry = outgoing.filter((o) => !offsets.has(o.id));
+    if (retry.length > 0) {
       // Dropped on the way (a leader change) or not mirrored in time: one acknowledged publish
       // each; a copy JetStream already holds is answered as a duplicate with its sequence.
-      const acks = await this.withStream(streamId, () => Promise.all(missing.map((e) => this.sendOne(js, streamId, e, appendedMs))));
+      const acks = await this.withStream(streamId, () => Promise.all(retry.map((o) => this.sendOne(js, streamId, o))));
       const through = Math.max(...acks.map((a) => a.seq));
       this.sawSeq(streamId, through);
       caughtUp = await this.caughtUp(follower, through);
       if (caughtUp) offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
-      else acks.forEach((a, i) => offsets.set(missing[i]!.id, a.seq));
+      else acks.forEach((a, i) => offsets.set(retry[i]!.id, a.seq));
     }
     const stored = caughtUp
       ? this.mirror.at(streamId, [...offsets.values()])
@@ -330,18 +340,32 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
    * stores a connection's messages in order, so once the last one is stored every earlier one is
    * stored or was dropped (publish() finds those in the mirror and sends them again).
    */
-  private sendBatch(js: JetStreamClient, streamId: string, events: PreparedEvent[], appendedMs: number): Promise<PubAck> {
+  private sendBatch(js: JetStreamClient, streamId: string, events: Outgoing[]): Promise<PubAck> {
     const subject = this.subject(streamId);
     for (let i = 0; i < events.length - 1; i++) {
       const h = headers();
       h.set('Nats-Msg-Id', events[i]!.id);
-      this.nc!.publish(subject, encode(events[i]!, appendedMs), { headers: h });
+      this.nc!.publish(subject, events[i]!.body, { headers: h });
     }
-    return this.sendOne(js, streamId, events[events.length - 1]!, appendedMs);
+    return this.sendOne(js, streamId, events[events.length - 1]!);
   }
 
-  private sendOne(js: JetStreamClient, streamId: string, e: PreparedEvent, appendedMs: number): Promise<PubAck> {
-    return js.publish(this.subject(streamId), encode(e, appendedMs), { msgID: e.id, timeout: REQUEST_TIMEOUT_MS });
+  private sendOne(js: JetStreamClient, streamId: string, e: Outgoing): Promise<PubAck> {
+    return js.publish(this.subject(streamId), e.body, { msgID: e.id, timeout: REQUEST_TIMEOUT_MS });
+  }
+
+  /**
+   * Each event's message, encoded once. An event larger than the servers' max_payload (1 MiB by
+   * default) could never be stored: the whole append is refused (413) before anything is sent.
+   */
+  private encodeAll(streamId: string, events: PreparedEvent[], appendedMs: number): Outgoing[] {
+    const limit = (this.nc?.info?.max_payload ?? Infinity) - HEADER_ALLOWANCE;
+    return events.map((e) => {
+      const body = encode(e, appendedMs);
+      const bytes = Buffer.byteLength(body);
+      if (bytes > limit) throw errors.eventTooLarge(streamId, e.id, bytes, limit);
+      return { id: e.id, body };
+    });
   }
 
   /** Run a publish; a stream missing in JetStream (created while NATS was unreachable) is created and the publish retried once. Failures are 503. */
