@@ -60,6 +60,7 @@ const ASSETS: Record<string, string> = {
   'init.js': 'text/javascript; charset=utf-8',
 };
 const cache = new Map<string, Buffer>();
+let inboxDocument: Buffer | null = null;
 
 function asset(name: string): Buffer {
   let body = cache.get(name);
@@ -109,7 +110,7 @@ export function docsRoutes(): AnyRoute[] {
       responses: { 200: { description: 'OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
       handler: ({ reply }) => {
         reply.header('content-type', 'application/json; charset=utf-8');
-        return fs.readFileSync(INBOX_DOCUMENT);
+        return (inboxDocument ??= fs.readFileSync(INBOX_DOCUMENT));
       },
     }),
   ];

@@ -264,10 +264,17 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     await this.loadHeads();
   }
 
-  /** Before serving: every mirrored stream's last sequence, so stats and `latest` starts are JetStream's even while the mirror catches up. */
+  /** Before serving: every stream's last sequence, so stats and `latest` starts are JetStream's even while the mirror catches up. */
   private async loadHeads(): Promise<void> {
-    const ids = this.deps.store.db.prepare<[], string>('SELECT stream_id FROM inbox_streams').pluck().all();
-    await Promise.all(ids.map((id) => this.jsm!.streams.info(this.streamName(id)).then((i) => this.sawSeq(id, i.state.last_seq), () => {})));
+    await this.eachStream((id, _first, last) => this.sawSeq(id, last)).catch(() => {});
+  }
+
+  /** Every stream of this prefix with its range, from one listing (256 streams a page). */
+  private async eachStream(fn: (streamId: string, first: number, last: number) => unknown): Promise<void> {
+    const prefix = `${this.deps.settings.stream_prefix}_`;
+    for await (const info of this.jsm!.streams.list(`${this.deps.settings.stream_prefix}.>`)) {
+      if (info.config.name.startsWith(prefix)) await fn(info.config.name.slice(prefix.length), info.state.first_seq, info.state.last_seq);
+    }
   }
 
   start(hooks: RemoteHooks): void {
@@ -585,11 +592,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   private async refresh(): Promise<void> {
     for (const source of [...this.unshared.values()]) await this.share(source).catch(() => {});
     try {
-      const prefix = `${this.deps.settings.stream_prefix}_`;
-      for await (const info of this.jsm!.streams.list(`${this.deps.settings.stream_prefix}.>`)) {
-        const id = info.config.name.startsWith(prefix) ? info.config.name.slice(prefix.length) : null;
-        if (id !== null && this.followers.has(id)) await this.retained(id, info.state.first_seq, info.state.last_seq);
-      }
+      await this.eachStream((id, first, last) => this.followers.has(id) && this.retained(id, first, last));
     } catch (err) {
       if (!this.closed) this.deps.logger.debug({ err: (err as Error).message }, 'inbox.streams: stream listing failed; next time');
     }
