@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { createBrowserAuth, type BrowserAuth } from './auth/index.js';
+import { TokenSessions } from './auth/token-sessions.js';
 import type { ResolvedConfig } from './config/load.js';
 import { RuntimeConfig } from './config/runtime-config.js';
 import type { Clock } from './core/clock.js';
@@ -97,6 +98,8 @@ export interface Services {
   runtimeConfig: RuntimeConfig;
   /** OIDC sign-in and browser sessions; null when `[auth.oidc]` has no issuer. */
   browserAuth: BrowserAuth | null;
+  /** The console's sign-in with the control token; null in local mode. */
+  tokenSessions: TokenSessions | null;
   startedAt: number;
   /** Filled in by the daemon once its listeners are up. */
   endpoints: { listen: string; socket: string; inboxPort: number | null };
@@ -225,6 +228,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     lifecycles,
     runtimeConfig: new RuntimeConfig(config),
     browserAuth: createBrowserAuth(config, clock, logger, store),
+    tokenSessions: TokenSessions.start({ store, clock, token: config.controlToken, ttlMs: config.values.auth.token_session_ttl_s * 1000 }),
     startedAt,
     endpoints: { listen: config.values.listen, socket: config.socketPath, inboxPort: null },
     requestShutdown: () => logger.warn('shutdown requested but no daemon is attached'),

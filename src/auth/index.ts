@@ -9,7 +9,7 @@ import type { Clock } from '../core/clock.js';
 import { normaliseOrigin } from '../core/origins.js';
 import type { Store } from '../store/store.js';
 import { isLoopbackUrl, OidcLogin } from './oidc.js';
-import { SessionStore } from './sessions.js';
+import { SessionStore, TOKEN_ISSUER_PREFIX } from './sessions.js';
 
 export interface BrowserAuth {
   oidc: OidcLogin;
@@ -25,7 +25,7 @@ export function createBrowserAuth(config: ResolvedConfig, clock: Clock, logger: 
   const o = config.values.auth.oidc;
   if (!o.issuer) {
     // Sign-in turned off ends every session: none may come back to life when it is turned on.
-    store.db.prepare('DELETE FROM auth_sessions').run();
+    store.db.prepare("DELETE FROM auth_sessions WHERE substr(issuer, 1, length(?)) <> ?").run(TOKEN_ISSUER_PREFIX, TOKEN_ISSUER_PREFIX);
     return null;
   }
   const listedOrigins = listOrigins(config.values.auth.allowed_origins);

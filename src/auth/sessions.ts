@@ -96,6 +96,7 @@ export class SessionStore {
       this.stmt.deleteExpired.run(now);
       let revoked = 0;
       for (const row of this.stmt.live.all() as Array<Row & { id_hash: string }>) {
+        if (isTokenIssuer(row.issuer) !== isTokenIssuer(this.deps.issuer)) continue; // the other family's
         if (row.issuer === this.deps.issuer && allowed(row.subject, toSession(row).groups)) continue;
         revoked += this.stmt.revoke.run(now, row.id_hash).changes;
       }
@@ -103,6 +104,14 @@ export class SessionStore {
     });
   }
 }
+
+/**
+ * Two families share the table: OIDC sessions (issuer = the provider's URL) and the console's
+ * control-token sessions (src/auth/token-sessions.ts, issuer `svc:control-token:…`). Each family's
+ * start-up sweep leaves the other's rows alone.
+ */
+export const TOKEN_ISSUER_PREFIX = 'svc:control-token:';
+export const isTokenIssuer = (issuer: string) => issuer.startsWith(TOKEN_ISSUER_PREFIX);
 
 function toSession(row: Row): Session {
   return { subject: row.subject, issuer: row.issuer, groups: JSON.parse(row.groups) as string[], createdAt: row.created_at, expiresAt: row.expires_at };

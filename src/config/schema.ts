@@ -99,6 +99,9 @@ export const ConfigSchema = z.strictObject({
       allowed_hosts: z.array(z.string()).default([]),
       allowed_origins: z.array(z.string()).default([]),
       trust_loopback_peers: z.boolean().default(false),
+      // The console's sign-in with the control token (POST /api/auth/token): how long its session
+      // lasts. Bounded like the OIDC one: a session is never renewed.
+      token_session_ttl_s: z.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
       oidc: Oidc.prefault({}),
     })
     .prefault({}),

@@ -331,6 +331,8 @@ export const errors = {
   // Never quote a code, a state, a token or a session id: these messages reach logs and browsers.
   oidcNotConfigured: () =>
     new AppError(404, 'oidc_not_configured', 'browser sign-in is not configured: set [auth.oidc] issuer, client_id and redirect_url'),
+  tokenSignInUnavailable: () =>
+    new AppError(404, 'token_sign_in_unavailable', 'the daemon runs in local mode (no control token): there is nothing to sign in with, and no sign-in is needed'),
   sessionRequired: () =>
     new AppError(401, 'session_required', 'a valid session is required: sign in at /api/auth/login'),
   oidcStateInvalid: () =>

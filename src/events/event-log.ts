@@ -17,15 +17,8 @@ import type { Broadcaster } from './broadcaster.js';
 import { companions, payloadFields } from './holon-kinds.js';
 import { LEVEL_RANK, levelOf, type Level } from './levels.js';
 
-export interface EventEnvelope {
-  id: string;
-  event_seq: number;
-  ts: string;
-  agent_id: string;
-  type: string;
-  provenance: Record<string, unknown> | null;
-  payload: Record<string, unknown>;
-}
+import type { EventEnvelope } from './envelope.js';
+export type { EventEnvelope } from './envelope.js';
 
 export interface PageQuery {
   before_seq?: number | undefined;

@@ -61,6 +61,9 @@ const KIND_LEVELS: Record<string, Level> = {
   tool_executed: 'verbose',
 };
 
+/** The kinds with a level of their own (the console subscribes to these by name on EventSource). */
+export const LEVELLED_KINDS: readonly string[] = Object.keys(KIND_LEVELS);
+
 export function levelOf(kind: string): Level {
   return KIND_LEVELS[kind] ?? 'verbose';
 }

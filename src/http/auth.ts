@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
+import type { SessionAuthenticator } from './session-cookie.js';
 
 export interface AuthPolicy {
   /** '' = local mode. */
@@ -19,8 +20,11 @@ export interface AuthPolicy {
   allowedOrigins: string[];
   /** Serve loopback clients whose uid cannot be determined (auth.trust_loopback_peers). */
   trustLoopbackPeers: boolean;
-  /** Browser sessions (OIDC sign-in, src/http/session-cookie.ts): a live one stands in for the token. */
-  sessions?: { authenticate(request: FastifyRequest): boolean };
+  /**
+   * Browser sessions (the console's token sign-in, OIDC; src/http/session-cookie.ts): a live one
+   * stands in for the token, from the uid it is bound to when it is bound.
+   */
+  sessions?: SessionAuthenticator;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -42,8 +46,9 @@ export function bearerToken(request: FastifyRequest): string | null {
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
  * 2. `open` routes need nothing more.
- * 3. A credential (the control token, or a browser session from an OIDC sign-in) authorises the
- *    request whoever sends it.
+ * 3. A credential (the control token, or a browser session) authorises the request whoever sends
+ *    it; a session the console signed in over loopback only from the uid that signed in (a
+ *    replayed cookie from another user's connection counts as no credential).
  * 4. In bearer mode a route that needs the token, and has none, is 401.
  * 5. Everything else is served on trust in the local process boundary, which means this user:
  *    the peer's uid must be the daemon's (403 peer_user_rejected), and an unknown peer is
@@ -79,7 +84,18 @@ function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> |
   if (auth === 'open') return;
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
-  if (policy.sessions?.authenticate(request)) return;
+  const session = policy.sessions?.current(request);
+  if (session && session.uid === null) return;
+  if (session) {
+    const known = knownPeerUid(request.socket);
+    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? undefined : uncredentialed(request, policy, auth, remote)));
+    if (known === session.uid) return;
+  }
+  return uncredentialed(request, policy, auth, remote);
+}
+
+/** Steps 4 and 5: a request without a usable credential. */
+function uncredentialed(request: FastifyRequest, policy: AuthPolicy, auth: string, remote: string): Promise<void> | undefined {
   if (policy.token) {
     const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
     if (needed) throw errors.unauthorized();

@@ -69,7 +69,7 @@ export async function installBrowserAccess(app: FastifyInstance, policy: AuthPol
     if (policy.token || !policy.sessions) return;
     const auth = request.routeOptions.config?.auth;
     if (!auth || auth === 'open') return;
-    if (!policy.sessions.authenticate(request)) throw errors.sessionRequired();
+    if (!policy.sessions.current(request)) throw errors.sessionRequired();
   }
 }
 

@@ -11,16 +11,25 @@
  */
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyRequest } from 'fastify';
-import type { BrowserAuth } from '../auth/index.js';
-import type { Session } from '../auth/sessions.js';
+import { listOrigins, type BrowserAuth } from '../auth/index.js';
+import type { Services } from '../services.js';
+import type { Session, SessionStore } from '../auth/sessions.js';
+import { TokenSessions } from '../auth/token-sessions.js';
 import { PENDING_TTL_MS } from '../auth/oidc.js';
 import { normaliseOrigin } from '../core/origins.js';
 
+/** A live session of a request: which family, and the uid it is bound to (null: unbound). */
+export interface CurrentSession {
+  id: string;
+  session: Session;
+  kind: 'oidc' | 'token';
+  store: SessionStore;
+  uid: number | null;
+}
+
 export interface SessionAuthenticator {
-  /** Whether the request carries a live session usable from its origin (the auth hook's test). */
-  authenticate(request: FastifyRequest): boolean;
-  /** The live session of the request, with its id (for logout), or null. */
-  current(request: FastifyRequest): { id: string; session: Session } | null;
+  /** The live session a request carries and may use from its origin (the auth hook's test), or null. */
+  current(request: FastifyRequest): CurrentSession | null;
 }
 
 /**
@@ -38,19 +47,65 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return parseCookies(header)[name];
 }
 
-export function sessionAuthenticator(b: BrowserAuth): SessionAuthenticator {
-  const current = (request: FastifyRequest) => {
-    const id = readCookie(request, b.cookieName);
-    if (!id) return null;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      const normalised = normaliseOrigin(origin);
-      if (normalised === null || !b.sessionOrigins.has(normalised)) return null;
-    }
-    const session = b.sessions.find(id);
-    return session ? { id, session } : null;
+/** Whether a request's Origin (if any) may use a session: none, a listed one, or `ok(normalised)`. */
+function originMayUseSession(request: FastifyRequest, ok: (origin: string) => boolean): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  const normalised = normaliseOrigin(origin);
+  return normalised !== null && ok(normalised);
+}
+
+/**
+ * The console's cookie is named after the port the browser connected to: cookies ignore ports, so
+ * two daemons on one host (or a daemon and anything else on another port) never overwrite each
+ * other's session.
+ */
+export const tokenCookieName = (request: FastifyRequest) => `svc_console_${request.socket.localPort ?? 0}`;
+
+/** The daemon's own origin as the browser sees it (the Host already passed the allowlist). */
+const ownOrigins = (request: FastifyRequest) => {
+  const host = request.headers.host ?? '';
+  return [normaliseOrigin(`http://${host}`), normaliseOrigin(`https://${host}`)];
+};
+
+/**
+ * Both session families: the console's control-token session first, then the OIDC one. A token
+ * session counts from no Origin, the daemon's own origin or a listed one; an OIDC session from
+ * no Origin or `sessionOrigins` (listed ones and the redirect URL's).
+ */
+export function sessionAuthenticator(deps: { browserAuth: BrowserAuth | null; tokenSessions: TokenSessions | null; listedOrigins: ReadonlySet<string> }): SessionAuthenticator | null {
+  const { browserAuth: b, tokenSessions: t, listedOrigins } = deps;
+  if (!b && !t) return null;
+  const fromToken = (request: FastifyRequest): CurrentSession | null => {
+    const id = t && readCookie(request, tokenCookieName(request));
+    if (!t || !id) return null;
+    if (!originMayUseSession(request, (o) => listedOrigins.has(o) || ownOrigins(request).includes(o))) return null;
+    const session = t.sessions.find(id);
+    return session ? { id, session, kind: 'token', store: t.sessions, uid: TokenSessions.boundUid(session) } : null;
   };
-  return { current, authenticate: (request) => current(request) !== null };
+  const fromOidc = (request: FastifyRequest): CurrentSession | null => {
+    const id = b && readCookie(request, b.cookieName);
+    if (!b || !id) return null;
+    if (!originMayUseSession(request, (o) => b.sessionOrigins.has(o))) return null;
+    const session = b.sessions.find(id);
+    return session ? { id, session, kind: 'oidc', store: b.sessions, uid: null } : null;
+  };
+  return { current: (request) => fromToken(request) ?? fromOidc(request) };
+}
+
+/** The browser sessions of a daemon (token sign-in, OIDC), or nothing when it has neither. */
+export function sessionsOf(s: Pick<Services, 'browserAuth' | 'tokenSessions' | 'config'>): { sessions?: SessionAuthenticator } {
+  const sessions = sessionAuthenticator({ browserAuth: s.browserAuth, tokenSessions: s.tokenSessions, listedOrigins: listOrigins(s.config.values.auth.allowed_origins) });
+  return sessions ? { sessions } : {};
+}
+
+/** The console's session cookie: SameSite=Strict, as no other site ever links into a session. */
+export function tokenSessionCookie(request: FastifyRequest, id: string, session: Session, now: number): string {
+  return serialize(tokenCookieName(request), id, { httpOnly: true, sameSite: 'strict', secure: false, path: '/', maxAge: Math.max(0, Math.floor((session.expiresAt - now) / 1000)) });
+}
+
+export function clearedTokenSessionCookie(request: FastifyRequest): string {
+  return serialize(tokenCookieName(request), '', { httpOnly: true, sameSite: 'strict', secure: false, path: '/', maxAge: 0 });
 }
 
 function attributes(b: BrowserAuth, path: string, maxAgeS: number) {

@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { buildApp, type ServedRoute } from './app.js';
 import type { AuthPolicy } from './auth.js';
 import { agentRoutes } from './control/agents.js';
+import { consoleRoutes } from './control/console.js';
 import { conversationRoutes } from './control/conversation.js';
 import { discoveryRoutes } from './control/discovery.js';
 import { docsRoutes } from './control/docs.js';
@@ -38,8 +39,8 @@ import { inboxMetaRoutes } from './inbox/meta.js';
 import { inboxStreamRoutes } from './inbox/streams.js';
 import { inboxSubscriptionRoutes } from './inbox/subscriptions.js';
 import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
-import { defineRoute, type AnyRoute } from './route.js';
-import { sessionAuthenticator } from './session-cookie.js';
+import { defineRoute, operationIdOf, type AnyRoute } from './route.js';
+import { sessionsOf } from './session-cookie.js';
 
 export const CONTROL_INFO: DocumentInfo = {
   title: 'svc control plane',
@@ -72,6 +73,7 @@ export function controlRoutes(s: Services): AnyRoute[] {
   return [
     ...discoveryRoutes(s),
     ...docsRoutes(),
+    ...consoleRoutes(),
     ...browserAuthRoutes(s),
     ...agentRoutes(s),
     ...ingressRoutes(s),
@@ -91,7 +93,20 @@ export function controlRoutes(s: Services): AnyRoute[] {
     ...skillRoutes(s),
     ...observerSyncRoutes(s),
     ...searchRoutes(s),
+    ...inboxOnControlPlane(s),
   ];
+}
+
+/**
+ * The inbox API again on the control plane, under /api/inbox: a browser (the console) cannot
+ * reach the Unix socket. The same route definitions, so one rule each; served with the control
+ * plane's auth (the token or a session in bearer mode, this user only in local mode).
+ */
+function inboxOnControlPlane(s: Services): AnyRoute[] {
+  return inboxRoutes(s).map((route) => {
+    const id = operationIdOf(route);
+    return { ...route, url: `/api/inbox${route.url}`, operationId: `inbox${id[0]!.toUpperCase()}${id.slice(1)}` };
+  });
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
@@ -142,7 +157,7 @@ export function controlPolicy(s: Services): AuthPolicy {
     allowedHosts: auth.allowed_hosts,
     allowedOrigins: auth.allowed_origins,
     trustLoopbackPeers: auth.trust_loopback_peers,
-    ...(s.browserAuth ? { sessions: sessionAuthenticator(s.browserAuth) } : {}),
+    ...sessionsOf(s),
   };
 }
 

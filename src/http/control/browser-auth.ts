@@ -9,15 +9,20 @@ import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo } from '../schemas/browser-auth.js';
+import { isLoopbackAddress } from '../../core/origins.js';
+import { tokenMatches } from '../auth.js';
+import { peerUid } from '../peer-user.js';
+import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/browser-auth.js';
 import {
   clearedLoginCookie,
   clearedSessionCookie,
   loginCookie,
   loginCookieName,
+  clearedTokenSessionCookie,
   readCookie,
-  sessionAuthenticator,
   sessionCookie,
+  sessionsOf,
+  tokenSessionCookie,
 } from '../session-cookie.js';
 
 const tags = ['auth'];
@@ -37,7 +42,10 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
     if (!s.browserAuth) throw errors.oidcNotConfigured();
     return s.browserAuth;
   };
-  const sessions = s.browserAuth ? sessionAuthenticator(s.browserAuth) : null;
+  const sessions = sessionsOf(s).sessions ?? null;
+  const anySignIn = () => {
+    if (!s.browserAuth && !s.tokenSessions) throw errors.oidcNotConfigured();
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -85,11 +93,12 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       bodyOptional: true,
       responses: { 200: { description: 'Signed out', schema: LogoutResponse, headers: { 'Set-Cookie': 'The cleared session cookie' } } },
       handler: ({ request, reply }) => {
-        const b = configured();
+        anySignIn();
         const current = sessions!.current(request);
-        const revoked = current !== null && b.sessions.revoke(current.id);
-        if (revoked) s.logger.info({ subject: current.session.subject }, 'browser session revoked');
-        noStore(reply).header('set-cookie', clearedSessionCookie(b));
+        const revoked = current !== null && current.store.revoke(current.id);
+        if (revoked) s.logger.info({ subject: current.session.subject, kind: current.kind }, 'browser session revoked');
+        const cleared = [...(s.browserAuth ? [clearedSessionCookie(s.browserAuth)] : []), ...(s.tokenSessions ? [clearedTokenSessionCookie(request)] : [])];
+        noStore(reply).header('set-cookie', cleared);
         return { ok: true as const, revoked };
       },
     }),
@@ -102,12 +111,44 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       summary: "The current browser session's account and expiry (401 session_required without one)",
       responses: { 200: { description: 'Session', schema: SessionInfo } },
       handler: ({ request, reply }) => {
-        configured();
+        anySignIn();
         const current = sessions!.current(request);
         if (!current) throw errors.sessionRequired();
         noStore(reply);
-        const { session } = current;
-        return { ok: true as const, subject: session.subject, issuer: session.issuer, created_at: isoAt(session.createdAt), expires_at: isoAt(session.expiresAt) };
+        const { session, kind } = current;
+        const issuer = kind === 'token' ? 'control-token' : session.issuer;
+        return { ok: true as const, kind, subject: session.subject, issuer, created_at: isoAt(session.createdAt), expires_at: isoAt(session.expiresAt) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/auth/token',
+      operationId: 'signInWithToken',
+      errors: { 401: ['auth_required'], 404: ['token_sign_in_unavailable'], 429: ['overloaded'] },
+      auth: 'open',
+      tags,
+      summary: 'Sign a browser in with the control token (the console\'s sign-in form): sets a session cookie',
+      description:
+        'Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in over loopback is bound to the signing user: from another user\'s connection it counts for nothing. After 10 wrong tokens in a minute the route answers 429 overloaded until the minute is over.',
+      body: TokenLoginBody,
+      bodyExample: { token: 'the control token' },
+      responses: { 200: { description: 'Signed in', schema: TokenLoginResponse, headers: { 'Set-Cookie': 'The session cookie' } } },
+      handler: async ({ body, request, reply }) => {
+        const t = s.tokenSessions;
+        if (!t) throw errors.tokenSignInUnavailable();
+        const wait = t.throttledForMs();
+        if (wait > 0) throw errors.overloaded('too many wrong tokens: sign-in is paused for a minute', Math.ceil(wait / 1000));
+        if (!tokenMatches(body.token, s.config.controlToken)) {
+          t.recordFailure();
+          s.logger.warn({ remote: request.socket.remoteAddress }, 'console sign-in refused: wrong control token');
+          throw errors.unauthorized();
+        }
+        const remote = request.socket.remoteAddress;
+        const uid = remote !== undefined && isLoopbackAddress(remote) ? await peerUid(request.socket) : null;
+        const { id, session } = t.create(uid);
+        s.logger.info({ subject: session.subject }, 'console signed in with the control token');
+        noStore(reply).header('set-cookie', tokenSessionCookie(request, id, session, s.clock.now()));
+        return { ok: true as const, expires_at: isoAt(session.expiresAt) };
       },
     }),
   ];

@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { errors } from '../../core/errors.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { staticPageRoutes } from '../static-pages.js';
 
 const tags = ['discovery'];
 
@@ -50,55 +50,28 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const fromSwaggerUi = (name: string) => () =>
+  fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')), name));
+const CSS = 'text/css; charset=utf-8';
+const JS = 'text/javascript; charset=utf-8';
 
-/** The files of swagger-ui-dist the page uses, read once on first request. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'init.js': 'text/javascript; charset=utf-8',
-};
-const cache = new Map<string, Buffer>();
 let inboxDocument: Buffer | null = null;
-
-function asset(name: string): Buffer {
-  let body = cache.get(name);
-  if (!body) {
-    if (name === 'init.js') body = Buffer.from(INIT_SCRIPT);
-    else body = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')), name));
-    cache.set(name, body);
-  }
-  return body;
-}
 
 export function docsRoutes(): AnyRoute[] {
   return [
-    defineRoute({
-      method: 'GET',
+    ...staticPageRoutes({
       url: '/docs',
-      auth: 'open',
-      tags,
+      assetsUrl: '/docs/assets',
       summary: 'API reference (Swagger UI) for the control plane and the inbox',
-      responses: { 200: { description: 'An HTML page; its scripts and styles come from /docs/assets/', contentType: 'text/html' } },
-      handler: ({ reply }) => {
-        reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff');
-        return PAGE;
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/docs/assets/:name',
-      auth: 'open',
+      assetSummary: 'A file of the API reference page',
+      html: PAGE,
       tags,
-      summary: 'A file of the API reference page',
-      params: z.strictObject({ name: z.string().min(1).max(64) }),
-      responses: { 200: { description: 'A stylesheet or script', contentType: ['text/css', 'text/javascript'] } },
-      handler: ({ params, reply }) => {
-        const type = ASSETS[params.name];
-        if (!type) throw errors.routeNotFound('GET', `/docs/assets/${params.name}`);
-        reply.header('content-type', type).header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff');
-        return asset(params.name);
+      assetCache: 'public, max-age=3600',
+      assets: {
+        'swagger-ui.css': { type: CSS, load: fromSwaggerUi('swagger-ui.css') },
+        'swagger-ui-bundle.js': { type: JS, load: fromSwaggerUi('swagger-ui-bundle.js') },
+        'swagger-ui-standalone-preset.js': { type: JS, load: fromSwaggerUi('swagger-ui-standalone-preset.js') },
+        'init.js': { type: JS, load: () => Buffer.from(INIT_SCRIPT) },
       },
     }),
     defineRoute({

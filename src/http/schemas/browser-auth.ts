@@ -25,8 +25,9 @@ export const CallbackQuery = z
 export const SessionInfo = z
   .object({
     ok: z.literal(true),
-    subject: z.string().openapi({ description: 'The `sub` of the signed-in account' }),
-    issuer: z.string(),
+    kind: z.enum(['oidc', 'token']).openapi({ description: 'oidc: an OpenID sign-in; token: the console signed in with the control token' }),
+    subject: z.string().openapi({ description: 'The `sub` of the signed-in account (oidc); `uid:N` or `remote` (token: whom the session is bound to)' }),
+    issuer: z.string().openapi({ description: "The provider's issuer URL (oidc); `control-token` (token)" }),
     created_at: z.string(),
     expires_at: z.string().openapi({ description: 'Fixed at sign-in; a session is never extended' }),
   })
@@ -35,3 +36,11 @@ export const SessionInfo = z
 export const LogoutResponse = z
   .object({ ok: z.literal(true), revoked: z.boolean().openapi({ description: 'Whether a live session was revoked' }) })
   .openapi('LogoutResponse');
+
+export const TokenLoginBody = z
+  .strictObject({ token: z.string().min(1).max(4096).openapi({ description: 'The control token' }) })
+  .openapi('TokenLoginBody');
+
+export const TokenLoginResponse = z
+  .object({ ok: z.literal(true), expires_at: z.string().openapi({ description: 'Fixed at sign-in; a session is never extended' }) })
+  .openapi('TokenLoginResponse');

@@ -1,0 +1,44 @@
+/**
+ * Live event streams with the browser's EventSource. A frame's SSE event name is its kind, and
+ * EventSource delivers named frames only to listeners of that name, so the console listens to
+ * every kind svc gives a level (src/events/levels.ts) and their Holon companions. event_seq is
+ * gap-free per agent, so a frame of a kind nobody listened to shows up as a gap: the agent page
+ * fills it from the events page (agent-events.tsx). After a dropped connection EventSource
+ * reconnects by itself with `Last-Event-ID`, and the daemon resumes after that event.
+ */
+import { useEffect, useRef } from 'preact/hooks';
+import { COMPANION_KINDS } from '../events/holon-kinds.js';
+import { LEVELLED_KINDS } from '../events/levels.js';
+import type { EventEnvelope } from './types.js';
+
+export const STREAMED_KINDS = [...new Set([...LEVELLED_KINDS, ...Object.keys(COMPANION_KINDS), 'message'])];
+
+export interface StreamHandlers {
+  onEvent: (event: EventEnvelope) => void;
+  /** The connection is (again) open: a fresh connection without a cursor starts live, so reload what came before. */
+  onOpen?: () => void;
+  /** The daemon closed the stream for good (e.g. the cursor left the replay window): start a new one. */
+  onClosed?: () => void;
+}
+
+/** One EventSource on `url` while the component is mounted; a new `generation` opens a new one. */
+export function useEventSource(url: string, handlers: StreamHandlers, generation = 0): void {
+  const latest = useRef(handlers);
+  latest.current = handlers;
+  useEffect(() => {
+    const source = new EventSource(url, { withCredentials: true });
+    const frame = (e: MessageEvent<string>) => {
+      try {
+        latest.current.onEvent(JSON.parse(e.data) as EventEnvelope);
+      } catch {
+        /* not an envelope */
+      }
+    };
+    for (const kind of STREAMED_KINDS) source.addEventListener(kind, frame);
+    source.onopen = () => latest.current.onOpen?.();
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) latest.current.onClosed?.();
+    };
+    return () => source.close();
+  }, [url, generation]);
+}

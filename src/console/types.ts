@@ -1,0 +1,138 @@
+/** The parts of the control plane's answers the console reads (the full shapes: /api/openapi.json). */
+import type { EventEnvelope } from '../events/envelope.js';
+
+export type { EventEnvelope };
+export interface Handshake {
+  auth: { mode: 'bearer' | 'local'; required: boolean; session?: 'oidc' };
+  runtime: { default_agent: string; home_dir: string; listen: string };
+}
+
+export interface SessionInfo {
+  kind: 'oidc' | 'token';
+  subject: string;
+  expires_at: string;
+}
+
+export interface AgentRow {
+  agent_id: string;
+  display_name: string;
+  status: string;
+  visibility: string;
+  is_default: boolean;
+  pending: number;
+  current_run_id: string | null;
+  waiting_reason: string | null;
+  identity: { incarnation: number; created_at: string };
+  model: { effective_model: string };
+  scheduling_posture?: { posture: string; reason: string };
+}
+
+/** GET /api/agents/:id/status */
+export interface AgentStatus {
+  agent_id: string;
+  status: string;
+  incarnation: number;
+  model: string;
+  pending_messages: number;
+  active_task_count: number;
+  scheduling_posture?: { posture: string; reason: string };
+}
+
+
+export interface EventsPage {
+  events: EventEnvelope[];
+  has_older: boolean;
+}
+
+export interface HistoryEntry {
+  seq: number;
+  role: string;
+  content: string;
+  turn_id: string | null;
+  created_at: string;
+}
+
+export interface Conversation {
+  status: string;
+  current_turn: unknown;
+  pending: number;
+  history: HistoryEntry[];
+}
+
+export interface Brief {
+  brief_id: string;
+  kind: string;
+  title: string;
+  text: string;
+  created_at: string;
+}
+
+export interface Task {
+  task_id: string;
+  kind: string;
+  status: string;
+  summary: string;
+  created_at: string;
+  command?: { cmd: string; exit_status: number | null } | null;
+}
+
+export interface TaskOutput {
+  task: { status: string; output_preview: string; output_truncated: boolean; exit_status: number | null };
+}
+
+export interface Timer {
+  timer_id: string;
+  status: string;
+  summary: string | null;
+  duration_ms: number | null;
+  interval_ms: number | null;
+  next_fire_at: string | null;
+  fire_count: number;
+}
+
+export interface WorkItem {
+  id: string;
+  objective: string;
+  state: string;
+  plan_status: string;
+  revision: number;
+  updated_at: string;
+}
+
+export interface InboxAgent {
+  agentId: string;
+  name: string | null;
+  deliveryPaused: boolean;
+  createdAt: string;
+}
+
+export interface InboxSource {
+  sourceId: string;
+  hostId: string;
+  sourceType: string;
+  streamKind: string;
+  streamKey: string;
+  state: string;
+  createdAt: string;
+}
+
+export interface InboxSubscription {
+  subscriptionId: string;
+  agentId: string;
+  sourceId: string;
+  filter: unknown;
+  startPolicy: string;
+  consumedOffset: number;
+  createdAt: string;
+}
+
+export interface InboxEntry {
+  entryId: string;
+  kind: string;
+  sourceId: string | null;
+  message: string | null;
+  sender: string | null;
+  event: { type: string; subject: string | null; data: unknown } | null;
+  createdAt: string;
+  ackedAt: string | null;
+}

@@ -1,0 +1,156 @@
+/** Small pieces every page uses: loading a resource, tables, times, errors, busy buttons, the hash route. */
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+
+export interface Resource<T> {
+  data: T | null;
+  error: ApiError | null;
+  reload: () => void;
+}
+
+/** Loads `load()` now, again when `deps` change or `reload()` is called; keeps the last data while reloading. */
+export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      },
+      (e: unknown) => live && setError(e instanceof ApiError ? e : new ApiError(0, 'error', String(e))),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]); // eslint-disable-line react-hooks/exhaustive-deps
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, reload };
+}
+
+/** The path after `#` (`#/agents/main` -> ['agents', 'main']), updated on navigation. */
+export function useRoute(): string[] {
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const on = () => setRoute(read());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}
+
+export const href = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`;
+
+export function ErrorNote({ error }: { error: ApiError | null }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {error.message} <code>{error.code}</code>
+    </p>
+  );
+}
+
+export function Time({ at }: { at: string | null | undefined }) {
+  if (!at) return <span class="muted">—</span>;
+  const d = new Date(at);
+  return <time dateTime={at} title={at}>{d.toLocaleString()}</time>;
+}
+
+export function Status({ value }: { value: string }) {
+  return <span class={`status status-${value.replace(/[^a-z_]/g, '')}`}>{value}</span>;
+}
+
+/** A table of rows, or a line saying there are none. */
+export function Table<T>({ rows, columns, empty, rowKey }: { rows: T[]; columns: Array<[string, (row: T) => ComponentChildren]>; empty: string; rowKey: (row: T) => string }) {
+  if (rows.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <table>
+      <thead>
+        <tr>{columns.map(([name]) => <th key={name}>{name}</th>)}</tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)} data-key={rowKey(row)}>
+            {columns.map(([name, cell]) => <td key={name}>{cell(row)}</td>)}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Runs one action at a time: `busy` while it runs, its error afterwards; resolves true on success. */
+function useAction(): { busy: boolean; error: ApiError | null; run: (action: () => Promise<unknown>) => Promise<boolean> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, 'error', String(err)));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+/** A form whose submit runs `action` with its fields; on success the form is cleared. */
+export function ActionForm({ action, label, children, name }: { action: (data: FormData) => Promise<unknown>; label: string; children?: ComponentChildren; name: string }) {
+  const { busy, error, run } = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    if (await run(() => action(new FormData(form)))) form.reset();
+  };
+  return (
+    <form class="action" name={name} onSubmit={submit}>
+      {children}
+      <button type="submit" disabled={busy}>
+        {label}
+      </button>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
+/** A button that runs `action` once at a time and shows its error beside it. */
+export function ActionButton({ action, label, title }: { action: () => Promise<unknown>; label: string; title?: string }) {
+  const { busy, error, run } = useAction();
+  return (
+    <span class="action-button">
+      <button type="button" disabled={busy} onClick={() => void run(action)} title={title}>
+        {label}
+      </button>
+      {error && <span class="error">{error.message}</span>}
+    </span>
+  );
+}
+
+export const field = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+
+/** `fn` called at most once per `ms` (trailing), however often the returned function is called. */
+export function useThrottled(fn: () => void, ms: number): () => void {
+  const timer = useRef<number | null>(null);
+  const latest = useRef(fn);
+  latest.current = fn;
+  useEffect(() => () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+  }, []);
+  return useCallback(() => {
+    if (timer.current !== null) return;
+    timer.current = window.setTimeout(() => {
+      timer.current = null;
+      latest.current();
+    }, ms);
+  }, [ms]);
+}
