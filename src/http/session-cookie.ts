@@ -17,6 +17,7 @@ import type { Session, SessionStore } from '../auth/sessions.js';
 import { TokenSessions } from '../auth/token-sessions.js';
 import { PENDING_TTL_MS } from '../auth/oidc.js';
 import { normaliseOrigin } from '../core/origins.js';
+import { peerUid } from './peer-user.js';
 
 /** A live session of a request: which family, and the uid it is bound to (null: unbound). */
 export interface CurrentSession {
@@ -97,6 +98,16 @@ export function sessionAuthenticator(deps: { browserAuth: BrowserAuth | null; to
 export function sessionsOf(s: Pick<Services, 'browserAuth' | 'tokenSessions' | 'config'>): { sessions?: SessionAuthenticator } {
   const sessions = sessionAuthenticator({ browserAuth: s.browserAuth, tokenSessions: s.tokenSessions, listedOrigins: listOrigins(s.config.values.auth.allowed_origins) });
   return sessions ? { sessions } : {};
+}
+
+/**
+ * The session of a request as the auth hook would accept it: a session bound to a uid counts
+ * only on a connection of that uid (for routes that are open, and so not checked by the hook).
+ */
+export async function usableSession(sessions: SessionAuthenticator, request: FastifyRequest): Promise<CurrentSession | null> {
+  const current = sessions.current(request);
+  if (!current || current.uid === null) return current;
+  return (await peerUid(request.socket)) === current.uid ? current : null;
 }
 
 /** The console's session cookie: SameSite=Strict, as no other site ever links into a session. */

@@ -23,6 +23,7 @@ import {
   sessionCookie,
   sessionsOf,
   tokenSessionCookie,
+  usableSession,
 } from '../session-cookie.js';
 
 const tags = ['auth'];
@@ -92,9 +93,9 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       summary: 'Sign out: revoke the session and clear its cookie',
       bodyOptional: true,
       responses: { 200: { description: 'Signed out', schema: LogoutResponse, headers: { 'Set-Cookie': 'The cleared session cookie' } } },
-      handler: ({ request, reply }) => {
+      handler: async ({ request, reply }) => {
         anySignIn();
-        const current = sessions!.current(request);
+        const current = await usableSession(sessions!, request);
         const revoked = current !== null && current.store.revoke(current.id);
         if (revoked) s.logger.info({ subject: current.session.subject, kind: current.kind }, 'browser session revoked');
         const cleared = [...(s.browserAuth ? [clearedSessionCookie(s.browserAuth)] : []), ...(s.tokenSessions ? [clearedTokenSessionCookie(request)] : [])];
@@ -110,9 +111,9 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       tags,
       summary: "The current browser session's account and expiry (401 session_required without one)",
       responses: { 200: { description: 'Session', schema: SessionInfo } },
-      handler: ({ request, reply }) => {
+      handler: async ({ request, reply }) => {
         anySignIn();
-        const current = sessions!.current(request);
+        const current = await usableSession(sessions!, request);
         if (!current) throw errors.sessionRequired();
         noStore(reply);
         const { session, kind } = current;
