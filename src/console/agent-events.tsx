@@ -1,10 +1,12 @@
 /**
- * An agent's live event log. The stream opens without a cursor (live), and on every (re)open the
- * newest page is read and merged by event_seq, so nothing between the page and the stream is
- * lost. event_seq has no gaps: a jump means frames this page did not listen for, read from the
- * events page instead. After a network drop EventSource resumes with Last-Event-ID by itself.
+ * An agent's live event log. The newest page is read first; the stream then starts after its
+ * head (`?after_seq=H`), so nothing between the two is lost. After a network drop EventSource
+ * reconnects to the same URL by itself and sends `Last-Event-ID`; the daemon takes the later of
+ * the two cursors, so the stream resumes after the last event this page received. event_seq has
+ * no gaps: a jump means frames of a kind this page did not listen for (live.ts), read from the
+ * events page instead.
  */
-import { useCallback, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { enc, get, qs } from './api.js';
 import { useEventSource } from './live.js';
 import type { EventEnvelope, EventsPage } from './types.js';
@@ -18,9 +20,12 @@ const REOPEN_MS = 2000;
 export function useAgentEvents(agentId: string, onEvent: () => void): { events: EventEnvelope[]; live: boolean } {
   const [events, setEvents] = useState<EventEnvelope[]>([]);
   const [live, setLive] = useState(false);
+  // The stream's first cursor (the head of the first page); a new generation reads the page again.
+  const [start, setStart] = useState<{ after: number; generation: number } | null>(null);
   const [generation, setGeneration] = useState(0);
   const newest = useRef(0);
   const base = `/api/agents/${enc(agentId)}/events`;
+  const again = () => setTimeout(() => setGeneration((g) => g + 1), REOPEN_MS);
 
   const merge = useCallback((more: EventEnvelope[]) => {
     if (more.length === 0) return;
@@ -32,27 +37,44 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
     });
   }, []);
 
-  const readPage = (query: Record<string, number | string>) => get<EventsPage>(base + qs(query)).then((p) => merge(p.events), () => {});
+  useEffect(() => {
+    let current = true;
+    get<EventsPage>(base + qs({ order: 'desc', limit: PAGE })).then(
+      (page) => {
+        if (!current) return;
+        merge(page.events);
+        setStart({ after: Math.max(newest.current, page.events[0]?.event_seq ?? 0), generation });
+      },
+      () => current && again(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [base, generation]);
 
-  useEventSource(`${base}/stream`, {
-    onOpen: () => {
-      setLive(true);
-      void readPage({ order: 'desc', limit: PAGE });
+  useEventSource(
+    start && `${base}/stream${qs({ after_seq: start.after })}`,
+    {
+      onOpen: () => setLive(true),
+      onEvent: (e) => {
+        if (e.agent_id !== agentId) return;
+        const before = newest.current;
+        merge([e]);
+        if (before > 0 && e.event_seq > before + 1) {
+          void get<EventsPage>(base + qs({ after_seq: before, before_seq: e.event_seq, limit: Math.min(1000, e.event_seq - before - 1) })).then((p) => merge(p.events), () => {});
+        }
+        onEvent();
+      },
+      onDown: () => setLive(false),
+      // Refused for good (a cursor retention pruned, a session that ended): read the page again
+      // after a pause, so a lasting refusal never becomes a tight loop.
+      onClosed: () => {
+        setLive(false);
+        again();
+      },
     },
-    onEvent: (e) => {
-      if (e.agent_id !== agentId) return;
-      const before = newest.current;
-      merge([e]);
-      if (before > 0 && e.event_seq > before + 1) void readPage({ after_seq: before, before_seq: e.event_seq, limit: Math.min(1000, e.event_seq - before - 1) });
-      onEvent();
-    },
-    onClosed: () => {
-      // Refused for good (a pruned cursor, the daemon restarting, a session that ended): a new
-      // stream after a pause, so a lasting refusal never becomes a tight loop.
-      setLive(false);
-      setTimeout(() => setGeneration((g) => g + 1), REOPEN_MS);
-    },
-  }, generation);
+    start?.generation ?? 0,
+  );
   return { events, live };
 }
 

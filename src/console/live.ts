@@ -5,6 +5,7 @@
  * gap-free per agent, so a frame of a kind nobody listened to shows up as a gap: the agent page
  * fills it from the events page (agent-events.tsx). After a dropped connection EventSource
  * reconnects by itself with `Last-Event-ID`, and the daemon resumes after that event.
+ * `withCredentials` only matters cross-origin; same-origin requests carry the session cookie anyway.
  */
 import { useEffect, useRef } from 'preact/hooks';
 import { COMPANION_KINDS } from '../events/holon-kinds.js';
@@ -17,15 +18,18 @@ export interface StreamHandlers {
   onEvent: (event: EventEnvelope) => void;
   /** The connection is (again) open: a fresh connection without a cursor starts live, so reload what came before. */
   onOpen?: () => void;
-  /** The daemon closed the stream for good (e.g. the cursor left the replay window): start a new one. */
+  /** The connection dropped; EventSource is reconnecting by itself (with Last-Event-ID). */
+  onDown?: () => void;
+  /** The daemon refused the stream for good (e.g. the cursor left the replay window): start a new one. */
   onClosed?: () => void;
 }
 
-/** One EventSource on `url` while the component is mounted; a new `generation` opens a new one. */
-export function useEventSource(url: string, handlers: StreamHandlers, generation = 0): void {
+/** One EventSource on `url` (none while null) while the component is mounted; a new `generation` opens a new one. */
+export function useEventSource(url: string | null, handlers: StreamHandlers, generation = 0): void {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
+    if (url === null) return;
     const source = new EventSource(url, { withCredentials: true });
     const frame = (e: MessageEvent<string>) => {
       try {
@@ -38,6 +42,7 @@ export function useEventSource(url: string, handlers: StreamHandlers, generation
     source.onopen = () => latest.current.onOpen?.();
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) latest.current.onClosed?.();
+      else latest.current.onDown?.();
     };
     return () => source.close();
   }, [url, generation]);

@@ -485,8 +485,15 @@ describe('SSE: /api/agents/:id/events/stream', () => {
     c.close();
   });
 
-  it('after_seq in the query wins over Last-Event-ID', async () => {
+  it('after_seq in the query wins over an older Last-Event-ID', async () => {
     const c = await sse('/api/agents/sse1/events/stream?after_seq=9', { 'Last-Event-ID': '2' });
+    await c.waitFrames(2);
+    expect(c.ids).toEqual([10, 11]);
+    c.close();
+  });
+
+  it('a later Last-Event-ID wins over after_seq: an EventSource reconnecting to its first URL resumes', async () => {
+    const c = await sse('/api/agents/sse1/events/stream?after_seq=2', { 'Last-Event-ID': '9' });
     await c.waitFrames(2);
     expect(c.ids).toEqual([10, 11]);
     c.close();

@@ -38,14 +38,17 @@ export function eventRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'SSE of the raw event log: backlog after the cursor, then live',
       description:
-        'Frames: id = event_seq, event = type, data = envelope. Last-Event-ID is honoured when after_seq is absent. The replay window is the retained log (events.retain_days, events.retain_max_events). A client that falls too far behind is disconnected, and a stream whose unsent backlog retention pruned is closed; page from the last id, then reconnect.',
+        'Frames: id = event_seq, event = type, data = envelope. Last-Event-ID is honoured when after_seq is absent; with both, the later of the two is the cursor, so a browser EventSource reconnecting to its first URL (?after_seq=N) resumes after the last event it received. The replay window is the retained log (events.retain_days, events.retain_max_events). A client that falls too far behind is disconnected, and a stream whose unsent backlog retention pruned is closed; page from the last id, then reconnect.',
       params: AgentIdParams,
       query: StreamQuery,
       sse: true,
       responses: SSE_RESPONSE,
       handler: async ({ params, query, request, reply }) => {
         s.agents.get(params.id);
-        const after = query.after_seq ?? lastEventId(request);
+        // With both, the later cursor: a reconnecting EventSource repeats its first URL and adds
+        // Last-Event-ID, and resumes after what it already has (as the inbox watch does).
+        const header = lastEventId(request);
+        const after = query.after_seq === undefined || header === undefined ? (query.after_seq ?? header) : Math.max(query.after_seq, header);
         if (after !== undefined && after !== 0) {
           const head = s.events.head(params.id);
           const oldest = s.events.oldestRetained(params.id);

@@ -1,0 +1,253 @@
+/**
+ * The console at GET / in a real headless Chromium (Debian package `chromium`, driven by
+ * playwright-core): what a user does in it, each step checked on the page and against the API,
+ * with a screenshot of every screen (PNG files in a temp directory, checked to be real images).
+ * Needs `npm run build` first (the daemon and the console bundle).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { freePort } from '../helpers/ports.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const TOKEN = 'console-test-token-0123456789';
+
+const pool = daemonPool();
+let browser: Browser;
+const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-console-shots-'));
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error('chromium is not installed (Debian package chromium)');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  pool.cleanup();
+  fs.rmSync(shots, { recursive: true, force: true });
+});
+
+/** A screenshot of the page, checked to be a PNG of the viewport's size. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  const png = fs.readFileSync(file);
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.readUInt32BE(16)).toBe(1280); // IHDR width
+  expect(png.length).toBeGreaterThan(5_000);
+}
+
+/** A page that records script errors, failed requests and the EventSource requests it makes. */
+async function openPage(base: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const streams: Array<{ url: string; lastEventId: string | undefined }> = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('request', (r) => {
+    if (r.resourceType() !== 'eventsource') return;
+    void r.allHeaders().then((h) => streams.push({ url: r.url(), lastEventId: h['last-event-id'] }));
+  });
+  await page.goto(`${base}/`);
+  return { context, page, problems, streams };
+}
+
+/** The event_seq values listed on the agent page, newest first. */
+const listedSeqs = (page: Page) => page.$$eval('ol.events li', (items) => items.map((li) => Number(li.getAttribute('data-seq'))));
+
+describe('the console in local mode', () => {
+  let d: RunningDaemon;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    d = await pool.start({ args: ['--listen', `127.0.0.1:${port}`] });
+  });
+
+  it('serves one page whose scripts and styles are the daemon\'s own, under a CSP without inline scripts', async () => {
+    const page = await request({ base: d.base }, 'GET', '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.text).not.toMatch(/<script>[^<]/);
+    for (const src of page.text.matchAll(/(?:src|href)="([^"]+)"/g)) expect(src[1]).toMatch(/^(\/console\/assets\/|data:)/);
+    for (const [name, type] of [['app.js', 'text/javascript'], ['app.css', 'text/css']]) {
+      const r = await request({ base: d.base }, 'GET', `/console/assets/${name}`);
+      expect(r.status, name).toBe(200);
+      expect(r.headers['content-type']).toContain(type);
+    }
+    for (const bad of ['nope.js', '..%2Fapp.js', 'app.js.map', 'constructor']) expect((await request({ base: d.base }, 'GET', `/console/assets/${bad}`)).status, bad).toBe(404);
+  });
+
+  it('lists the agents, sends a prompt from the agent page and shows the reply live, without a reload', async () => {
+    const { context, page, problems } = await openPage(d.base);
+    await page.waitForSelector('table tr[data-key="main"]');
+    await screenshot(page, 'agents');
+    await page.click('a[href="#/agents/main"]');
+    await page.waitForSelector('text=live');
+    // A reload would drop this marker.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.fill('textarea[name=text]', 'hello from the console');
+    await page.click('form[name=prompt] button[type=submit]');
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("echo: hello from the console")', { timeout: 15_000 });
+    await screenshot(page, 'agent-events');
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+    await page.click('nav.tabs a:has-text("Conversation")');
+    await page.waitForSelector('li[data-role="assistant"]:has-text("echo: hello from the console")');
+    await screenshot(page, 'agent-conversation');
+    await page.click('nav.tabs a:has-text("Briefs")');
+    await page.waitForSelector('article.brief:has-text("echo: hello from the console")');
+    // The page agrees with the API: every event of the log, once each, in order.
+    await page.click('nav.tabs a:has-text("Events")');
+    const log = await request({ base: d.base }, 'GET', '/api/agents/main/events?limit=1000&order=asc');
+    const seqs = (log.json.events as Array<{ event_seq: number }>).map((e) => e.event_seq);
+    await waitFor(async () => (await listedSeqs(page)).length === seqs.length, 5000);
+    expect(await listedSeqs(page)).toEqual([...seqs].sort((a, b) => b - a));
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('resumes its event stream with Last-Event-ID after the daemon restarts, with no gap and no duplicate', async () => {
+    const { context, page, problems, streams } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/main`);
+    await page.waitForSelector('text=live');
+    // Events that arrive on the open stream carry ids: EventSource remembers the last one.
+    await request({ base: d.base }, 'POST', '/api/control/agents/main/prompt', { body: { text: 'before the restart' } });
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("echo: before the restart")', { timeout: 15_000 });
+    await waitFor(async () => (await request({ base: d.base }, 'GET', '/api/agents/main/status')).json.status === 'idle');
+    const head = (await request({ base: d.base }, 'GET', '/api/agents/main/events?limit=1&order=desc')).json.events[0].event_seq as number;
+    await waitFor(async () => (await listedSeqs(page))[0] === head);
+    expect(await d.stop()).toBe(0);
+    await page.waitForSelector('text=connecting');
+    d = await pool.start({ home: d.home, args: ['--listen', `127.0.0.1:${port}`] });
+    // EventSource reconnects by itself and names the last event it saw.
+    await waitFor(() => streams.some((s) => s.lastEventId === String(head)), 20_000, 100);
+    await page.waitForSelector('text=live');
+    const sent = await request({ base: d.base }, 'POST', '/api/control/agents/main/prompt', { body: { text: 'after the restart' } });
+    expect(sent.status).toBe(202);
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("echo: after the restart")', { timeout: 15_000 });
+    const log = await request({ base: d.base }, 'GET', '/api/agents/main/events?limit=1000&order=asc');
+    const seqs = (log.json.events as Array<{ event_seq: number }>).map((e) => e.event_seq);
+    await waitFor(async () => (await listedSeqs(page)).length === seqs.length, 5000);
+    expect(await listedSeqs(page)).toEqual([...seqs].sort((a, b) => b - a));
+    // The page was open across the restart: only the requests the daemon could not answer failed.
+    expect(problems.filter((p) => !p.includes('ERR_CONNECTION_REFUSED') && !p.includes('Failed to load resource'))).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('runs a command task and shows its output, adds and cancels a timer, adds and completes a work item', async () => {
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/main/tasks`);
+    await page.fill('form[name=run-task] input[name=cmd]', 'echo printed-by-the-task');
+    await page.click('form[name=run-task] button[type=submit]');
+    await page.click('button.link:has-text("echo printed-by-the-task")', { timeout: 10_000 });
+    await page.waitForSelector('.task-output pre:has-text("printed-by-the-task")', { timeout: 10_000 });
+    await page.waitForSelector('tr:has-text("echo printed-by-the-task") .status-completed');
+    await screenshot(page, 'agent-tasks');
+
+    await page.click('nav.tabs a:has-text("Timers")');
+    await page.fill('form[name=create-timer] input[name=seconds]', '3600');
+    await page.fill('form[name=create-timer] input[name=summary]', 'check the build');
+    await page.click('form[name=create-timer] button[type=submit]');
+    await page.waitForSelector('tr:has-text("check the build") .status-active');
+    await screenshot(page, 'agent-timers');
+    await page.click('tr:has-text("check the build") button:has-text("Cancel")');
+    await page.waitForSelector('tr:has-text("check the build") .status-cancelled');
+    const timers = (await request({ base: d.base }, 'GET', '/api/agents/main/timers')).json.timers as Array<{ summary: string; status: string; duration_ms: number }>;
+    expect(timers.find((t) => t.summary === 'check the build')).toMatchObject({ status: 'cancelled', duration_ms: 3_600_000 });
+
+    await page.click('nav.tabs a:has-text("Work items")');
+    await page.fill('form[name=create-work-item] input[name=objective]', 'write the release notes');
+    await page.click('form[name=create-work-item] button[type=submit]');
+    const row = 'tr:has-text("write the release notes")';
+    await page.waitForSelector(`${row} .status-open`);
+    await page.fill(`${row} input[name=report]`, 'done and published');
+    await page.click(`${row} button:has-text("Complete")`);
+    await page.waitForSelector(`${row} .status-completed`);
+    await screenshot(page, 'agent-work-items');
+    const items = (await request({ base: d.base }, 'GET', '/api/agents/main/work-items')).json.work_items as Array<{ objective: string; state: string }>;
+    expect(items.find((w) => w.objective === 'write the release notes')?.state).toBe('completed');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('shows the inbox: sources, subscriptions, entries arriving live, and acknowledges them', async () => {
+    const socket = { socketPath: d.socket };
+    const host = (await request(socket, 'POST', '/hosts', { body: { hostType: 'local_event', hostKey: 'console' } })).json;
+    const source = (await request(socket, 'POST', '/sources', { body: { hostId: host.hostId, streamKind: 'builds', streamKey: 'ci' } })).json;
+    const agent = (await request(socket, 'POST', '/agents', { body: { name: 'reviewer' } })).json;
+    expect((await request(socket, 'POST', '/subscriptions', { body: { agentId: agent.agentId, sourceId: source.sourceId } })).status).toBe(201);
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/inbox`);
+    await page.waitForSelector(`text=${source.sourceId}`);
+    await page.waitForSelector('a:has-text("reviewer")');
+    await screenshot(page, 'inbox');
+    await page.click('a:has-text("reviewer")');
+    await page.waitForSelector('text=No entries.');
+    // Appended after the page opened: the watch stream brings it in.
+    await request(socket, 'POST', `/sources/${source.sourceId}/events`, { body: { type: 'build.failed', subject: 'main#41', data: { job: 'lint' } } });
+    await request(socket, 'POST', `/sources/${source.sourceId}/events`, { body: { type: 'build.passed', subject: 'main#42' } });
+    await page.waitForSelector('td:has-text("build.failed · main#41")', { timeout: 10_000 });
+    await page.waitForSelector('td:has-text("build.passed · main#42")');
+    await page.waitForSelector('text=(2 unacknowledged)');
+    await screenshot(page, 'inbox-entries');
+    await page.click('tr:has-text("build.failed") button:has-text("Ack")');
+    await page.waitForSelector('text=(1 unacknowledged)');
+    await waitFor(async () => (await page.locator('tr:has-text("build.failed")').count()) === 0);
+    const summary = (await request(socket, 'GET', `/agents/${agent.agentId}/inbox`)).json;
+    expect(summary.unackedCount).toBe(1);
+    await page.click('button:has-text("Ack all")');
+    await page.waitForSelector('text=(0 unacknowledged)');
+    expect((await request(socket, 'GET', `/agents/${agent.agentId}/inbox`)).json.unackedCount).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+describe('the console in bearer mode', () => {
+  let d: RunningDaemon;
+  beforeAll(async () => {
+    d = await pool.start({ args: ['--token', TOKEN] });
+  });
+
+  it('asks for the token, keeps only an HttpOnly session, streams with it, and signs out', async () => {
+    const { context, page, problems } = await openPage(d.base);
+    await page.waitForSelector('form[name=token-sign-in]');
+    await screenshot(page, 'sign-in');
+    await page.fill('input[name=token]', 'not-the-token');
+    await page.click('form[name=token-sign-in] button[type=submit]');
+    await page.waitForSelector('form[name=token-sign-in] .error:has-text("control token")');
+    await page.fill('input[name=token]', TOKEN);
+    await page.click('form[name=token-sign-in] button[type=submit]');
+    await page.waitForSelector('table tr[data-key="main"]');
+    await page.waitForSelector('text=signed in (token)');
+    // The page can read neither the token nor the session.
+    const stored = await page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length, html: document.documentElement.outerHTML }));
+    expect(stored).toMatchObject({ cookie: '', local: 0, session: 0 });
+    expect(stored.html).not.toContain(TOKEN);
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ name: `svc_console_${new URL(d.base).port}`, httpOnly: true, sameSite: 'Strict' });
+
+    await page.goto(`${d.base}/#/agents/main`);
+    await page.waitForSelector('text=live');
+    await page.fill('textarea[name=text]', 'signed-in prompt');
+    await page.click('form[name=prompt] button[type=submit]');
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("echo: signed-in prompt")', { timeout: 15_000 });
+    await screenshot(page, 'bearer-agent');
+
+    const cookie = `${cookies[0]!.name}=${cookies[0]!.value}`;
+    expect((await request({ base: d.base }, 'GET', '/api/inbox/agents', { headers: { cookie } })).status).toBe(200);
+    await page.click('button:has-text("Sign out")');
+    await page.waitForSelector('form[name=token-sign-in]');
+    expect((await request({ base: d.base }, 'GET', '/api/inbox/agents', { headers: { cookie } })).status).toBe(401);
+    expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
