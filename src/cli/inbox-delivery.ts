@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { jsonArg } from './inbox-streams.js';
-import { intArg, seg } from './tasks.js';
+import { seg } from './tasks.js';
+import { durationArg } from './duration.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
 const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];
@@ -139,7 +140,7 @@ function registerTimers(inbox: Command): void {
   clientOptions(timers.command('create').description('create a timer: exactly one of --at, --every, --cron'))
     .requiredOption('--agent <id>', 'inbox agent')
     .option('--at <time>', 'one occurrence at an ISO 8601 time with offset')
-    .option('--every <ms>', 'period in milliseconds (>= 1000)', intArg)
+    .option('--every <duration>', 'period, at least 1s: 30s, 15m, 1h, 1d (a bare number is milliseconds)', durationArg)
     .option('--cron <expr>', '5-field cron expression')
     .option('--timezone <zone>', 'IANA time zone for --cron (default: the daemon host zone)')
     .requiredOption('--message <text>', 'reminder text')
