@@ -54,20 +54,25 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
     try {
       await fn(...args);
     } catch (err) {
-      const api = err instanceof ApiError ? err : null;
-      const code = api?.code ?? 'error';
-      const message = (err as Error).message;
-      if (jsonRequested(args)) {
-        const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
-        printJsonFailure({ ...body, ok: false, error: message, code, status: api?.status ?? 0 });
-      } else if (api) {
-        process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
-      } else {
-        process.stderr.write(`svc: ${message}\n`);
-      }
-      process.exit(exitCodeFor(err));
+      fail(err, jsonRequested(args));
     }
   };
+}
+
+/** End the process for `err` as `action` does (also for work done before an action, in a hook). */
+export function fail(err: unknown, json: boolean): never {
+  const api = err instanceof ApiError ? err : null;
+  const code = api?.code ?? 'error';
+  const message = (err as Error).message;
+  if (json) {
+    const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
+    printJsonFailure({ ...body, ok: false, error: message, code, status: api?.status ?? 0 });
+  } else if (api) {
+    process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
+  } else {
+    process.stderr.write(`svc: ${message}\n`);
+  }
+  process.exit(exitCodeFor(err));
 }
 
 function printJsonFailure(failure: Row & { ok: false; error: string; code: string; status: number }): void {
