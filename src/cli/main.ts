@@ -22,9 +22,15 @@ import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 import { clientOptions, inheritClientOptions } from './client.js';
 import { usageErrorOutput } from './output.js';
+import { finishHelp } from './help.js';
 
 export async function main(argv: string[]): Promise<void> {
   hideTokenFromProcessList(argv);
+  await buildProgram(argv).parseAsync(argv);
+}
+
+/** The whole command tree; `argv` decides only how usage errors print (usageErrorOutput). */
+export function buildProgram(argv: string[]): Command {
   const program = new Command();
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
@@ -52,5 +58,6 @@ export async function main(argv: string[]): Promise<void> {
   registerSkills(program);
   registerInbox(program);
   registerCompletion(program);
-  await program.parseAsync(argv);
+  finishHelp(program);
+  return program;
 }

@@ -157,10 +157,8 @@ export function registerTasks(program: Command): void {
       'after',
       `
 svc's own options (--wait, --json, …) are read anywhere before \`--\`; everything after \`--\` goes to
-the task verbatim, each word quoted for the shell. Examples:
-  svc tasks run main 'make test 2>&1 | tail -5' --wait     # one word of shell text
-  svc tasks run main df -h . --wait                        # -h is df's: unknown options pass through
-  svc tasks run main --wait -- sh -c 'echo hi; exit 3'     # prints hi, exits 3
+the task verbatim, each word quoted for the shell; options svc does not know (-h below) are the
+command's.
 `,
     )
     .action(
