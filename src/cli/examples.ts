@@ -5,9 +5,10 @@
  * One to three real invocations each; a `# comment` may follow.
  */
 export const EXAMPLES: Record<string, string[]> = {
-  '': ['svc status', 'svc agents list', 'svc inbox read ops'],
+  '': ['svc status', 'svc doctor', 'svc agents list'],
   serve: ['svc serve', 'svc serve --home /tmp/svc-demo --listen 127.0.0.1:0', 'SVC_TOKEN=secret svc serve --log-level debug'],
   status: ['svc status', 'SVC_HOME=~/other svc status --json | jq .agents'],
+  doctor: ['svc doctor', 'svc doctor --json | jq \'.checks[] | select(.status != "ok")\'', 'SVC_HOME=/tmp/svc-demo svc doctor'],
   completion: [
     'svc completion bash > ~/.local/share/bash-completion/completions/svc',
     'svc completion zsh > "${fpath[1]}/_svc"     # or: source <(svc completion zsh) in ~/.zshrc',

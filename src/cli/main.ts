@@ -18,6 +18,7 @@ import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
 import { registerStatus } from './status.js';
+import { registerDoctor } from './doctor.js';
 import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 import { clientOptions, inheritClientOptions } from './client.js';
@@ -42,6 +43,7 @@ export function buildProgram(argv: string[]): Command {
   program.hook('preAction', (_program, command) => inheritClientOptions(program, command));
   registerServe(program);
   registerStatus(program);
+  registerDoctor(program);
   registerAgents(program);
   registerMessages(program);
   registerRun(program);
