@@ -75,6 +75,9 @@ export function clientOptions(cmd: Command): Command {
  * the command does not take (`svc --json serve`) is a usage error.
  */
 export function inheritClientOptions(program: Command, command: Command): void {
+  // A group without options of its own (`svc --json agents`): its action only prints help (help.ts).
+  if (command.commands.length > 0 && command.options.length === 0) return;
+  if (command === program) return;
   for (const option of program.options) {
     const key = option.attributeName();
     const value = program.getOptionValue(key);

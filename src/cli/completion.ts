@@ -94,15 +94,6 @@ export function registerCompletion(program: Command): void {
     .command('completion')
     .description(`print a shell completion script (${SHELLS.join(', ')})`)
     .argument('<shell>', SHELLS.join(' | '), shellArg)
-    .addHelpText(
-      'after',
-      `
-Examples:
-  svc completion bash > ~/.local/share/bash-completion/completions/svc
-  svc completion zsh > "\${fpath[1]}/_svc"     # or: source <(svc completion zsh) in ~/.zshrc
-  svc completion fish > ~/.config/fish/completions/svc.fish
-`,
-    )
     .action((shell: Shell) => {
       process.stdout.write(completionScript(program, shell));
     });

@@ -6,7 +6,7 @@ import { ApiError } from './client.js';
 
 export const EXIT = {
   ok: 0,
-  /** The daemon refused the request (an error answer), or a turn, job, deletion or argument failed. */
+  /** The daemon refused the request (an error answer), a turn, job, deletion or argument failed, or a `svc doctor` check failed. */
   failed: 1,
   /** The daemon could not be reached (nothing listening on the address or socket). */
   unreachable: 3,

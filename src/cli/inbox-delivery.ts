@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { jsonArg } from './inbox-streams.js';
-import { intArg, seg } from './tasks.js';
+import { seg } from './tasks.js';
+import { durationArg } from './duration.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
 const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];
@@ -43,27 +44,25 @@ function registerTargets(inbox: Command): void {
     }),
   );
 
-  // `--url` is the webhook URL here (CONTRACT.md section 11 names it so); inbox commands reach
-  // the daemon through its socket, so the control-plane `--url` is not needed on this command.
-  targets
-    .command('create <agent>')
-    .description('add a target; a webhook secret is printed this once')
-    .option('--token <token>', 'control token (prefer env SVC_TOKEN: a value on the command line is briefly visible in ps)')
-    .option('--socket <path>', 'inbox API socket (env SVC_SOCKET; default <home>/inbox.sock)')
-    .option('--home <dir>', 'svc home, for its config and socket (env SVC_HOME)')
-    .option('--json', 'machine-readable JSON output')
+  // `--url` is the control-plane URL here as everywhere (inbox commands use the socket); the
+  // webhook's own URL is --webhook-url. Reading `--url` as the webhook's would make one word mean
+  // two things, so a webhook target without --webhook-url is a usage error naming it.
+  clientOptions(targets.command('create <agent>').description('add a target; a webhook secret is printed this once'))
     .requiredOption('--kind <kind>', 'webhook | terminal | runtime')
-    .option('--url <url>', 'webhook: URL receiving the signed POST')
+    .option('--webhook-url <url>', 'webhook: URL receiving the signed POST')
     .option('--secret <whsec>', 'webhook: signing secret (default: generated)')
     .option('--tmux-target <pane>', 'terminal: tmux target pane, e.g. work:0.1')
     .option('--tmux-socket <path>', 'terminal: tmux server socket (tmux -S)')
     .option('--runtime-agent <id>', 'runtime: control-plane agent whose queue receives notifications')
     .option('--aggregation <json>', 'this target\'s own policy, e.g. \'{"mode":"digest","cron":"0 9 * * *","timezone":"Europe/Berlin"}\' (default: the agent\'s)', jsonArg)
     .action(
-      action(async (agent: string, flags: Flags) => {
+      action(async (agent: string, flags: Flags, cmd: Command) => {
+        if (flags.kind === 'webhook' && flags.webhookUrl === undefined) {
+          cmd.error(`error: a webhook target needs --webhook-url URL${flags.url === undefined ? '' : ' (--url is the control-plane URL, not the webhook\'s)'}`);
+        }
         const body = {
           kind: flags.kind,
-          url: flags.url,
+          url: flags.webhookUrl,
           secret: flags.secret,
           tmuxTarget: flags.tmuxTarget,
           tmuxSocket: flags.tmuxSocket,
@@ -139,7 +138,7 @@ function registerTimers(inbox: Command): void {
   clientOptions(timers.command('create').description('create a timer: exactly one of --at, --every, --cron'))
     .requiredOption('--agent <id>', 'inbox agent')
     .option('--at <time>', 'one occurrence at an ISO 8601 time with offset')
-    .option('--every <ms>', 'period in milliseconds (>= 1000)', intArg)
+    .option('--every <duration>', 'period, at least 1s: 30s, 15m, 1h, 1d (a bare number is milliseconds)', durationArg)
     .option('--cron <expr>', '5-field cron expression')
     .option('--timezone <zone>', 'IANA time zone for --cron (default: the daemon host zone)')
     .requiredOption('--message <text>', 'reminder text')

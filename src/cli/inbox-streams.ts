@@ -8,6 +8,7 @@ import type { CompactionResult } from '../inbox/compaction.js';
 import { call, clientOptions, resolveTarget, type ClientFlags, type RequestOptions, type Target } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { intArg } from './tasks.js';
+import { durationArg } from './duration.js';
 
 const inbox = <T = Row>(target: Target, method: string, path: string, opts: Omit<RequestOptions, 'surface'> = {}) =>
   call<T>(target, method, path, { ...opts, surface: 'inbox' });
@@ -156,7 +157,7 @@ const APPLY_STEP = 10_000;
 function registerCompaction(root: Command): void {
   const compaction = root.command('compaction').description('prune old stream payloads to identity stubs');
   clientOptions(compaction.command('preview <streamId>').description('bounded read-only preview'))
-    .requiredOption('--retention-ms <n>', 'events appended at least this long ago are eligible', intArg)
+    .requiredOption('--retention-ms <duration>', 'events appended at least this long ago are eligible: 7d, 12h (a bare number is milliseconds)', durationArg)
     .option('--scan-limit <n>', 'events scanned at most', intArg)
     .action(
       action(async (id: string, flags: ClientFlags & { retentionMs: number; scanLimit?: number }) => {
@@ -165,7 +166,7 @@ function registerCompaction(root: Command): void {
       }),
     );
   clientOptions(compaction.command('apply <streamId>').description('prune eligible payloads (irreversible), in bounded calls with progress'))
-    .requiredOption('--retention-ms <n>', 'events appended at least this long ago are eligible', intArg)
+    .requiredOption('--retention-ms <duration>', 'events appended at least this long ago are eligible: 7d, 12h (a bare number is milliseconds)', durationArg)
     .option('--batch-size <n>', 'events per batch (transaction)', intArg)
     .option('--max-events <n>', 'events pruned at most, in all (default: every eligible one)', intArg)
     .option('--max-payload-bytes <n>', 'payload bytes per batch; a larger event stops the run (oversized)', intArg)

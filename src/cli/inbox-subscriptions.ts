@@ -79,7 +79,7 @@ function registerSubscriptions(root: Command): void {
       }),
     );
   clientOptions(subs.command('create').description('subscribe an agent to a source (or, with --host, to every source of a host)'))
-    .requiredOption('--agent <agent>', 'inbox agent id')
+    .requiredOption('--agent <agent>', 'inbox agent (id or name)')
     .option('--source <source>', 'source id')
     .option('--host <host>', 'host id: the host shortcut, one subscription per source')
     .option('--filter <json>', 'filter object: {"match": {...}, "expr": "..."}', json('--filter'))

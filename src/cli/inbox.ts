@@ -1,8 +1,10 @@
 /**
  * `svc inbox …`: the inbox API over its Unix socket (CONTRACT.md section 11). One file per group
- * registers its subcommands on the `inbox` command.
+ * registers its subcommands on the `inbox` command; an agent may be named by id or name
+ * (inbox-agent-ref.ts).
  */
 import type { Command } from 'commander';
+import { resolveInboxAgentRefs } from './inbox-agent-ref.js';
 import { registerInboxDelivery } from './inbox-delivery.js';
 import { registerInboxStreams } from './inbox-streams.js';
 import { registerInboxSubscriptions } from './inbox-subscriptions.js';
@@ -12,4 +14,5 @@ export function registerInbox(program: Command): void {
   registerInboxStreams(inbox);
   registerInboxSubscriptions(inbox);
   registerInboxDelivery(inbox);
+  resolveInboxAgentRefs(inbox);
 }

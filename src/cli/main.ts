@@ -18,13 +18,20 @@ import { registerWork } from './work.js';
 import { registerWorkspaces } from './workspaces.js';
 import { registerServe } from './serve.js';
 import { registerStatus } from './status.js';
+import { registerDoctor } from './doctor.js';
 import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 import { clientOptions, inheritClientOptions } from './client.js';
 import { usageErrorOutput } from './output.js';
+import { finishHelp } from './help.js';
 
 export async function main(argv: string[]): Promise<void> {
   hideTokenFromProcessList(argv);
+  await buildProgram(argv).parseAsync(argv);
+}
+
+/** The whole command tree; `argv` decides only how usage errors print (usageErrorOutput). */
+export function buildProgram(argv: string[]): Command {
   const program = new Command();
   program.name('svc').description('local agent-runtime daemon and its client').version(VERSION);
   // Options belong to the command they follow: `svc serve --home A` and `svc agents list --home B`.
@@ -36,6 +43,7 @@ export async function main(argv: string[]): Promise<void> {
   program.hook('preAction', (_program, command) => inheritClientOptions(program, command));
   registerServe(program);
   registerStatus(program);
+  registerDoctor(program);
   registerAgents(program);
   registerMessages(program);
   registerRun(program);
@@ -52,5 +60,6 @@ export async function main(argv: string[]): Promise<void> {
   registerSkills(program);
   registerInbox(program);
   registerCompletion(program);
-  await program.parseAsync(argv);
+  finishHelp(program);
+  return program;
 }

@@ -1,6 +1,7 @@
 /** `svc prompt AGENT TEXT` (operator prompt) and `svc enqueue AGENT TEXT` (external message). */
 import type { Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { durationArg } from './duration.js';
 import { action, print } from './output.js';
 import { printBrief, waitForBrief } from './run.js';
 
@@ -22,14 +23,13 @@ const PRIORITIES = ['next', 'normal', 'background'];
 
 export function registerMessages(program: Command): void {
   clientOptions(program.command('prompt <agent> <text>').description('operator prompt (trusted operator, priority interject); prints the message id, or with --wait the reply'))
-    .option('--wait [ms]', "wait for the turn's brief and print its text (default up to 120000 ms); exit 1 if the turn failed, 4 if no answer came in time")
+    .option('--wait [duration]', "wait for the turn's brief and print its text, at most this long (default 2m; 30s, 5m, a bare number is milliseconds); exit 1 if the turn failed, 4 if no answer came in time", durationArg)
     .action(
-      action(async (agent: string, text: string, flags: ClientFlags & { wait?: boolean | string }) => {
+      action(async (agent: string, text: string, flags: ClientFlags & { wait?: true | number }) => {
         const target = resolveTarget(flags);
         const res = await call<EnqueueResponse>(target, 'POST', `/api/control/agents/${encodeURIComponent(agent)}/prompt`, { body: { text } });
         if (flags.wait === undefined) return print(res, flags.json, (r) => r.message_id);
-        const timeoutMs = flags.wait === true ? 120_000 : Number(flags.wait);
-        if (!Number.isInteger(timeoutMs) || timeoutMs < 0) throw new Error('--wait takes a number of milliseconds');
+        const timeoutMs = flags.wait === true ? 120_000 : flags.wait;
         printBrief(await waitForBrief(target, agent, res.message_id, timeoutMs), flags.json);
       }),
     );

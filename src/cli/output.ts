@@ -18,9 +18,18 @@ export function cell(v: unknown): string {
 export function table(rows: Row[], columns: string[]): string {
   if (rows.length === 0) return '(none)';
   const cells = rows.map((r) => columns.map((c) => truncate(cell(r[c]), 60)));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const headers = columns.map(header);
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+  return [line(headers), ...cells.map(line)].join('\n');
+}
+
+/**
+ * A column's header: words upper-cased and joined by `_`, whether the key is snake_case (the
+ * control plane's `agent_id`) or camelCase (the inbox API's `hostId`): AGENT_ID, HOST_ID.
+ */
+export function header(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
 /** Key/value lines for one object (nested objects as JSON). */
@@ -45,20 +54,25 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void>): 
     try {
       await fn(...args);
     } catch (err) {
-      const api = err instanceof ApiError ? err : null;
-      const code = api?.code ?? 'error';
-      const message = (err as Error).message;
-      if (jsonRequested(args)) {
-        const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
-        printJsonFailure({ ...body, ok: false, error: message, code, status: api?.status ?? 0 });
-      } else if (api) {
-        process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
-      } else {
-        process.stderr.write(`svc: ${message}\n`);
-      }
-      process.exit(exitCodeFor(err));
+      fail(err, jsonRequested(args));
     }
   };
+}
+
+/** End the process for `err` as `action` does (also for work done before an action, in a hook). */
+export function fail(err: unknown, json: boolean): never {
+  const api = err instanceof ApiError ? err : null;
+  const code = api?.code ?? 'error';
+  const message = (err as Error).message;
+  if (json) {
+    const body = api && typeof api.body === 'object' && api.body !== null && !Array.isArray(api.body) ? (api.body as Row) : {};
+    printJsonFailure({ ...body, ok: false, error: message, code, status: api?.status ?? 0 });
+  } else if (api) {
+    process.stderr.write(`svc: ${code}: ${message}\n${errorFields(api.body)}`);
+  } else {
+    process.stderr.write(`svc: ${message}\n`);
+  }
+  process.exit(exitCodeFor(err));
 }
 
 function printJsonFailure(failure: Row & { ok: false; error: string; code: string; status: number }): void {

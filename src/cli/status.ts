@@ -46,7 +46,6 @@ export interface StatusReport {
 
 export function registerStatus(program: Command): void {
   clientOptions(program.command('status').description('the daemon at a glance: address, pid, auth, version, uptime, agents, queue, inbox health; exit 3 if unreachable'))
-    .addHelpText('after', '\nExamples:\n  svc status\n  SVC_HOME=~/other svc status --json | jq .agents\n')
     .action(
       action(async (flags: ClientFlags) => {
         print(await statusReport(resolveTarget(flags)), flags.json, human);

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { EXIT, taskExitCode } from './exit-codes.js';
+import { durationArg } from './duration.js';
 import { action, print, record, table, type Row } from './output.js';
 
 /** Commander parser for a non-negative integer option (milliseconds, counts). */
@@ -151,15 +152,13 @@ export function registerTasks(program: Command): void {
     .option('--cols <n>', 'terminal columns with --tty (default 120)', intArg)
     .option('--rows <n>', 'terminal rows with --tty (default 40)', intArg)
     .option('--wait', "wait for the task to finish and print its output; exit 0 if it completed, the command's own exit status if it failed with one, 1 for any other end, 4 if still running when the wait ended")
-    .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
+    .option('--timeout-ms <duration>', 'longest wait with --wait: 10s, 2m (a bare number is milliseconds; server default 30s, at most 5m)', durationArg)
     .addHelpText(
       'after',
       `
 svc's own options (--wait, --json, …) are read anywhere before \`--\`; everything after \`--\` goes to
-the task verbatim, each word quoted for the shell. Examples:
-  svc tasks run main 'make test 2>&1 | tail -5' --wait     # one word of shell text
-  svc tasks run main df -h . --wait                        # -h is df's: unknown options pass through
-  svc tasks run main --wait -- sh -c 'echo hi; exit 3'     # prints hi, exits 3
+the task verbatim, each word quoted for the shell; options svc does not know (-h below) are the
+command's.
 `,
     )
     .action(
@@ -192,7 +191,7 @@ the task verbatim, each word quoted for the shell. Examples:
     .option('--objective <text>', 'a work item for the child')
     .option('--summary <text>', 'what the delegation is for')
     .option('--wait', "wait for the child's answer and print it; exit 0 only if the task completed")
-    .option('--timeout-ms <n>', 'longest wait with --wait (server default 30000, at most 300000)', intArg)
+    .option('--timeout-ms <duration>', 'longest wait with --wait: 10s, 2m (a bare number is milliseconds; server default 30s, at most 5m)', durationArg)
     .action(
       action(
         async (
@@ -232,7 +231,7 @@ the task verbatim, each word quoted for the shell. Examples:
 
   clientOptions(tasks.command('output <agent> <task_id>').description('the tail of the output (status on stderr)'))
     .option('--block', 'wait until the task finishes; exit 4 if it is still running when the wait ends')
-    .option('--timeout-ms <n>', 'longest wait with --block (server default 30000, at most 300000)', intArg)
+    .option('--timeout-ms <duration>', 'longest wait with --block: 10s, 2m (a bare number is milliseconds; server default 30s, at most 5m)', durationArg)
     .action(
       action(async (agent: string, taskId: string, flags: ClientFlags & { block?: boolean; timeoutMs?: number }) => {
         const out = await call<OutputResult>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks/${seg(taskId)}/output`, {

@@ -1,21 +1,33 @@
 /** `svc timers …`: create, list, show, cancel (persistent timers, CONTRACT.md section 8). */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { durationArg } from './duration.js';
 import { action, print, record, table, type Row } from './output.js';
 import { intArg, seg } from './tasks.js';
+
+interface TimerFlags {
+  duration?: number;
+  durationMs?: number;
+  interval?: number;
+  intervalMs?: number;
+  summary?: string;
+}
 
 const TIMER_COLUMNS = ['timer_id', 'status', 'duration_ms', 'interval_ms', 'next_fire_at', 'fire_count', 'summary'];
 
 export function registerTimers(program: Command): void {
   const timers = program.command('timers').description('delayed and recurring timers of an agent');
 
-  clientOptions(timers.command('create <agent>').description('create a timer that first fires after --duration-ms'))
-    .requiredOption('--duration-ms <n>', 'delay before the first firing, in milliseconds', intArg)
-    .option('--interval-ms <n>', 'then fire every N ms, N >= 1000 (absent or 0: one-shot)', intArg)
+  clientOptions(timers.command('create <agent>').description('create a timer that first fires after --duration (or --duration-ms)'))
+    .addOption(new Option('--duration <duration>', 'delay before the first firing: 500ms, 5s, 2m, 1h, 1d, 1h30m').argParser(durationArg).conflicts('durationMs'))
+    .option('--duration-ms <duration>', 'the same, a bare number being milliseconds', durationArg)
+    .addOption(new Option('--interval <duration>', 'then fire this often, at least 1s (absent or 0: one-shot)').argParser(durationArg).conflicts('intervalMs'))
+    .option('--interval-ms <duration>', 'the same, a bare number being milliseconds', durationArg)
     .option('--summary <text>', 'what the timer is for')
     .action(
-      action(async (agent: string, flags: ClientFlags & { durationMs: number; intervalMs?: number; summary?: string }) => {
-        const body = { duration_ms: flags.durationMs, interval_ms: flags.intervalMs, summary: flags.summary };
+      action(async (agent: string, flags: ClientFlags & TimerFlags, cmd: Command) => {
+        const durationMs = flags.duration ?? flags.durationMs ?? cmd.error("error: required option '--duration <duration>' (or '--duration-ms') not specified");
+        const body = { duration_ms: durationMs, interval_ms: flags.interval ?? flags.intervalMs, summary: flags.summary };
         const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/timers`, { body });
         print(res, flags.json, record);
       }),

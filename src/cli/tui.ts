@@ -16,8 +16,9 @@ import type { Command } from 'commander';
 import type { EventEnvelope } from '../events/event-log.js';
 import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { headOf, tail } from './events.js';
+import { durationArg } from './duration.js';
 import { action, type Row } from './output.js';
-import { intArg, seg } from './tasks.js';
+import { seg } from './tasks.js';
 import { note, rawLine, render } from './tui-render.js';
 
 interface TuiFlags extends ClientFlags {
@@ -41,7 +42,7 @@ const HELP = [
 export function registerTui(program: Command): void {
   clientOptions(program.command('tui [agent]').description('terminal client: follow an agent (default: the default agent) and talk to it from stdin'))
     .option('--raw', 'print each event as its JSON envelope (one per line) instead of a readable line (--json does the same)')
-    .option('--wait-ms <ms>', `at /quit or the end of input, wait up to MS for unanswered prompts, then exit 4 (default ${DEFAULT_WAIT_MS})`, intArg)
+    .option('--wait-ms <duration>', `at /quit or the end of input, wait this long for unanswered prompts (30s, 2m; a bare number is milliseconds), then exit 4 (default ${DEFAULT_WAIT_MS})`, durationArg)
     .action(
       action(async (agent: string | undefined, flags: TuiFlags) => {
         const session = new TuiSession(resolveTarget(flags), { raw: Boolean(flags.raw || flags.json), waitMs: flags.waitMs ?? DEFAULT_WAIT_MS });

@@ -1,8 +1,9 @@
 /** `svc work …`: create, list, show, update, pick, complete (durable work items, CONTRACT.md section 8). */
 import { Option, type Command } from 'commander';
 import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { durationArg } from './duration.js';
 import { action, print, record, table, type Row } from './output.js';
-import { intArg, seg } from './tasks.js';
+import { seg } from './tasks.js';
 
 const WORK_COLUMNS = ['id', 'state', 'plan_status', 'revision', 'blocked_by', 'updated_at', 'objective'];
 
@@ -54,7 +55,7 @@ export function registerWork(program: Command): void {
     .option('--plan-status <status>', 'new plan status')
     .addOption(new Option('--blocked-by <text>', 'set the blocker').conflicts('unblock'))
     .addOption(new Option('--unblock', 'clear the blocker (and any pending recheck)').conflicts('blockedBy'))
-    .option('--recheck-after-ms <n>', 'recheck after N ms (needs a blocker)', intArg)
+    .option('--recheck-after-ms <duration>', 'recheck after this long: 30m, 1d (a bare number is milliseconds; needs a blocker)', durationArg)
     .option('--todo <json>', 'replace the todo list: JSON array of {"text", "state": pending|in_progress|completed}')
     .action(
       action(

@@ -110,11 +110,34 @@ describe('--json failures: one document on stdout, nothing on stderr, the exit c
     expect((await jsonFailure(['--json', 'agents', 'show'], 1))).toMatchObject({ code: 'usage_error', error: "missing required argument 'id'" });
     expect((await jsonFailure(['--json', 'nosuch'], 1))).toMatchObject({ code: 'usage_error', error: "unknown command 'nosuch'" });
     expect((await jsonFailure(['--json', 'serve'], 1))).toMatchObject({ code: 'usage_error', error: "option '--json' does not apply to 'serve'" });
+    expect((await jsonFailure(['--json', 'agents'], 1))).toMatchObject({ code: 'usage_error', error: expect.stringMatching(/^'svc agents' needs a subcommand: list, create, /) });
+    expect((await jsonFailure(['--json', 'inbox', 'agents'], 1))).toMatchObject({ code: 'usage_error', error: expect.stringContaining("'svc inbox agents' needs a subcommand") });
+    expect((await jsonFailure(['--json', 'agents', 'nosuch'], 1))).toMatchObject({ code: 'usage_error', error: "unknown command 'nosuch'" });
     // Without --json, commander's message on stderr as before.
     const plain = await runSvc(['agents', 'list', '--bogus']);
     expect(plain.code).toBe(1);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).toMatch(/^error: unknown option '--bogus'/);
+  });
+});
+
+describe('help', () => {
+  it('a group without a subcommand prints its help on stdout and exits 0, as gh does', async () => {
+    for (const args of [['agents'], ['inbox'], ['inbox', 'agents'], []]) {
+      const r = await runSvc(args);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([0, '']);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: svc${args.map((a) => ` ${a}`).join('')} \\[options\\] \\[command\\]\n`));
+      expect(r.stdout).toMatch(/\nExamples:\n {2}svc /);
+    }
+    const unknown = await runSvc(['agents', 'nosuch']);
+    expect([unknown.code, unknown.stdout]).toEqual([1, '']);
+    expect(unknown.stderr).toMatch(/^error: unknown command 'nosuch'/);
+  });
+
+  it("a command's --help ends with its examples", async () => {
+    const r = await runSvc(['inbox', 'targets', 'create', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\nExamples:\n {2}svc inbox targets create ops --kind webhook --webhook-url \S+\n(.*\n){1,2}$/);
   });
 });
 

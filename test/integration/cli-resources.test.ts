@@ -187,8 +187,27 @@ describe('svc timers', () => {
     expect(missing.stderr).toMatch(/--duration-ms/);
     const bad = await svc(['timers', 'create', A, '--duration-ms', 'soon']);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/non-negative integer/);
+    expect(bad.stderr).toMatch(/option '--duration-ms <duration>' argument 'soon' is invalid/);
     expect((await svcJson(['timers', 'list', A])).timers).toHaveLength(2);
+  });
+
+  it('--duration and --interval take units; a bad or doubled one is a usage error naming the flag', async () => {
+    const t = await svcJson(['timers', 'create', A, '--duration', '10m', '--interval', '1h30m']);
+    expect(t).toMatchObject({ duration_ms: 600_000, interval_ms: 5_400_000 });
+    expect(await svcJson(['timers', 'create', A, '--duration-ms', '2m'])).toMatchObject({ duration_ms: 120_000 });
+    await svcJson(['timers', 'cancel', A, t.timer_id]);
+    for (const [args, message] of [
+      [['--duration', '5x'], /option '--duration <duration>' argument '5x' is invalid\. expected a duration such as 500ms, 5s/],
+      [['--duration', '1s', '--interval', 'often'], /option '--interval <duration>' argument 'often' is invalid/],
+      [['--duration', '1s', '--duration-ms', '1000'], /option '--duration <duration>' cannot be used with option '--duration-ms <duration>'/],
+      [['--summary', 'x'], /required option '--duration <duration>' \(or '--duration-ms'\) not specified/],
+    ] as const) {
+      const r = await svc(['timers', 'create', A, ...args]);
+      expect([r.code, r.stdout], r.stderr).toEqual([1, '']);
+      expect(r.stderr).toMatch(message);
+    }
+    const json = await svc(['timers', 'create', A, '--duration', 'soon', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, code: 'usage_error', error: expect.stringContaining('--duration') });
   });
 });
 

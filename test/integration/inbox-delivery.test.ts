@@ -297,7 +297,7 @@ describe('svc inbox CLI (delivery commands)', () => {
 
   it('should create, list, pause, resume and delete through the CLI', async () => {
     const agentId = await newAgent();
-    const target = await json('inbox', 'targets', 'create', agentId, '--kind', 'webhook', '--url', `${rx.url}?t=cli`);
+    const target = await json('inbox', 'targets', 'create', agentId, '--kind', 'webhook', '--webhook-url', `${rx.url}?t=cli`);
     expect(target.secret).toMatch(/^whsec_/);
     expect((await json('inbox', 'targets', 'list', agentId)).targets).toHaveLength(1);
     expect((await json('inbox', 'agents', 'pause', agentId)).deliveryPaused).toBe(true);
@@ -320,7 +320,7 @@ describe('svc inbox CLI (delivery commands)', () => {
     const digest = { mode: 'digest', cron: '0 9 * * *', timezone: 'Europe/Berlin' };
     const agent = await json('inbox', 'agents', 'create', '--name', 'digesting', '--aggregation', JSON.stringify(digest));
     expect(agent.aggregation).toMatchObject({ ...digest, maxEntries: 50 });
-    const target = await json('inbox', 'targets', 'create', agent.agentId, '--kind', 'webhook', '--url', `${rx.url}?t=agg`, '--aggregation', '{"mode":"immediate"}');
+    const target = await json('inbox', 'targets', 'create', agent.agentId, '--kind', 'webhook', '--webhook-url', `${rx.url}?t=agg`, '--aggregation', '{"mode":"immediate"}');
     expect(target.aggregation).toEqual({ mode: 'immediate' });
     expect((await json('inbox', 'agents', 'aggregation', agent.agentId, '{"mode":"coalesce","windowMs":1000}')).aggregation).toMatchObject({ mode: 'coalesce', windowMs: 1000 });
     expect((await json('inbox', 'agents', 'aggregation', agent.agentId, 'null', '--target', target.targetId)).aggregation).toBeNull();
