@@ -13,12 +13,13 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
+COPY scripts ./scripts
 COPY src ./src
 COPY openapi ./openapi
 COPY examples ./examples
 COPY contrib ./contrib
 COPY config.example.toml README.md ./
-# npm ci builds dist/ (prepare); npm pack makes the same tarball `npm i -g` installs anywhere.
+# npm ci builds dist/ (prepare: the daemon, and the console bundled by scripts/build-console.js); npm pack makes the same tarball `npm i -g` installs anywhere.
 RUN npm ci && npm pack && mv svc-*.tgz /svc.tgz
 
 FROM node:20-bookworm-slim
