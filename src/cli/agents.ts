@@ -1,9 +1,7 @@
 /** `svc agents …`: list, create, show, status, state, tree, rename, repair, delete, delete-status. */
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, cell, print, record, table, type Row } from './output.js';
-
-const agentPath = (id: string, suffix = '') => `/api/control/agents/${encodeURIComponent(id)}${suffix}`;
 
 interface Job extends Row {
   job_id: string;
@@ -27,7 +25,7 @@ export function registerAgents(program: Command): void {
   clientOptions(agents.command('list').description('list agents')).action(
     action(async (flags: ClientFlags) => {
       // The route answers a bare array; --json keeps printing {ok, agents} as it always has.
-      const agents = await call<Row[]>(resolveTarget(flags), 'GET', '/api/agents/list');
+      const agents = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/list'));
       print({ ok: true, agents }, flags.json, (r) => table(r.agents, ['agent_id', 'display_name', 'status', 'visibility', 'is_default']));
     }),
   );
@@ -39,50 +37,50 @@ export function registerAgents(program: Command): void {
     .option('--private', 'private visibility')
     .action(
       action(async (id: string, flags: ClientFlags & { template?: string; name?: string; parent?: string; private?: boolean }) => {
-        const body = { template: flags.template, display_name: flags.name, parent_agent_id: flags.parent, visibility: flags.private ? 'private' : undefined };
-        const res = await call<{ created: boolean; agent: Row }>(resolveTarget(flags), 'POST', agentPath(id, '/create'), { body });
+        const body = { template: flags.template, display_name: flags.name, parent_agent_id: flags.parent, visibility: flags.private ? ('private' as const) : undefined };
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/create', { params: { path: { id } }, body }));
         print(res, flags.json, (r) => `${r.created ? 'created' : 'exists'}\n${record(r.agent)}`);
       }),
     );
 
   clientOptions(agents.command('show <id>').description('agent detail: identity, incarnation, model, state, lineage')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', agentPath(id, '/detail'));
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/agents/{id}/detail', { params: { path: { id } } }));
       print(res, flags.json, (r) => record(flatten(r)));
     }),
   );
 
   clientOptions(agents.command('status <id>').description('agent summary')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${encodeURIComponent(id)}/status`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/status', { params: { path: { id } } }));
       print(res, flags.json, (r) => record(r));
     }),
   );
 
   clientOptions(agents.command('state <id>').description('bootstrap page: summary, session, tasks, timers, work items, …')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${encodeURIComponent(id)}/state`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/state', { params: { path: { id } } }));
       print(res, flags.json, humanState);
     }),
   );
 
   clientOptions(agents.command('tree').description('public agents with their subagents')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<{ agents: TreeNode[] }>(resolveTarget(flags), 'GET', '/api/control/agents/tree');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/agents/tree'));
       print(res, flags.json, (r) => (r.agents.length ? r.agents.flatMap((n) => treeLines(n, '', true, true)).join('\n') : '(none)'));
     }),
   );
 
   clientOptions(agents.command('rename <id> <name>').description('change the display name')).action(
     action(async (id: string, name: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'PATCH', agentPath(id, '/name'), { body: { name } });
+      const res = await ok(controlApi(resolveTarget(flags)).PATCH('/api/control/agents/{id}/name', { params: { path: { id } }, body: { name } }));
       print(res, flags.json, (r) => `renamed ${cell(r.agent_id)} to ${cell(r.display_name)}`);
     }),
   );
 
   clientOptions(agents.command('repair <id>').description('retry incomplete post-create bootstrap')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await call<{ agent_id: string; completed: string[]; pending: string[]; error: string | null }>(resolveTarget(flags), 'POST', agentPath(id, '/repair'));
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/repair', { params: { path: { id } } }));
       print(res, flags.json, (r) =>
         record({ agent_id: r.agent_id, completed: r.completed.join(', ') || '-', pending: r.pending.join(', ') || '-', error: r.error }),
       );
@@ -95,9 +93,9 @@ export function registerAgents(program: Command): void {
     .action(
       action(async (id: string, flags: ClientFlags & { cascade?: boolean; wait?: boolean }) => {
         const target = resolveTarget(flags);
-        const res = await call<{ ok: true; job: Job }>(target, 'DELETE', agentPath(id), {
-          query: { cascade_private_children: flags.cascade ? 'true' : undefined },
-        });
+        const res = await ok(
+          controlApi(target).DELETE('/api/control/agents/{id}', { params: { path: { id }, query: { cascade_private_children: flags.cascade ? 'true' : undefined } } }),
+        );
         if (!flags.wait) {
           print(res, flags.json, (r) => `deletion scheduled: job ${r.job.job_id} (${r.job.status})`);
           return;
@@ -110,7 +108,7 @@ export function registerAgents(program: Command): void {
 
   clientOptions(agents.command('delete-status <id>').description('progress of the latest deletion job')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await call<{ ok: true; job: Job }>(resolveTarget(flags), 'GET', agentPath(id, '/delete-status'));
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/agents/{id}/delete-status', { params: { path: { id } } }));
       print(res, flags.json, (r) => record(r.job));
     }),
   );
@@ -128,7 +126,7 @@ async function waitForDeletion(target: Target, id: string, first: Job): Promise<
     }
     if (job.status === 'completed' || job.status === 'failed') return job;
     await sleep(150);
-    job = (await call<{ job: Job }>(target, 'GET', agentPath(id, '/delete-status'))).job;
+    job = (await ok(controlApi(target).GET('/api/control/agents/{id}/delete-status', { params: { path: { id } } }))).job;
   }
 }
 

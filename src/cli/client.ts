@@ -2,11 +2,15 @@
  * The CLI's connection to a running daemon (CONTRACT.md section 11): the control plane over TCP
  * (`--url`, `SVC_URL`, else <home>/daemon.json of a running daemon, else the config's `listen`)
  * with the token (`--token`, `SVC_TOKEN`, else the config's), and the inbox API over its Unix
- * socket (`--socket`, `SVC_SOCKET`, else daemon.json's, else <home>/inbox.sock). Plain node:http,
- * so both transports share one code path.
+ * socket (`--socket`, `SVC_SOCKET`, else daemon.json's, else <home>/inbox.sock). Requests go
+ * through openapi-fetch clients typed by the generated src/cli/api/*.ts, whose `fetch` is plain
+ * node:http, so both transports share one code path (the SSE streams use that path directly).
  */
 import http from 'node:http';
 import type { Command } from 'commander';
+import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client, type Middleware } from 'openapi-fetch';
+import type { paths as ControlPaths } from './api/control-plane.js';
+import type { paths as InboxPaths } from './api/inbox.js';
 import path from 'node:path';
 import { ConfigError, defaultHome, loadConfig } from '../config/load.js';
 import { connectUrl, liveDaemon } from '../daemon-file.js';
@@ -120,61 +124,130 @@ export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = proce
   };
 }
 
-export interface RequestOptions {
-  surface?: Surface;
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  headers?: Record<string, string>;
+export type ControlClient = Client<ControlPaths>;
+export type InboxClient = Client<InboxPaths>;
+
+type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The documented JSON request body of a control-plane operation. */
+export type ControlBody<P extends keyof ControlPaths, M extends keyof ControlPaths[P]> = JsonBody<ControlPaths[P][M]>;
+/** The documented JSON request body of an inbox operation. */
+export type InboxBody<P extends keyof InboxPaths, M extends keyof InboxPaths[P]> = JsonBody<InboxPaths[P][M]>;
+
+/** The control plane of `target`, typed by openapi/control-plane.json; sends the token. */
+export function controlApi(target: Target): ControlClient {
+  const client = createClient<ControlPaths>(clientOptionsFor(target, 'control'));
+  client.use(envelope(target, 'control'));
+  return client;
 }
 
-/** One request; resolves with the parsed JSON (or text) of a 2xx answer, rejects with ApiError. */
-export function call<T = any>(target: Target, method: string, path: string, opts: RequestOptions = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return new Promise((resolve, reject) => {
-    const req = open(target, method, path, opts, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        const parsed = parseJson(text);
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return resolve((parsed ?? text) as T);
-        const env = parsed as { code?: string; error?: string } | null;
-        reject(new ApiError(status, env?.code ?? `http_${status}`, env?.error ?? (text || `HTTP ${status}`), parsed));
+/** The inbox API of `target` over its Unix socket, typed by openapi/inbox.json. */
+export function inboxApi(target: Target): InboxClient {
+  const client = createClient<InboxPaths>(clientOptionsFor(target, 'inbox'));
+  client.use(envelope(target, 'inbox'));
+  return client;
+}
+
+/**
+ * Both clients build requests against a placeholder origin: `nodeFetch` sends the path and query
+ * to the real place (the socket, or relative to the control-plane URL, which may have a path).
+ */
+function clientOptionsFor(target: Target, surface: Surface) {
+  return { baseUrl: 'http://localhost', fetch: nodeFetch(target, surface), headers: { accept: 'application/json' } };
+}
+
+/**
+ * The data of a typed call's 2xx answer: `await ok(controlApi(t).GET('/api/handshake'))`. Any other
+ * answer, and a daemon that cannot be reached, has already rejected with an ApiError.
+ */
+export async function ok<D>(pending: Promise<{ data?: D }>): Promise<D> {
+  return (await pending).data as D;
+}
+
+/** Turns an error answer (the `{ ok: false, error, code }` envelope) or a failed connection into an ApiError. */
+function envelope(target: Target, surface: Surface): Middleware {
+  return {
+    async onResponse({ response }) {
+      if (response.ok) return undefined;
+      const text = await response.text();
+      const parsed = parseJson(text);
+      const env = parsed as { code?: string; error?: string } | null;
+      const status = response.status;
+      throw new ApiError(status, env?.code ?? `http_${status}`, env?.error ?? (text || `HTTP ${status}`), parsed);
+    },
+    onError({ error }) {
+      return unreachable(target, surface, error as NodeJS.ErrnoException);
+    },
+  };
+}
+
+/** openapi-fetch's `fetch` over node:http: the whole answer is read before the Response is made. */
+function nodeFetch(target: Target, surface: Surface): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const headers = Object.fromEntries(request.headers);
+    if (body) headers['content-length'] = String(body.length);
+    return new Promise((resolve, reject) => {
+      const req = send(target, surface, request.method, url.pathname + url.search, headers, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const empty = status === 204 || status === 205 || status === 304;
+          resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: responseHeaders(res) }));
+        });
       });
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', (err) => reject(unreachable(target, opts.surface ?? 'control', err)));
-    req.end();
-  });
+  };
 }
 
-/** Open a request and hand back the response stream (SSE). */
+function responseHeaders(res: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+type GetPath<Paths> = { [P in keyof Paths]: Paths[P] extends { get: { parameters: unknown } } ? P : never }[keyof Paths] & string;
+type GetParameters<Paths, P extends keyof Paths> = Paths[P] extends { get: { parameters: infer X } } ? X : never;
+
+/** A documented GET path with its path and query parameters filled in, for `open` (the SSE streams). */
+function typedPath<Paths>() {
+  const querySerializer = createQuerySerializer();
+  return <P extends GetPath<Paths>>(path: P, params: GetParameters<Paths, P>): string =>
+    createFinalURL(path, { baseUrl: '', params: params as { query?: Record<string, unknown>; path?: Record<string, unknown> }, querySerializer, pathSerializer: defaultPathSerializer });
+}
+export const controlPath = typedPath<ControlPaths>();
+export const inboxPath = typedPath<InboxPaths>();
+
+/** Open a GET request (a path from `controlPath`/`inboxPath`) and hand back the response stream (SSE). */
 export function open(
   target: Target,
-  method: string,
   path: string,
-  opts: RequestOptions,
+  opts: { surface?: Surface; headers?: Record<string, string> },
   onResponse: (res: http.IncomingMessage) => void,
 ): http.ClientRequest {
-  const surface = opts.surface ?? 'control';
-  const query = Object.entries(opts.query ?? {}).filter(([, v]) => v !== undefined) as Array<[string, string]>;
-  const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)] as [string, string])).toString()}` : '';
-  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-  let payload: string | undefined;
-  if (opts.body !== undefined) {
-    payload = JSON.stringify(opts.body);
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(payload));
-  }
-  let req: http.ClientRequest;
+  return send(target, opts.surface ?? 'control', 'GET', path, { accept: 'application/json', ...opts.headers }, onResponse);
+}
+
+/** One node:http request: over the inbox socket (Host: localhost), or to the control plane with the token. */
+function send(
+  target: Target,
+  surface: Surface,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  onResponse: (res: http.IncomingMessage) => void,
+): http.ClientRequest {
   if (surface === 'inbox') {
-    req = http.request({ socketPath: target.socketPath, path: path + qs, method, headers: { host: 'localhost', ...headers } }, onResponse);
-  } else {
-    const url = new URL(path.replace(/^\//, '') + qs, target.base!);
-    if (target.token) headers.authorization = `Bearer ${target.token}`;
-    req = http.request(url, { method, headers }, onResponse);
+    return http.request({ socketPath: target.socketPath, path, method, headers: { ...headers, host: 'localhost' } }, onResponse);
   }
-  if (payload !== undefined) req.write(payload);
-  return req;
+  const url = new URL(path.replace(/^\//, ''), target.base!);
+  return http.request(url, { method, headers: target.token ? { ...headers, authorization: `Bearer ${target.token}` } : headers }, onResponse);
 }
 
 function unreachable(target: Target, surface: Surface, err: NodeJS.ErrnoException): ApiError {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from './client.js';
 import { action, print, table, type Row } from './output.js';
 
 interface Profile extends Row {
@@ -17,7 +17,8 @@ interface Profile extends Row {
   used_by: string[];
 }
 
-const profilePath = (name: string) => `/api/control/runtime/credentials/${encodeURIComponent(name)}`;
+/** Checked by the daemon (400 for another kind); the option passes any string. */
+type Kind = ControlBody<'/api/control/runtime/credentials/{profile}', 'put'>['kind'];
 
 /** Largest input read (the daemon refuses material over 16 KiB anyway). */
 const MAX_INPUT_BYTES = 64 * 1024;
@@ -90,7 +91,7 @@ export function registerCredentials(program: Command): void {
 
   clientOptions(credentials.command('list').description('stored profiles and those the config names, without their material')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<{ profiles: Profile[] }>(resolveTarget(flags), 'GET', '/api/control/runtime/credentials');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/runtime/credentials'));
       print(res, flags.json, (r) => table(r.profiles.map((p) => ({ ...p, used_by: p.used_by.join(', ') || '-' })), ['profile', 'kind', 'configured', 'updated_at', 'used_by']));
     }),
   );
@@ -106,14 +107,16 @@ export function registerCredentials(program: Command): void {
       action(async (profile: string, flags: ClientFlags & { kind: string; fromFile?: string }) => {
         const material = await readSecret(profile, flags.fromFile);
         if (material === '') throw new Error('the secret is empty: pipe it on stdin or name a file with --from-file');
-        const res = await call<{ profile: Profile }>(resolveTarget(flags), 'PUT', profilePath(profile), { body: { kind: flags.kind, material } });
+        const res = await ok(
+          controlApi(resolveTarget(flags)).PUT('/api/control/runtime/credentials/{profile}', { params: { path: { profile } }, body: { kind: flags.kind as Kind, material } }),
+        );
         print(res, flags.json, (r) => human(r.profile));
       }),
     );
 
   clientOptions(credentials.command('delete <profile>').description('remove a profile (404 credential_not_found when it is not stored)')).action(
     action(async (profile: string, flags: ClientFlags) => {
-      const res = await call<{ profile: Profile }>(resolveTarget(flags), 'DELETE', profilePath(profile));
+      const res = await ok(controlApi(resolveTarget(flags)).DELETE('/api/control/runtime/credentials/{profile}', { params: { path: { profile } } }));
       print(res, flags.json, (r) => `${r.profile.profile}: removed`);
     }),
   );

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type ResolvedConfig } from '../config/load.js';
 import { readDaemonFile, liveDaemon } from '../daemon-file.js';
 import { NODE_ENGINE } from '../version.js';
-import { ApiError, call, type Target } from './client.js';
+import { ApiError, controlApi, inboxApi, ok as answer, type Target } from './client.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -113,7 +113,7 @@ export async function daemonChecks(home: string, target: Target): Promise<{ chec
   const where = target.base!.origin;
   let auth: string;
   try {
-    auth = (await call<{ auth: { mode: string } }>(target, 'GET', '/api/handshake')).auth.mode;
+    auth = (await answer(controlApi(target).GET('/api/handshake'))).auth.mode;
   } catch (err) {
     if (!(err instanceof ApiError) || err.code !== 'unreachable') throw err;
     if (!running && target.from === 'config') {
@@ -132,7 +132,7 @@ export async function daemonChecks(home: string, target: Target): Promise<{ chec
 
 async function tokenCheck(target: Target, mode: string): Promise<Check> {
   try {
-    await call(target, 'GET', '/api/control/runtime/status');
+    await answer(controlApi(target).GET('/api/control/runtime/status'));
     return ok('auth', mode === 'bearer' ? 'bearer mode: the token is accepted' : `${mode} mode: no token needed`);
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 401 && err.status !== 403)) throw err;
@@ -145,7 +145,7 @@ async function inboxCheck(target: Target): Promise<{ checks: Check[]; terminalTa
   const socket = target.socketPath;
   let agents: Array<{ activationTargets?: Array<{ kind: string }> }>;
   try {
-    agents = (await call<{ agents: typeof agents }>(target, 'GET', '/agents', { surface: 'inbox', query: { includeTargets: true } })).agents;
+    agents = (await answer(inboxApi(target).GET('/agents', { params: { query: { includeTargets: 'true' } } }))).agents as typeof agents;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return { checks: [bad('inbox socket', `${socket}: ${err.code}: ${err.message}`, 'check --socket / SVC_SOCKET, or the daemon log')], terminalTargets: null };

@@ -7,27 +7,18 @@
 import { EventStreamParser } from '../core/event-stream.js';
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, cell, print, table, type Row } from './output.js';
 
 import type { EventEnvelope } from '../events/event-log.js';
-
-interface EventsPage {
-  events: EventEnvelope[];
-  cursor_seq: number;
-  has_older: boolean;
-  has_newer: boolean;
-}
 
 interface PageFlags extends ClientFlags {
   limit?: string;
   before?: string;
   after?: string;
-  order?: string;
-  maxLevel?: string;
+  order?: 'asc' | 'desc';
+  maxLevel?: 'info' | 'verbose' | 'debug';
 }
-
-const eventsPath = (agent: string) => `/api/agents/${encodeURIComponent(agent)}/events`;
 
 export function registerEvents(program: Command): void {
   const events = clientOptions(program.command('events').description("an agent's durable event log: one page, or `tail` to follow it"))
@@ -40,9 +31,11 @@ export function registerEvents(program: Command): void {
     .action(
       action(async (agent: string | undefined, flags: PageFlags) => {
         if (agent === undefined) throw new Error('missing agent: svc events AGENT (or svc events tail AGENT)');
-        const res = await call<EventsPage>(resolveTarget(flags), 'GET', eventsPath(agent), {
-          query: { limit: flags.limit, before_seq: flags.before, after_seq: flags.after, order: flags.order, max_level: flags.maxLevel },
-        });
+        const res = await ok(
+          controlApi(resolveTarget(flags)).GET('/api/agents/{id}/events', {
+            params: { path: { id: agent }, query: { limit: flags.limit, before_seq: flags.before, after_seq: flags.after, order: flags.order, max_level: flags.maxLevel } },
+          }),
+        );
         print(res, flags.json, (p) => {
           const rows = p.events.map((e) => ({ seq: e.event_seq, ts: e.ts, type: e.type, summary: summarize(e) }));
           const more = [p.has_older ? 'older events exist' : '', p.has_newer ? 'newer events exist' : ''].filter(Boolean).join('; ');
@@ -104,7 +97,7 @@ const BACKOFF_MAX_MS = 5000;
 
 /** The agent's event-log high-watermark: following after it shows only events still to come. */
 export async function headOf(target: Target, agent: string): Promise<number> {
-  return (await call<EventsPage>(target, 'GET', eventsPath(agent), { query: { limit: 1, order: 'desc' } })).cursor_seq;
+  return (await ok(controlApi(target).GET('/api/agents/{id}/events', { params: { path: { id: agent }, query: { limit: '1', order: 'desc' } } }))).cursor_seq;
 }
 
 /**
@@ -166,7 +159,7 @@ function connectOnce(
     };
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (after !== undefined) headers['last-event-id'] = String(after);
-    const req = open(target, 'GET', `${eventsPath(agent)}/stream`, { query: { after_seq: after }, headers }, (res: http.IncomingMessage) => {
+    const req = open(target, controlPath('/api/agents/{id}/events/stream', { path: { id: agent }, query: { after_seq: after?.toString() } }), { headers }, (res: http.IncomingMessage) => {
       res.setEncoding('utf8');
       const status = res.statusCode ?? 0;
       if (status !== 200) {

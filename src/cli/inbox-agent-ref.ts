@@ -7,7 +7,7 @@
  * `agent_name_ambiguous` (409) with their ids. Both exit 1.
  */
 import type { Command } from 'commander';
-import { ApiError, call, resolveTarget, type ClientFlags } from './client.js';
+import { ApiError, inboxApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { fail } from './output.js';
 
 interface InboxAgent {
@@ -22,7 +22,7 @@ export function resolveInboxAgentRefs(inbox: Command): void {
     const option = typeof flags.agent === 'string' && cmd.options.some((o) => o.attributeName() === 'agent');
     if (argIndexes.length === 0 && !option) return;
     try {
-      const { agents } = await call<{ agents: InboxAgent[] }>(resolveTarget(flags), 'GET', '/agents', { surface: 'inbox' });
+      const { agents } = (await ok(inboxApi(resolveTarget(flags)).GET('/agents'))) as { agents: InboxAgent[] };
       for (const i of argIndexes) cmd.processedArgs[i] = agentIdOf(cmd.processedArgs[i] as string, agents);
       if (option) cmd.setOptionValue('agent', agentIdOf(flags.agent as string, agents));
     } catch (err) {

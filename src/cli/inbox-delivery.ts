@@ -3,10 +3,9 @@
  * pause/resume (added to the `agents` group the subscriptions commands own), timers, gc.
  */
 import type { Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags, type InboxBody } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
 import { jsonArg } from './inbox-streams.js';
-import { seg } from './tasks.js';
 import { durationArg } from './duration.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
@@ -14,10 +13,9 @@ const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every',
 
 type Flags = ClientFlags & Record<string, unknown>;
 
-/** One request to the inbox API over its socket, printed as a record. */
-async function inboxCall(flags: ClientFlags, method: string, path: string, body?: unknown): Promise<Row> {
-  return call<Row>(resolveTarget(flags), method, path, { surface: 'inbox', ...(body === undefined ? {} : { body }) });
-}
+// Bodies are built from the options as given; the daemon checks them (400), so they are only
+// asserted to have the documented shape.
+type Aggregation = InboxBody<'/agents/{agentId}', 'patch'>['aggregation'];
 
 /** The `agents` group: the subscriptions commands create it; whoever registers first does. */
 function agentsGroup(inbox: Command): Command {
@@ -30,7 +28,7 @@ export function registerInboxDelivery(inbox: Command): void {
   registerTimers(inbox);
 
   clientOptions(inbox.command('gc').description('run housekeeping now (old delivered notifications) and report counts')).action(
-    action(async (flags: ClientFlags) => print(await inboxCall(flags, 'POST', '/gc', {}), flags.json, record)),
+    action(async (flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST('/gc', { body: {} })), flags.json, record)),
   );
 }
 
@@ -39,7 +37,7 @@ function registerTargets(inbox: Command): void {
 
   clientOptions(targets.command('list <agent>').description('targets of an agent')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await inboxCall(flags, 'GET', `/agents/${seg(agent)}/targets`);
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}/targets', { params: { path: { agentId: agent } } }));
       print(res, flags.json, (r) => table(r.targets as Row[], TARGET_COLUMNS));
     }),
   );
@@ -68,21 +66,21 @@ function registerTargets(inbox: Command): void {
           tmuxSocket: flags.tmuxSocket,
           runtimeAgentId: flags.runtimeAgent,
           aggregation: flags.aggregation,
-        };
+        } as InboxBody<'/agents/{agentId}/targets', 'post'>;
         const client: ClientFlags = { socket: flags.socket, home: flags.home, token: flags.token, json: flags.json };
-        print(await inboxCall(client, 'POST', `/agents/${seg(agent)}/targets`, body), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(client)).POST('/agents/{agentId}/targets', { params: { path: { agentId: agent } }, body })), flags.json, record);
       }),
     );
 
   clientOptions(targets.command('delete <agent> <target>').description('remove a target and its pending notifications')).action(
     action(async (agent: string, target: string, flags: ClientFlags) => {
-      print(await inboxCall(flags, 'DELETE', `/agents/${seg(agent)}/targets/${seg(target)}`), flags.json, record);
+      print(await ok(inboxApi(resolveTarget(flags)).DELETE('/agents/{agentId}/targets/{targetId}', { params: { path: { agentId: agent, targetId: target } } })), flags.json, record);
     }),
   );
 
   clientOptions(targets.command('resume <agent> <target>').description('recover one target (offline -> active); keeps the agent pause')).action(
     action(async (agent: string, target: string, flags: ClientFlags) => {
-      print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/targets/${seg(target)}/resume`, {}), flags.json, record);
+      print(await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/targets/{targetId}/resume', { params: { path: { agentId: agent, targetId: target } }, body: {} })), flags.json, record);
     }),
   );
 }
@@ -98,14 +96,18 @@ function registerPause(agents: Command): void {
     .option('--target <target>', "one target's own policy instead of the agent's")
     .action(
       action(async (agent: string, policy: string, flags: Flags) => {
-        const path = flags.target ? `/agents/${seg(agent)}/targets/${seg(flags.target as string)}` : `/agents/${seg(agent)}`;
-        print(await inboxCall(flags, 'PATCH', path, { aggregation: jsonArg(policy) }), flags.json, record);
+        const api = inboxApi(resolveTarget(flags));
+        const body = { aggregation: jsonArg(policy) as Aggregation };
+        const res = flags.target
+          ? await ok(api.PATCH('/agents/{agentId}/targets/{targetId}', { params: { path: { agentId: agent, targetId: flags.target as string } }, body }))
+          : await ok(api.PATCH('/agents/{agentId}', { params: { path: { agentId: agent } }, body }));
+        print(res, flags.json, record);
       }),
     );
 
   clientOptions(agents.command('pause <agent>').description('pause proactive delivery to the agent (entries keep arriving)')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/pause`, {}), flags.json, record);
+      print(await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/pause', { params: { path: { agentId: agent } }, body: {} })), flags.json, record);
     }),
   );
 
@@ -114,7 +116,7 @@ function registerPause(agents: Command): void {
     .action(
       action(async (agent: string, flags: Flags) => {
         const body = flags.deliveryOnly ? { deliveryOnly: true } : {};
-        print(await inboxCall(flags, 'POST', `/agents/${seg(agent)}/resume`, body), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/resume', { params: { path: { agentId: agent } }, body })), flags.json, record);
       }),
     );
 }
@@ -127,10 +129,9 @@ function registerTimers(inbox: Command): void {
     .option('--status <status>', 'active | paused | completed')
     .action(
       action(async (flags: Flags) => {
-        const res = await call<Row>(resolveTarget(flags), 'GET', '/timers', {
-          surface: 'inbox',
-          query: { agentId: flags.agent as string | undefined, status: flags.status as string | undefined },
-        });
+        const res = await ok(
+          inboxApi(resolveTarget(flags)).GET('/timers', { params: { query: { agentId: flags.agent as string | undefined, status: flags.status as 'active' | 'paused' | 'completed' | undefined } } }),
+        );
         print(res, flags.json, (r) => table(r.timers as Row[], TIMER_COLUMNS));
       }),
     );
@@ -145,8 +146,8 @@ function registerTimers(inbox: Command): void {
     .option('--sender <name>', 'sender shown on the entry')
     .action(
       action(async (flags: Flags) => {
-        const body = { agentId: flags.agent, at: flags.at, every: flags.every, cron: flags.cron, timezone: flags.timezone, message: flags.message, sender: flags.sender };
-        print(await inboxCall(flags, 'POST', '/timers', body), flags.json, record);
+        const body = { agentId: flags.agent, at: flags.at, every: flags.every, cron: flags.cron, timezone: flags.timezone, message: flags.message, sender: flags.sender } as InboxBody<'/timers', 'post'>;
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/timers', { body })), flags.json, record);
       }),
     );
 
@@ -156,14 +157,14 @@ function registerTimers(inbox: Command): void {
   ] as const) {
     clientOptions(timers.command(`${verb} <schedule>`).description(what)).action(
       action(async (schedule: string, flags: ClientFlags) => {
-        print(await inboxCall(flags, 'POST', `/timers/${seg(schedule)}/${verb}`, {}), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST(`/timers/{scheduleId}/${verb}`, { params: { path: { scheduleId: schedule } }, body: {} })), flags.json, record);
       }),
     );
   }
 
   clientOptions(timers.command('delete <schedule>').description('delete a timer')).action(
     action(async (schedule: string, flags: ClientFlags) => {
-      print(await inboxCall(flags, 'DELETE', `/timers/${seg(schedule)}`), flags.json, record);
+      print(await ok(inboxApi(resolveTarget(flags)).DELETE('/timers/{scheduleId}', { params: { path: { scheduleId: schedule } } })), flags.json, record);
     }),
   );
 }

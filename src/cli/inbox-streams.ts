@@ -5,14 +5,11 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CompactionResult } from '../inbox/compaction.js';
-import { call, clientOptions, resolveTarget, type ClientFlags, type RequestOptions, type Target } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
+import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags } from './client.js';
+import { action, print, record, table } from './output.js';
 import { intArg } from './tasks.js';
 import { durationArg } from './duration.js';
 
-const inbox = <T = Row>(target: Target, method: string, path: string, opts: Omit<RequestOptions, 'surface'> = {}) =>
-  call<T>(target, method, path, { ...opts, surface: 'inbox' });
-const enc = encodeURIComponent;
 
 const HOST_COLUMNS = ['hostId', 'hostType', 'hostKey', 'createdAt'];
 const SOURCE_COLUMNS = ['sourceId', 'hostId', 'sourceType', 'streamKind', 'streamKey', 'state', 'error'];
@@ -44,7 +41,7 @@ function registerHosts(root: Command): void {
   const hosts = root.command('hosts').description('hosts: provider/runtime configuration that sources live on');
   clientOptions(hosts.command('list').description('every host')).action(
     action(async (flags: ClientFlags) => {
-      const res = await inbox<{ hosts: Row[] }>(resolveTarget(flags), 'GET', '/hosts');
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/hosts'));
       print(res, flags.json, (r) => table(r.hosts, HOST_COLUMNS));
     }),
   );
@@ -53,17 +50,18 @@ function registerHosts(root: Command): void {
     .requiredOption('--key <key>', 'host key')
     .option('--config <json>', 'host configuration (JSON object)', objectArg)
     .action(
-      action(async (flags: ClientFlags & { type: string; key: string; config?: Record<string, unknown> }) => {
-        const res = await inbox(resolveTarget(flags), 'POST', '/hosts', { body: { hostType: flags.type, hostKey: flags.key, config: flags.config } });
+      action(async (// --type passes any word; the daemon refuses another (400).
+        flags: ClientFlags & { type: 'local_event' | 'remote_source' | 'github'; key: string; config?: Record<string, unknown> }) => {
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/hosts', { body: { hostType: flags.type, hostKey: flags.key, config: flags.config } }));
         print(res, flags.json, record);
       }),
     );
   clientOptions(hosts.command('get <hostId>').description('one host')).action(
-    action(async (hostId: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'GET', `/hosts/${enc(hostId)}`), flags.json, record)),
+    action(async (hostId: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/hosts/{hostId}', { params: { path: { hostId } } })), flags.json, record)),
   );
   clientOptions(hosts.command('schema <hostId>').description('JSON Schemas of the host config and of its sources configs')).action(
     action(async (hostId: string, flags: ClientFlags) => {
-      const res = await inbox(resolveTarget(flags), 'GET', `/hosts/${enc(hostId)}/schema`);
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/hosts/{hostId}/schema', { params: { path: { hostId } } }));
       print(res, true, () => '');
     }),
   );
@@ -75,7 +73,7 @@ function registerSources(root: Command): void {
     .option('--host <hostId>', 'only the sources of this host')
     .action(
       action(async (flags: ClientFlags & { host?: string }) => {
-        const res = await inbox<{ sources: Row[] }>(resolveTarget(flags), 'GET', '/sources', { query: { hostId: flags.host } });
+        const res = await ok(inboxApi(resolveTarget(flags)).GET('/sources', { params: { query: { hostId: flags.host } } }));
         print(res, flags.json, (r) => table(r.sources, SOURCE_COLUMNS));
       }),
     );
@@ -88,11 +86,11 @@ function registerSources(root: Command): void {
     .action(
       action(async (flags: ClientFlags & { host: string; kind: string; key: string; config?: Record<string, unknown>; configRef?: string }) => {
         const body = { hostId: flags.host, streamKind: flags.kind, streamKey: flags.key, config: flags.config, configRef: flags.configRef };
-        print(await inbox(resolveTarget(flags), 'POST', '/sources', { body }), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/sources', { body })), flags.json, record);
       }),
     );
   clientOptions(sources.command('get <sourceId>').description('one source with its stream stats')).action(
-    action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'GET', `/sources/${enc(id)}`), flags.json, record)),
+    action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/sources/{sourceId}', { params: { path: { sourceId: id } } })), flags.json, record)),
   );
   clientOptions(sources.command('update <sourceId>').description('replace config and/or configRef (a paused source stays paused)'))
     .option('--config <json>', 'new configuration (JSON object)', objectArg)
@@ -100,7 +98,7 @@ function registerSources(root: Command): void {
     .action(
       action(async (id: string, flags: ClientFlags & { config?: Record<string, unknown>; configRef?: string }) => {
         const body = { config: flags.config, configRef: flags.configRef };
-        print(await inbox(resolveTarget(flags), 'PATCH', `/sources/${enc(id)}`, { body }), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).PATCH('/sources/{sourceId}', { params: { path: { sourceId: id } }, body })), flags.json, record);
       }),
     );
   for (const [verb, what] of [
@@ -109,19 +107,19 @@ function registerSources(root: Command): void {
     ['poll', 'run one poll of a remote source now'],
   ] as const) {
     clientOptions(sources.command(`${verb} <sourceId>`).description(what)).action(
-      action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'POST', `/sources/${enc(id)}/${verb}`), flags.json, record)),
+      action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST(`/sources/{sourceId}/${verb}`, { params: { path: { sourceId: id } } })), flags.json, record)),
     );
   }
   clientOptions(sources.command('delete <sourceId>').description('delete a source and its stream (one with subscriptions only with --with-subscriptions)'))
     .option('--with-subscriptions', 'also remove the subscriptions of the source')
     .action(
       action(async (id: string, flags: ClientFlags & { withSubscriptions?: boolean }) => {
-        const query = flags.withSubscriptions ? '?withSubscriptions=true' : '';
-        print(await inbox(resolveTarget(flags), 'DELETE', `/sources/${enc(id)}${query}`), flags.json, () => `deleted ${id}`);
+        const query = { withSubscriptions: flags.withSubscriptions ? ('true' as const) : undefined };
+        print(await ok(inboxApi(resolveTarget(flags)).DELETE('/sources/{sourceId}', { params: { path: { sourceId: id }, query } })), flags.json, () => `deleted ${id}`);
       }),
     );
   clientOptions(sources.command('schema <sourceId>').description('JSON Schemas of the source config and of an event')).action(
-    action(async (id: string, flags: ClientFlags) => print(await inbox(resolveTarget(flags), 'GET', `/sources/${enc(id)}/schema`), true, () => '')),
+    action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/sources/{sourceId}/schema', { params: { path: { sourceId: id } } })), true, () => '')),
   );
 }
 
@@ -136,7 +134,7 @@ function registerAppend(root: Command): void {
     .action(
       action(async (id: string, flags: ClientFlags & { type: string; data?: unknown; id?: string; subject?: string; time?: string; metadata?: Record<string, unknown> }) => {
         const body = { id: flags.id, type: flags.type, subject: flags.subject, time: flags.time, data: flags.data, metadata: flags.metadata };
-        print(await inbox(resolveTarget(flags), 'POST', `/sources/${enc(id)}/events`, { body }), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/sources/{sourceId}/events', { params: { path: { sourceId: id } }, body })), flags.json, record);
       }),
     );
 }
@@ -145,7 +143,7 @@ function registerStreams(root: Command): void {
   const streams = root.command('streams').description('event streams (a stream id is its source id)');
   clientOptions(streams.command('get <streamId>').description('a stream with its stats')).action(
     action(async (id: string, flags: ClientFlags) => {
-      const res = await inbox<Row & { streamStats: Row | null }>(resolveTarget(flags), 'GET', `/streams/${enc(id)}`);
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/streams/{streamId}', { params: { path: { streamId: id } } }));
       print(res, flags.json, (r) => record({ ...r, streamStats: undefined, ...(r.streamStats ?? { streamStats: null }) }));
     }),
   );
@@ -161,7 +159,9 @@ function registerCompaction(root: Command): void {
     .option('--scan-limit <n>', 'events scanned at most', intArg)
     .action(
       action(async (id: string, flags: ClientFlags & { retentionMs: number; scanLimit?: number }) => {
-        const res = await inbox(resolveTarget(flags), 'POST', `/streams/${enc(id)}/compaction-preview`, { body: { retentionMs: flags.retentionMs, scanLimit: flags.scanLimit } });
+        const res = await ok(
+          inboxApi(resolveTarget(flags)).POST('/streams/{streamId}/compaction-preview', { params: { path: { streamId: id } }, body: { retentionMs: flags.retentionMs, scanLimit: flags.scanLimit } }),
+        );
         print(res, flags.json, record);
       }),
     );
@@ -177,8 +177,8 @@ function registerCompaction(root: Command): void {
         let last: CompactionResult;
         for (;;) {
           const remaining = flags.maxEvents === undefined ? APPLY_STEP : Math.min(APPLY_STEP, flags.maxEvents - total.prunedEvents);
-          const body = { apply: true, retentionMs: flags.retentionMs, batchSize: flags.batchSize, maxEvents: remaining, maxPayloadBytes: flags.maxPayloadBytes };
-          last = await inbox<CompactionResult>(target, 'POST', `/streams/${enc(id)}/compaction-apply`, { body });
+          const body = { apply: true as const, retentionMs: flags.retentionMs, batchSize: flags.batchSize, maxEvents: remaining, maxPayloadBytes: flags.maxPayloadBytes };
+          last = await ok(inboxApi(target).POST('/streams/{streamId}/compaction-apply', { params: { path: { streamId: id } }, body }));
           total.committedBatches += last.committedBatches;
           total.prunedEvents += last.prunedEvents;
           total.prunedBytes += last.prunedBytes;

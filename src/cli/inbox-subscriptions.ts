@@ -5,15 +5,11 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type RequestOptions, type Target } from './client.js';
+import { ApiError, clientOptions, inboxApi, inboxPath, ok, open, resolveTarget, sleep, type ClientFlags, type InboxBody, type InboxClient, type Target } from './client.js';
 import { SseParser } from './events.js';
 import { jsonArg } from './inbox-streams.js';
 import { action, cell, print, record, table, type Row } from './output.js';
 
-const inbox = (target: Target, method: string, path: string, opts: Omit<RequestOptions, 'surface'> = {}) =>
-  call(target, method, path, { ...opts, surface: 'inbox' });
-const enc = encodeURIComponent;
-const agentPath = (agent: string, suffix = '') => `/agents/${enc(agent)}${suffix}`;
 const SUB_COLUMNS = ['subscriptionId', 'agentId', 'sourceId', 'startPolicy', 'consumedOffset', 'cleanupPolicy'];
 
 export function registerInboxSubscriptions(root: Command): void {
@@ -26,7 +22,7 @@ function registerAgents(root: Command): void {
   const agents = root.command('agents').description('inbox agents');
   clientOptions(agents.command('list').description('list inbox agents')).action(
     action(async (flags: ClientFlags) => {
-      const res = await inbox(resolveTarget(flags), 'GET', '/agents');
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/agents'));
       print(res, flags.json, (r: { agents: Row[] }) => table(r.agents, ['agentId', 'name', 'deliveryPaused', 'createdAt']));
     }),
   );
@@ -34,19 +30,20 @@ function registerAgents(root: Command): void {
     .option('--name <name>', 'a name for people')
     .option('--aggregation <json>', 'its aggregation policy (see `svc inbox agents aggregation --help`; default coalesce 250 ms)', jsonArg)
     .action(
-      action(async (flags: ClientFlags & { name?: string; aggregation?: unknown }) => {
-        const res = await inbox(resolveTarget(flags), 'POST', '/agents', { body: { name: flags.name, aggregation: flags.aggregation } });
+      action(async (// --aggregation is any JSON; the daemon checks it (400).
+      flags: ClientFlags & { name?: string; aggregation?: InboxBody<'/agents', 'post'>['aggregation'] }) => {
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/agents', { body: { name: flags.name, aggregation: flags.aggregation } }));
         print(res, flags.json, (r: Row) => record(r));
       }),
     );
   clientOptions(agents.command('get <agent>').description('one inbox agent')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      print(await inbox(resolveTarget(flags), 'GET', agentPath(agent)), flags.json, (r: Row) => record(r));
+      print(await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}', { params: { path: { agentId: agent } } })), flags.json, (r: Row) => record(r));
     }),
   );
   clientOptions(agents.command('delete <agent>').description('delete an inbox agent with its subscriptions and entries')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      print(await inbox(resolveTarget(flags), 'DELETE', agentPath(agent)), flags.json, () => `deleted ${agent}`);
+      print(await ok(inboxApi(resolveTarget(flags)).DELETE('/agents/{agentId}', { params: { path: { agentId: agent } } })), flags.json, () => `deleted ${agent}`);
     }),
   );
 }
@@ -74,7 +71,7 @@ function registerSubscriptions(root: Command): void {
     .option('--source <source>', 'only this source')
     .action(
       action(async (flags: ClientFlags & { agent?: string; source?: string }) => {
-        const res = await inbox(resolveTarget(flags), 'GET', '/subscriptions', { query: { agentId: flags.agent, sourceId: flags.source } });
+        const res = await ok(inboxApi(resolveTarget(flags)).GET('/subscriptions', { params: { query: { agentId: flags.agent, sourceId: flags.source } } }));
         print(res, flags.json, (r: { subscriptions: Row[] }) => table(r.subscriptions, SUB_COLUMNS));
       }),
     );
@@ -106,20 +103,22 @@ function registerSubscriptions(root: Command): void {
           startTime: flags.startTime,
           trackedResourceRef: flags.trackedResourceRef,
           cleanupPolicy,
-        };
-        const res = await inbox(resolveTarget(flags), 'POST', '/subscriptions', { body });
+        } as InboxBody<'/subscriptions', 'post'>; // the filter and policies as given: the daemon checks them (400)
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/subscriptions', { body }));
         print(res, flags.json, (r: { subscriptions: Row[] }) => table(r.subscriptions, SUB_COLUMNS));
       }),
     );
-  for (const [name, method, suffix, about] of [
-    ['get', 'GET', '', 'one subscription'],
-    ['delete', 'DELETE', '', 'remove a subscription (its entries stay)'],
-    ['lag', 'GET', '/lag', 'consumer offset and lag against the stream'],
-    ['poll', 'POST', '/poll', 'catch the subscription up to the high watermark now'],
-  ] as const) {
+  const one = (id: string) => ({ params: { path: { subscriptionId: id } } });
+  const requests: Array<[string, string, (api: InboxClient, id: string) => Promise<Row>]> = [
+    ['get', 'one subscription', (api, id) => ok(api.GET('/subscriptions/{subscriptionId}', one(id)))],
+    ['delete', 'remove a subscription (its entries stay)', (api, id) => ok(api.DELETE('/subscriptions/{subscriptionId}', one(id)))],
+    ['lag', 'consumer offset and lag against the stream', (api, id) => ok(api.GET('/subscriptions/{subscriptionId}/lag', one(id)))],
+    ['poll', 'catch the subscription up to the high watermark now', (api, id) => ok(api.POST('/subscriptions/{subscriptionId}/poll', { ...one(id), body: {} }))],
+  ];
+  for (const [name, about, request] of requests) {
     clientOptions(subs.command(`${name} <subscription>`).description(about)).action(
       action(async (id: string, flags: ClientFlags) => {
-        const res = await inbox(resolveTarget(flags), method, `/subscriptions/${enc(id)}${suffix}`, method === 'POST' ? { body: {} } : {});
+        const res = await request(inboxApi(resolveTarget(flags)), id);
         print(res, flags.json, (r: Row) => record(r));
       }),
     );
@@ -130,9 +129,9 @@ function registerSubscriptions(root: Command): void {
     .option('--start-offset <n>', 'with at_offset', positive)
     .option('--start-time <iso>', 'with at_time')
     .action(
-      action(async (id: string, flags: ClientFlags & { offset?: number; startPolicy?: string; startOffset?: number; startTime?: string }) => {
+      action(async (id: string, flags: ClientFlags & { offset?: number; startPolicy?: 'latest' | 'earliest' | 'at_offset' | 'at_time'; startOffset?: number; startTime?: string }) => {
         const body = { offset: flags.offset, startPolicy: flags.startPolicy, startOffset: flags.startOffset, startTime: flags.startTime };
-        const res = await inbox(resolveTarget(flags), 'POST', `/subscriptions/${enc(id)}/reset`, { body });
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/subscriptions/{subscriptionId}/reset', { params: { path: { subscriptionId: id } }, body }));
         print(res, flags.json, (r: Row) => record(r));
       }),
     );
@@ -159,8 +158,8 @@ function registerInbox(root: Command): void {
     .option('--include-acked', 'also acknowledged entries')
     .action(
       action(async (agent: string, flags: ClientFlags & { after?: string; limit?: number; includeAcked?: boolean }) => {
-        const query = { after: flags.after, limit: flags.limit, includeAcked: flags.includeAcked ? 'true' : undefined };
-        const res = await inbox(resolveTarget(flags), 'GET', agentPath(agent, '/inbox/items'), { query });
+        const query = { after: flags.after, limit: flags.limit?.toString(), includeAcked: flags.includeAcked ? ('true' as const) : undefined };
+        const res = await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}/inbox/items', { params: { path: { agentId: agent }, query } }));
         print(res, flags.json, (r: { entries: Entry[]; nextCursor: string | null }) =>
           [r.entries.length ? r.entries.map(entryLine).join('\n') : '(no entries)', r.nextCursor ? `(more: --after ${r.nextCursor})` : '']
             .filter(Boolean)
@@ -175,17 +174,17 @@ function registerInbox(root: Command): void {
     .option('--ids <ids>', 'these entries (comma-separated)')
     .action(
       action(async (agent: string, flags: ClientFlags & { all?: boolean; through?: string; ids?: string }) => {
-        const forms = [flags.all ? { all: true } : null, flags.through ? { throughEntryId: flags.through } : null, flags.ids ? { entryIds: flags.ids.split(',').filter(Boolean) } : null];
-        const chosen = forms.filter((f) => f !== null);
-        if (chosen.length !== 1) throw new Error('give exactly one of --all, --through ENTRY_ID, --ids a,b');
-        const res = await inbox(resolveTarget(flags), 'POST', agentPath(agent, '/inbox/ack'), { body: chosen[0] });
+        const forms = [flags.all ? { all: true as const } : null, flags.through ? { throughEntryId: flags.through } : null, flags.ids ? { entryIds: flags.ids.split(',').filter(Boolean) } : null];
+        const [body, ...more] = forms.filter((f) => f !== null);
+        if (!body || more.length) throw new Error('give exactly one of --all, --through ENTRY_ID, --ids a,b');
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/ack', { params: { path: { agentId: agent } }, body }));
         print(res, flags.json, (r: { acked: number }) => `acked ${r.acked}`);
       }),
     );
 
   clientOptions(root.command('compact <agent>').description("delete the agent's acknowledged entries")).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await inbox(resolveTarget(flags), 'POST', agentPath(agent, '/inbox/compact'), { body: {} });
+      const res = await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/compact', { params: { path: { agentId: agent } }, body: {} }));
       print(res, flags.json, (r: { removed: number }) => `removed ${r.removed}`);
     }),
   );
@@ -195,7 +194,9 @@ function registerInbox(root: Command): void {
     .option('--sender <sender>', 'who it is from')
     .action(
       action(async (agent: string, message: string, flags: ClientFlags & { sender?: string }) => {
-        const res = await inbox(resolveTarget(flags), 'POST', agentPath(agent, '/inbox/items'), { body: { message, sender: flags.sender } });
+        const res = await ok(
+          inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/items', { params: { path: { agentId: agent } }, body: { message, sender: flags.sender } }),
+        );
         print(res, flags.json, (r: Entry) => entryLine(r));
       }),
     );
@@ -233,7 +234,7 @@ function watchOnce(target: Target, agent: string, after: string | undefined, onE
     let received = false;
     const done = (error?: ApiError) => resolve({ error, received });
     const headers: Record<string, string> = { accept: 'text/event-stream', ...(after ? { 'last-event-id': after } : {}) };
-    const req = open(target, 'GET', agentPath(agent, '/inbox/watch'), { surface: 'inbox', headers }, (res: http.IncomingMessage) => {
+    const req = open(target, inboxPath('/agents/{agentId}/inbox/watch', { path: { agentId: agent } }), { surface: 'inbox', headers }, (res: http.IncomingMessage) => {
       res.setEncoding('utf8');
       if (res.statusCode !== 200) {
         let text = '';

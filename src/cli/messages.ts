@@ -1,15 +1,9 @@
 /** `svc prompt AGENT TEXT` (operator prompt) and `svc enqueue AGENT TEXT` (external message). */
 import type { Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { durationArg } from './duration.js';
 import { action, print } from './output.js';
 import { printBrief, waitForBrief } from './run.js';
-
-interface EnqueueResponse {
-  ok: true;
-  agent_id: string;
-  message_id: string;
-}
 
 interface EnqueueFlags extends ClientFlags {
   channel?: string;
@@ -27,7 +21,7 @@ export function registerMessages(program: Command): void {
     .action(
       action(async (agent: string, text: string, flags: ClientFlags & { wait?: true | number }) => {
         const target = resolveTarget(flags);
-        const res = await call<EnqueueResponse>(target, 'POST', `/api/control/agents/${encodeURIComponent(agent)}/prompt`, { body: { text } });
+        const res = await ok(controlApi(target).POST('/api/control/agents/{id}/prompt', { params: { path: { id: agent } }, body: { text } }));
         if (flags.wait === undefined) return print(res, flags.json, (r) => r.message_id);
         const timeoutMs = flags.wait === true ? 120_000 : flags.wait;
         printBrief(await waitForBrief(target, agent, res.message_id, timeoutMs), flags.json);
@@ -69,7 +63,7 @@ export function registerMessages(program: Command): void {
           if (!PRIORITIES.includes(flags.priority)) throw new Error(`--priority must be one of ${PRIORITIES.join(', ')}`);
           body.priority = flags.priority;
         }
-        const res = await call<EnqueueResponse>(resolveTarget(flags), 'POST', `/api/agents/${encodeURIComponent(agent)}/enqueue`, { body });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/agents/{id}/enqueue', { params: { path: { id: agent } }, body }));
         print(res, flags.json, (r) => r.message_id);
       }),
     );

@@ -1,6 +1,6 @@
 /** `svc models list|refresh|set|clear`: the models catalog and per-agent model overrides. */
 import type { Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, table, type Row } from './output.js';
 
 interface CatalogModel extends Row {
@@ -15,8 +15,6 @@ interface Catalog {
   default_model: string;
   errors?: Array<{ provider: string; kind: string; message: string }>;
 }
-
-const modelPath = (agent: string, suffix = '') => `/api/control/agents/${encodeURIComponent(agent)}/model${suffix}`;
 
 /** One row per model, the default marked; discovery errors (refresh) after the table. */
 function humanCatalog(c: Catalog): string {
@@ -36,7 +34,7 @@ export function registerModels(program: Command): void {
 
   clientOptions(models.command('list').description('the cached catalog (no provider is contacted)')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<Catalog>(resolveTarget(flags), 'GET', '/api/models');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/models'));
       print(res, flags.json, humanCatalog);
     }),
   );
@@ -45,21 +43,21 @@ export function registerModels(program: Command): void {
     .option('--force', 'ask every provider, ignoring the cache TTL')
     .action(
       action(async (flags: ClientFlags & { force?: boolean }) => {
-        const res = await call<Catalog>(resolveTarget(flags), 'POST', '/api/models/refresh', { body: flags.force ? { force: true } : {} });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/models/refresh', { body: flags.force ? { force: true } : {} }));
         print(res, flags.json, humanCatalog);
       }),
     );
 
   clientOptions(models.command('set <agent> <model>').description("set the agent's model override (a ref from `svc models list`)")).action(
     action(async (agent: string, model: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', modelPath(agent), { body: { model } });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/model', { params: { path: { id: agent } }, body: { model } }));
       print(res, flags.json, (r) => `${r.agent_id}: model ${r.model} (override ${r.model_override})`);
     }),
   );
 
   clientOptions(models.command('clear <agent>').description('clear the override: the agent uses model.default')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', modelPath(agent, '/clear'), { body: {} });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/model/clear', { params: { path: { id: agent } }, body: {} }));
       print(res, flags.json, (r) => `${r.agent_id}: model ${r.model} (no override)`);
     }),
   );

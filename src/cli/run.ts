@@ -4,10 +4,10 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, call, clientOptions, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { SseParser } from './events.js';
 import { action, dim, oneLine, print, record, table, type Row } from './output.js';
-import { intArg, seg } from './tasks.js';
+import { intArg } from './tasks.js';
 
 interface Brief extends Row {
   brief_id: string;
@@ -27,7 +27,7 @@ const POLL_MS = 200;
 export async function waitForBrief(target: Target, agent: string, messageId: string, timeoutMs: number): Promise<Brief> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await call<{ briefs: Brief[] }>(target, 'GET', `/api/agents/${seg(agent)}/briefs`, { query: { limit: 200 } });
+    const res = await ok(controlApi(target).GET('/api/agents/{id}/briefs', { params: { path: { id: agent }, query: { limit: '200' } } }));
     const brief = res.briefs.find((b) => b.message_id === messageId && (b.kind === 'result' || b.kind === 'failure'));
     if (brief) return brief;
     if (Date.now() > deadline) throw new ApiError(0, 'timeout', `no brief for ${messageId} within ${timeoutMs} ms (the agent may be stopped or busy)`);
@@ -46,7 +46,7 @@ export function printBrief(brief: Brief, json: boolean | undefined): void {
 
 function followConversation(target: Target, agent: string, json: boolean | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = open(target, 'GET', `/api/agents/${seg(agent)}/conversation/stream`, { headers: { accept: 'text/event-stream' } }, (res: http.IncomingMessage) => {
+    const req = open(target, controlPath('/api/agents/{id}/conversation/stream', { path: { id: agent } }), { headers: { accept: 'text/event-stream' } }, (res: http.IncomingMessage) => {
       res.setEncoding('utf8');
       if (res.statusCode !== 200) {
         let text = '';
@@ -87,7 +87,7 @@ export function registerRun(program: Command): void {
     .option('--limit <n>', 'at most N briefs', intArg)
     .action(
       action(async (agent: string, flags: ClientFlags & { limit?: number }) => {
-        const res = await call<{ briefs: Brief[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/briefs`, { query: { limit: flags.limit } });
+        const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/briefs', { params: { path: { id: agent }, query: { limit: flags.limit?.toString() } } }));
         print(res, flags.json, (r) => table(r.briefs.map((b) => ({ ...b, text: oneLine(b.text, 60) })), BRIEF_COLUMNS));
       }),
     );
@@ -99,7 +99,7 @@ export function registerRun(program: Command): void {
       action(async (agent: string, flags: ClientFlags & { limit?: number; follow?: boolean }) => {
         const target = resolveTarget(flags);
         if (flags.follow) return followConversation(target, agent, flags.json);
-        const res = await call<Row & { history: Array<{ role: string; content: string }> }>(target, 'GET', `/api/agents/${seg(agent)}/conversation`, { query: { limit: flags.limit } });
+        const res = await ok(controlApi(target).GET('/api/agents/{id}/conversation', { params: { path: { id: agent }, query: { limit: flags.limit?.toString() } } }));
         print(res, flags.json, (r) => {
           const { history, ...rest } = r;
           return [record(rest), '', ...history.map((h) => `${h.role}: ${oneLine(h.content, 200)}`)].join('\n');
@@ -109,7 +109,7 @@ export function registerRun(program: Command): void {
 
   clientOptions(program.command('transcript <agent>').description('entries of the current (else the last) turn')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<{ turn: Row | null; entries: Array<{ role: string; content: string }> }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/transcript`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/transcript', { params: { path: { id: agent } } }));
       print(res, flags.json, (r) => [r.turn ? record(r.turn) : '(no turn yet)', '', ...r.entries.map((e) => `${e.role}: ${oneLine(e.content, 200)}`)].join('\n'));
     }),
   );
@@ -117,7 +117,7 @@ export function registerRun(program: Command): void {
   const turns = program.command('turns').description("an agent's turns");
   clientOptions(turns.command('activities <agent> <turn_id>').description('tool calls and internal activities of one turn')).action(
     action(async (agent: string, turnId: string, flags: ClientFlags) => {
-      const res = await call<{ turn: Row; activities: Array<Row & { seq: number; kind: string }> }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/turns/${seg(turnId)}/activities`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/turns/{turn_id}/activities', { params: { path: { id: agent, turn_id: turnId } } }));
       print(res, flags.json, (r) => [record(r.turn), '', ...r.activities.map((a) => `${a.seq} ${a.kind} ${oneLine(JSON.stringify(a.payload ?? a), 160)}`)].join('\n'));
     }),
   );
@@ -126,14 +126,14 @@ export function registerRun(program: Command): void {
     .option('--source <source>', 'who asks (default cli)', 'cli')
     .action(
       action(async (agent: string, reason: string, flags: ClientFlags & { source: string }) => {
-        const res = await call<Row & { disposition: string }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/wake`, { body: { reason, source: flags.source } });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/wake', { params: { path: { id: agent } }, body: { reason, source: flags.source } }));
         print(res, flags.json, (r) => r.disposition);
       }),
     );
 
   clientOptions(program.command('control <agent> <action>').description('run control: stop (abort the current run, take nothing) or start')).action(
     action(async (agent: string, what: string, flags: ClientFlags) => {
-      const res = await call<Row & { status: string }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/control`, { body: { action: what } });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/control', { params: { path: { id: agent } }, body: { action: what } }));
       print(res, flags.json, (r) => r.status);
     }),
   );
@@ -145,14 +145,16 @@ export function registerRun(program: Command): void {
     })
     .action(
       action(async (agent: string, flags: ClientFlags & { mode?: string }) => {
-        const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/current-run/abort`, { body: flags.mode ? { mode: flags.mode } : {} });
+        const res = await ok(
+          controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/current-run/abort', { params: { path: { id: agent } }, body: flags.mode ? { mode: flags.mode } : {} }),
+        );
         print(res, flags.json, (r) => record(r));
       }),
     );
 
   clientOptions(program.command('debug-prompt <agent> <text>').description('a debug prompt (runtime-internal, interject priority); prints the message id')).action(
     action(async (agent: string, text: string, flags: ClientFlags) => {
-      const res = await call<{ message_id: string }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/debug-prompt`, { body: { text } });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/debug-prompt', { params: { path: { id: agent } }, body: { text } }));
       print(res, flags.json, (r) => r.message_id);
     }),
   );

@@ -3,31 +3,24 @@
  * JOB_ID` and `svc handshake`.
  */
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
-
-interface PatchResult extends Row {
-  key: string;
-  effect: 'accepted_requires_restart' | 'rejected';
-  reason: string;
-}
 
 export function registerRuntime(program: Command): void {
   const runtime = program.command('runtime').description('daemon status, configuration and shutdown');
 
   clientOptions(runtime.command('status').description('daemon health: version, auth, models, activity')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', '/api/control/runtime/status');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/runtime/status'));
       print(res, flags.json, (r) => record(flatten(r)));
     }),
   );
 
   clientOptions(runtime.command('config').description('effective configuration (secrets redacted)')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', '/api/control/runtime/config');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/runtime/config'));
       print(res, flags.json, (r) => {
-        const { effective, ...rest } = r;
-        delete rest.ok;
+        const { effective, ok: _ok, ...rest } = r;
         return `${record(flatten(rest))}\n\n${record(flatten(effective as Row, 8))}`;
       });
     }),
@@ -39,9 +32,11 @@ export function registerRuntime(program: Command): void {
       .description('write one config key (takes effect after restart); VALUE is JSON when it parses, else a string'),
   ).action(
     action(async (key: string, raw: string, flags: ClientFlags) => {
-      const res = await call<{ changed: boolean; results: PatchResult[] }>(resolveTarget(flags), 'PATCH', '/api/control/runtime/config', {
-        body: { updates: [{ key, value: parseValue(raw) }] },
-      });
+      const res = await ok(
+        controlApi(resolveTarget(flags)).PATCH('/api/control/runtime/config', {
+          body: { updates: [{ key, value: parseValue(raw) }] },
+        }),
+      );
       print(res, flags.json, (r) => table(r.results, ['key', 'effect', 'reason']));
       const rejected = res.results.filter((x) => x.effect === 'rejected');
       if (rejected.length > 0) {
@@ -52,17 +47,19 @@ export function registerRuntime(program: Command): void {
 
   clientOptions(runtime.command('shutdown').description('graceful shutdown of the runtime and the daemon')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', '/api/control/runtime/shutdown');
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/runtime/shutdown'));
       print(res, flags.json, () => 'shutting down');
     }),
   );
 
   clientOptions(program.command('metrics').description('OpenMetrics text of the daemon')).action(
     action(async (flags: ClientFlags) => {
-      const text = await call<unknown>(resolveTarget(flags), 'GET', '/api/control/runtime/metrics', {
-        headers: { accept: 'application/openmetrics-text; version=1.0.0, text/plain;q=0.5' },
-      });
-      const body = typeof text === 'string' ? text : JSON.stringify(text);
+      const body = await ok(
+        controlApi(resolveTarget(flags)).GET('/api/control/runtime/metrics', {
+          headers: { accept: 'application/openmetrics-text; version=1.0.0, text/plain;q=0.5' },
+          parseAs: 'text',
+        }),
+      );
       process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
     }),
   );
@@ -70,17 +67,16 @@ export function registerRuntime(program: Command): void {
   const jobs = program.command('jobs').description('background jobs');
   clientOptions(jobs.command('show <job_id>').description('progress of a background job')).action(
     action(async (jobId: string, flags: ClientFlags) => {
-      const res = await call<{ job: Row }>(resolveTarget(flags), 'GET', `/api/jobs/${encodeURIComponent(jobId)}`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/jobs/{job_id}', { params: { path: { job_id: jobId } } }));
       print(res, flags.json, (r) => record(r.job));
     }),
   );
 
   clientOptions(program.command('handshake').description('protocol, auth mode, capabilities and runtime facts')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', '/api/handshake');
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/handshake'));
       print(res, flags.json, (r) => {
-        const { capabilities, ...rest } = r;
-        delete rest.ok;
+        const { capabilities, ok: _ok, ...rest } = r;
         const caps = Array.isArray(capabilities) ? capabilities.join(' ') : capabilities;
         return record({ ...flatten(rest), capabilities: caps });
       });

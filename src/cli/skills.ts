@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
-import { seg } from './tasks.js';
 
 const CATALOG_COLUMNS = ['skill_id', 'scope', 'name', 'description', 'path'];
 const AGENT_COLUMNS = ['name', 'scope', 'source', 'available', 'description'];
@@ -23,8 +22,6 @@ interface Job {
   result: Row | null;
   error: string | null;
 }
-
-type Accepted = { ok: true; job_id: string; status: string } | { ok: true; created: false; skill: Row };
 
 /**
  * What the daemon gets as `source`: an existing local path becomes absolute (the daemon does not
@@ -42,7 +39,7 @@ export function sourceArg(source: string, remote: boolean, cwd = process.cwd()):
 export async function followJob(target: Target, jobId: string, label: string): Promise<Job> {
   let shown = '';
   for (;;) {
-    const { job } = await call<{ job: Job }>(target, 'GET', `/api/jobs/${seg(jobId)}`);
+    const { job } = await ok(controlApi(target).GET('/api/jobs/{job_id}', { params: { path: { job_id: jobId } } }));
     const p = job.progress;
     const line = `${job.status}${job.phase ? ` ${job.phase}` : ''}${p?.step ? ` [${p.step}/${p.steps}]` : ''}${p?.message ? `: ${p.message}` : ''}`;
     if (line !== shown) {
@@ -62,7 +59,7 @@ export function registerSkills(program: Command): void {
     .option('--agent <agent_id>', 'whose active workspace (default: the default agent)')
     .action(
       action(async (flags: ClientFlags & { agent?: string }) => {
-        const res = await call<{ skills: Row[]; invalid: Row[] }>(resolveTarget(flags), 'GET', '/api/skills/catalog', { query: { agent_id: flags.agent } });
+        const res = await ok(controlApi(resolveTarget(flags)).GET('/api/skills/catalog', { params: { query: { agent_id: flags.agent } } }));
         print(res, flags.json, (r) =>
           [table(r.skills, CATALOG_COLUMNS), ...r.invalid.map((i) => `invalid: ${i.path}: ${i.error}`)].join('\n'),
         );
@@ -73,7 +70,7 @@ export function registerSkills(program: Command): void {
     .option('--agent <agent_id>', 'whose active workspace (default: the default agent)')
     .action(
       action(async (skill: string, flags: ClientFlags & { agent?: string }) => {
-        const res = await call<Row & { content: string }>(resolveTarget(flags), 'GET', `/api/skills/catalog/${seg(skill)}`, { query: { agent_id: flags.agent } });
+        const res = await ok(controlApi(resolveTarget(flags)).GET('/api/skills/catalog/{skill_id}', { params: { path: { skill_id: skill }, query: { agent_id: flags.agent } } }));
         print(res, flags.json, (r) => {
           const { content, ok: _ok, ...rest } = r;
           return `${record(rest)}\n\n${content.trim()}`;
@@ -93,7 +90,7 @@ export function registerSkills(program: Command): void {
         const target = resolveTarget(flags);
         const arg = sourceArg(source, flags.remote ?? false);
         const mode = arg.local && !flags.copy ? 'link' : 'copy';
-        const res = await call<Accepted>(target, 'POST', '/api/skills/catalog/add', { body: { source: arg.source, mode } });
+        const res = await ok(controlApi(target).POST('/api/skills/catalog/add', { body: { source: arg.source, mode } }));
         if ('skill' in res) {
           print(res, flags.json, (r) => `already in the library\n${record(r.skill)}`);
           return;
@@ -108,14 +105,14 @@ export function registerSkills(program: Command): void {
 
   clientOptions(skills.command('remove <name>').description('remove a skill from the library')).action(
     action(async (name: string, flags: ClientFlags) => {
-      const res = await call<{ name: string; disabled_for: string[] }>(resolveTarget(flags), 'POST', '/api/skills/catalog/remove', { body: { name } });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/skills/catalog/remove', { body: { name } }));
       print(res, flags.json, (r) => `removed ${r.name}${r.disabled_for.length ? `; disabled for ${r.disabled_for.join(', ')}` : ''}`);
     }),
   );
 
   clientOptions(skills.command('check').description('is each locked skill up to date with its source?')).action(
     action(async (flags: ClientFlags) => {
-      const res = await call<{ checked: number; outdated: number; skills: Row[] }>(resolveTarget(flags), 'POST', '/api/skills/catalog/check', { body: {} });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/skills/catalog/check', { body: {} }));
       print(res, flags.json, (r) => `${table(r.skills, CHECK_COLUMNS)}\n${r.checked} checked, ${r.outdated} outdated`);
     }),
   );
@@ -124,12 +121,7 @@ export function registerSkills(program: Command): void {
     .option('--prune', 'drop lock entries whose library directory is gone')
     .action(
       action(async (flags: ClientFlags & { prune?: boolean }) => {
-        const res = await call<{ in_sync: boolean; missing: string[]; extra: string[]; pruned: string[] }>(
-          resolveTarget(flags),
-          'POST',
-          '/api/skills/catalog/reconcile',
-          { body: flags.prune ? { prune: true } : {} },
-        );
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/skills/catalog/reconcile', { body: flags.prune ? { prune: true } : {} }));
         print(res, flags.json, (r) =>
           [
             r.in_sync ? 'in sync' : 'out of sync',
@@ -144,7 +136,7 @@ export function registerSkills(program: Command): void {
   clientOptions(skills.command('update').description('re-install locked skills whose source changed')).action(
     action(async (flags: ClientFlags) => {
       const target = resolveTarget(flags);
-      const res = await call<{ job_id: string }>(target, 'POST', '/api/skills/catalog/update', { body: {} });
+      const res = await ok(controlApi(target).POST('/api/skills/catalog/update', { body: {} }));
       const job = await followJob(target, res.job_id, 'update');
       print({ ok: true, job }, flags.json, (r) => {
         const x = (r.job.result ?? {}) as { updated?: Row[]; up_to_date?: string[]; skipped?: Row[]; failed?: Row[] };
@@ -162,9 +154,7 @@ export function registerSkills(program: Command): void {
     .option('--agent <agent_id>', 'whose active workspace (default: the default agent)')
     .action(
       action(async (flags: ClientFlags & { agent?: string }) => {
-        const res = await call<{ total: number; user: number; workspace: number; invalid: Row[] }>(resolveTarget(flags), 'POST', '/api/skills/catalog/refresh', {
-          body: flags.agent ? { agent_id: flags.agent } : {},
-        });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/skills/catalog/refresh', { body: flags.agent ? { agent_id: flags.agent } : {} }));
         print(res, flags.json, (r) =>
           [`${r.total} skills (${r.user} user, ${r.workspace} workspace)`, ...r.invalid.map((i) => `invalid: ${i.path}: ${i.error}`)].join('\n'),
         );
@@ -175,7 +165,7 @@ export function registerSkills(program: Command): void {
     .requiredOption('--agent <agent_id>', 'the agent')
     .action(
       action(async (flags: ClientFlags & { agent: string }) => {
-        const res = await call<{ skills: Row[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(flags.agent)}/skills`);
+        const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/skills', { params: { path: { id: flags.agent } } }));
         print(res, flags.json, (r) => table(r.skills, AGENT_COLUMNS));
       }),
     );
@@ -185,9 +175,9 @@ export function registerSkills(program: Command): void {
     .option('--copy', 'a private copy under the agent home (scope agent)')
     .action(
       action(async (name: string, flags: ClientFlags & { agent: string; copy?: boolean }) => {
-        const res = await call<{ changed: boolean; skill: Row }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(flags.agent)}/skills/enable`, {
-          body: { name, ...(flags.copy ? { copy: true } : {}) },
-        });
+        const res = await ok(
+          controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/skills/enable', { params: { path: { id: flags.agent } }, body: { name, ...(flags.copy ? { copy: true } : {}) } }),
+        );
         print(res, flags.json, (r) => `${r.changed ? 'enabled' : 'already enabled'} ${name} for ${flags.agent} (${String(r.skill.scope)})`);
       }),
     );
@@ -196,7 +186,7 @@ export function registerSkills(program: Command): void {
     .requiredOption('--agent <agent_id>', 'the agent')
     .action(
       action(async (name: string, flags: ClientFlags & { agent: string }) => {
-        const res = await call<{ changed: boolean }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(flags.agent)}/skills/disable`, { body: { name } });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/skills/disable', { params: { path: { id: flags.agent } }, body: { name } }));
         print(res, flags.json, (r) => `${r.changed ? 'disabled' : 'was not enabled:'} ${name} for ${flags.agent}`);
       }),
     );

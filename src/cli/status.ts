@@ -6,13 +6,8 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, inboxApi, ok, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { action, print, record, type Row } from './output.js';
-
-interface Handshake {
-  auth: { mode: string };
-  runtime: { listen: string; home_dir: string; default_agent: string };
-}
 
 interface RuntimeStatus {
   version: string;
@@ -55,10 +50,11 @@ export function registerStatus(program: Command): void {
 
 export async function statusReport(target: Target): Promise<StatusReport> {
   // The one call that must succeed: it is open in every auth mode, so only an unreachable daemon fails it.
-  const hs = await call<Handshake>(target, 'GET', '/api/handshake');
+  const api = controlApi(target);
+  const hs = await ok(api.GET('/api/handshake'));
   const [runtime, agents, inbox] = await Promise.all([
-    part(call<RuntimeStatus>(target, 'GET', '/api/control/runtime/status')),
-    part(call<Array<{ agent_id: string; status: string }>>(target, 'GET', '/api/agents/list')),
+    part(ok(api.GET('/api/control/runtime/status'))),
+    part(ok(api.GET('/api/agents/list'))),
     inboxHealth(target),
   ]);
   return {
@@ -91,10 +87,11 @@ async function part<T>(p: Promise<T>): Promise<Part<T>> {
 
 /** `/status` has the counts; where it is refused, `/healthz` still tells whether the socket answers. */
 async function inboxHealth(target: Target): Promise<Part<{ healthy: boolean; status: InboxStatus | null }>> {
-  const status = await part(call<InboxStatus>(target, 'GET', '/status', { surface: 'inbox' }));
+  const api = inboxApi(target);
+  const status = await part(ok(api.GET('/status')));
   if (!('unavailable' in status)) return { healthy: true, status: pick(status, ['version', 'counts']) };
   if (status.unavailable === 'unreachable') return status;
-  const health = await part(call<{ ok: boolean }>(target, 'GET', '/healthz', { surface: 'inbox' }));
+  const health = await part(ok(api.GET('/healthz')));
   return 'unavailable' in health ? health : { healthy: health.ok === true, status: null };
 }
 

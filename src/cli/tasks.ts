@@ -1,6 +1,6 @@
 /** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody, type Target } from './client.js';
 import { EXIT, taskExitCode } from './exit-codes.js';
 import { durationArg } from './duration.js';
 import { action, print, record, table, type Row } from './output.js';
@@ -71,16 +71,20 @@ function writeOutput(res: OutputResult): void {
   process.stderr.write(`task ${res.task.task_id} ${res.task.status}${exit}${UNFINISHED[res.retrieval_status]}\n`);
 }
 
+type TaskBody = ControlBody<'/api/control/agents/{id}/tasks', 'post'>;
+
 /** POST the task; print its snapshot, or with --wait its output and exit as taskExitCode says. */
-async function startTask(target: Target, agent: string, body: Row, flags: ClientFlags & { wait?: boolean; timeoutMs?: number }): Promise<void> {
-  const task = await call<Row & { task_id: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/tasks`, { body });
+async function startTask(target: Target, agent: string, body: TaskBody, flags: ClientFlags & { wait?: boolean; timeoutMs?: number }): Promise<void> {
+  const task = await ok(controlApi(target).POST('/api/control/agents/{id}/tasks', { params: { path: { id: agent } }, body }));
   if (!flags.wait) {
     print(task, flags.json, showSnapshot);
     return;
   }
-  const out = await call<OutputResult>(target, 'GET', `/api/agents/${seg(agent)}/tasks/${seg(task.task_id)}/output`, {
-    query: { block: true, timeout_ms: flags.timeoutMs },
-  });
+  const out = await ok(
+    controlApi(target).GET('/api/agents/{id}/tasks/{task_id}/output', {
+      params: { path: { id: agent, task_id: task.task_id }, query: { block: 'true', timeout_ms: flags.timeoutMs?.toString() } },
+    }),
+  );
   if (flags.json) print(out, true, () => '');
   else writeOutput(out);
   process.exitCode = taskExitCode(out.task, out.retrieval_status);
@@ -197,10 +201,11 @@ command's.
         async (
           agent: string,
           words: string[],
-          flags: ClientFlags & { worktree?: boolean; cleanup?: string; objective?: string; summary?: string; wait?: boolean; timeoutMs?: number },
+          // --cleanup passes any word; the daemon refuses one it does not know (400).
+          flags: ClientFlags & { worktree?: boolean; cleanup?: 'auto' | 'retain' | 'remove'; objective?: string; summary?: string; wait?: boolean; timeoutMs?: number },
         ) => {
           const target = resolveTarget(flags);
-          const body = {
+          const body: TaskBody = {
             kind: 'child_agent',
             initial_message: words.join(' '),
             workspace_mode: flags.worktree ? 'worktree' : undefined,
@@ -217,14 +222,14 @@ command's.
     .option('--limit <n>', 'at most this many active and this many finished tasks', intArg)
     .action(
       action(async (agent: string, flags: ClientFlags & { limit?: number }) => {
-        const res = await call<{ tasks: Row[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks`, { query: { limit: flags.limit } });
+        const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/tasks', { params: { path: { id: agent }, query: { limit: flags.limit?.toString() } } }));
         print(res, flags.json, (r) => table(r.tasks.map(flat), TASK_COLUMNS));
       }),
     );
 
   clientOptions(tasks.command('show <agent> <task_id>').description('one task snapshot')).action(
     action(async (agent: string, taskId: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks/${seg(taskId)}`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/tasks/{task_id}', { params: { path: { id: agent, task_id: taskId } } }));
       print(res, flags.json, showSnapshot);
     }),
   );
@@ -234,9 +239,11 @@ command's.
     .option('--timeout-ms <duration>', 'longest wait with --block: 10s, 2m (a bare number is milliseconds; server default 30s, at most 5m)', durationArg)
     .action(
       action(async (agent: string, taskId: string, flags: ClientFlags & { block?: boolean; timeoutMs?: number }) => {
-        const out = await call<OutputResult>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/tasks/${seg(taskId)}/output`, {
-          query: { block: flags.block ? true : undefined, timeout_ms: flags.timeoutMs },
-        });
+        const out = await ok(
+          controlApi(resolveTarget(flags)).GET('/api/agents/{id}/tasks/{task_id}/output', {
+            params: { path: { id: agent, task_id: taskId }, query: { block: flags.block ? 'true' : undefined, timeout_ms: flags.timeoutMs?.toString() } },
+          }),
+        );
         if (flags.json) print(out, true, () => '');
         else writeOutput(out);
         if (out.retrieval_status === 'timeout') process.exitCode = EXIT.timeout;
@@ -249,12 +256,7 @@ command's.
     .action(
       action(async (agent: string, taskId: string, text: string, flags: ClientFlags & { newline?: boolean; eof?: boolean }) => {
         const body = { text: flags.newline ? `${text}\n` : text, eof: flags.eof ? true : undefined };
-        const res = await call<Row & { accepted_input: boolean; bytes_written: number | null; summary_text: string | null }>(
-          resolveTarget(flags),
-          'POST',
-          `/api/control/agents/${seg(agent)}/tasks/${seg(taskId)}/input`,
-          { body },
-        );
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/tasks/{task_id}/input', { params: { path: { id: agent, task_id: taskId } }, body }));
         print(res, flags.json, (r) =>
           r.accepted_input ? `accepted: ${String(r.bytes_written ?? 0)} bytes written${r.summary_text ? ` (${r.summary_text})` : ''}` : `not accepted: ${r.summary_text ?? 'unknown reason'}`,
         );
@@ -264,12 +266,7 @@ command's.
 
   clientOptions(tasks.command('stop <agent> <task_id>').description('stop a task (SIGTERM; a second stop SIGKILLs)')).action(
     action(async (agent: string, taskId: string, flags: ClientFlags) => {
-      const res = await call<Row & { task: Row; summary_text: string; previous_status: string; signal_sent: string | null }>(
-        resolveTarget(flags),
-        'POST',
-        `/api/control/agents/${seg(agent)}/tasks/${seg(taskId)}/stop`,
-        { body: {} },
-      );
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/tasks/{task_id}/stop', { params: { path: { id: agent, task_id: taskId } }, body: {} }));
       print(res, flags.json, (r) => `${r.summary_text}\n${record({ task_id: r.task.task_id, previous_status: r.previous_status, status: r.task.status, signal_sent: r.signal_sent })}`);
     }),
   );

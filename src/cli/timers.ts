@@ -1,9 +1,9 @@
 /** `svc timers …`: create, list, show, cancel (persistent timers, CONTRACT.md section 8). */
 import { Option, type Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { durationArg } from './duration.js';
-import { action, print, record, table, type Row } from './output.js';
-import { intArg, seg } from './tasks.js';
+import { action, print, record, table } from './output.js';
+import { intArg } from './tasks.js';
 
 interface TimerFlags {
   duration?: number;
@@ -28,7 +28,7 @@ export function registerTimers(program: Command): void {
       action(async (agent: string, flags: ClientFlags & TimerFlags, cmd: Command) => {
         const durationMs = flags.duration ?? flags.durationMs ?? cmd.error("error: required option '--duration <duration>' (or '--duration-ms') not specified");
         const body = { duration_ms: durationMs, interval_ms: flags.interval ?? flags.intervalMs, summary: flags.summary };
-        const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/timers`, { body });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/timers', { params: { path: { id: agent } }, body }));
         print(res, flags.json, record);
       }),
     );
@@ -37,24 +37,27 @@ export function registerTimers(program: Command): void {
     .option('--status <status>', 'only timers in this status (active, cancelled, completed)')
     .option('--limit <n>', 'most records returned', intArg)
     .action(
-      action(async (agent: string, flags: ClientFlags & { status?: string; limit?: number }) => {
-        const res = await call<{ timers: Row[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/timers`, {
-          query: { status: flags.status, limit: flags.limit },
-        });
+      action(async (agent: string, // --status passes any word; the daemon refuses one it does not know (400).
+      flags: ClientFlags & { status?: 'active' | 'cancelled' | 'completed'; limit?: number }) => {
+        const res = await ok(
+          controlApi(resolveTarget(flags)).GET('/api/agents/{id}/timers', { params: { path: { id: agent }, query: { status: flags.status, limit: flags.limit?.toString() } } }),
+        );
         print(res, flags.json, (r) => table(r.timers, TIMER_COLUMNS));
       }),
     );
 
   clientOptions(timers.command('show <agent> <timer_id>').description('one timer record')).action(
     action(async (agent: string, timerId: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/timers/${seg(timerId)}`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/timers/{timer_id}', { params: { path: { id: agent, timer_id: timerId } } }));
       print(res, flags.json, record);
     }),
   );
 
   clientOptions(timers.command('cancel <agent> <timer_id>').description('cancel a timer')).action(
     action(async (agent: string, timerId: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/timers/${seg(timerId)}/cancel`, { body: {} });
+      const res = await ok(
+        controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/timers/{timer_id}/cancel', { params: { path: { id: agent, timer_id: timerId } }, body: {} }),
+      );
       print(res, flags.json, record);
     }),
   );

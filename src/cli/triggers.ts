@@ -3,9 +3,8 @@
  * and `svc ingress` (operator ingress through a binding); CONTRACT.md sections 5 and 8.
  */
 import { Option, type Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
-import { seg } from './tasks.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
+import { action, print, record, table } from './output.js';
 
 const TRIGGER_COLUMNS = ['trigger_id', 'delivery_mode', 'status', 'created_at', 'last_used_at', 'summary'];
 const BINDING_COLUMNS = ['binding_id', 'transport', 'operator_actor_id', 'status', 'provider', 'default_route_id', 'has_credential'];
@@ -17,11 +16,11 @@ export function registerTriggers(program: Command): void {
     .addOption(new Option('--mode <mode>', 'delivery mode').choices(['enqueue', 'wake']).makeOptionMandatory())
     .option('--summary <text>', 'what the trigger is for')
     .action(
-      action(async (agent: string, flags: ClientFlags & { mode: string; summary?: string }) => {
+      action(async (agent: string, flags: ClientFlags & { mode: 'enqueue' | 'wake'; summary?: string }) => {
         const target = resolveTarget(flags);
-        const res = await call<Row & { token: string; callback_path: string }>(target, 'POST', `/api/control/agents/${seg(agent)}/external-triggers`, {
-          body: { delivery_mode: flags.mode, summary: flags.summary },
-        });
+        const res = await ok(
+          controlApi(target).POST('/api/control/agents/{id}/external-triggers', { params: { path: { id: agent } }, body: { delivery_mode: flags.mode, summary: flags.summary } }),
+        );
         print(res, flags.json, (r) => {
           const { ok: _ok, ...rest } = r;
           const url = target.base ? new URL(r.callback_path.replace(/^\//, ''), target.base).toString() : null;
@@ -32,16 +31,16 @@ export function registerTriggers(program: Command): void {
 
   clientOptions(triggers.command('list <agent>').description("the agent's triggers (never their tokens)")).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<{ triggers: Row[] }>(resolveTarget(flags), 'GET', `/api/control/agents/${seg(agent)}/external-triggers`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/agents/{id}/external-triggers', { params: { path: { id: agent } } }));
       print(res, flags.json, (r) => table(r.triggers, TRIGGER_COLUMNS));
     }),
   );
 
   clientOptions(triggers.command('revoke <agent> <trigger_id>').description('revoke a trigger (idempotent)')).action(
     action(async (agent: string, triggerId: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/external-triggers/${seg(triggerId)}/revoke`, {
-        body: {},
-      });
+      const res = await ok(
+        controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/external-triggers/{trigger_id}/revoke', { params: { path: { id: agent, trigger_id: triggerId } } }),
+      );
       print(res, flags.json, (r) => {
         const { ok: _ok, ...rest } = r;
         return record(rest);
@@ -70,11 +69,11 @@ export function registerTriggers(program: Command): void {
             transport: flags.transport,
             operator_actor_id: flags.actor,
             delivery_callback_url: flags.callbackUrl,
-            delivery_auth: flags.bearerToken === undefined ? undefined : { kind: 'bearer', bearer_token: flags.bearerToken },
+            delivery_auth: flags.bearerToken === undefined ? undefined : { kind: 'bearer' as const, bearer_token: flags.bearerToken },
             provider: flags.provider,
             default_route_id: flags.defaultRoute,
           };
-          const res = await call<{ created: boolean; binding: Row }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/operator-bindings`, { body });
+          const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/operator-bindings', { params: { path: { id: agent } }, body }));
           print(res, flags.json, (r) => `${r.created ? 'created' : 'updated'}\n${record(r.binding)}`);
         },
       ),
@@ -82,7 +81,7 @@ export function registerTriggers(program: Command): void {
 
   clientOptions(bindings.command('list <agent>').description("the agent's operator bindings (credentials redacted)")).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<{ bindings: Row[] }>(resolveTarget(flags), 'GET', `/api/control/agents/${seg(agent)}/operator-bindings`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/control/agents/{id}/operator-bindings', { params: { path: { id: agent } } }));
       print(res, flags.json, (r) => table(r.bindings, BINDING_COLUMNS));
     }),
   );
@@ -95,7 +94,7 @@ export function registerTriggers(program: Command): void {
     .action(
       action(async (agent: string, text: string, flags: ClientFlags & { binding: string; actor: string; provider?: string; replyRoute?: string }) => {
         const body = { text, binding_id: flags.binding, actor_id: flags.actor, provider: flags.provider, reply_route_id: flags.replyRoute };
-        const res = await call<{ agent_id: string; message_id: string }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/operator-ingress`, { body });
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/operator-ingress', { params: { path: { id: agent } }, body }));
         print(res, flags.json, (r) => `queued ${r.message_id} for ${r.agent_id}`);
       }),
     );

@@ -14,11 +14,10 @@
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { EventEnvelope } from '../events/event-log.js';
-import { ApiError, call, clientOptions, resolveTarget, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type Target } from './client.js';
 import { headOf, tail } from './events.js';
 import { durationArg } from './duration.js';
 import { action, type Row } from './output.js';
-import { seg } from './tasks.js';
 import { note, rawLine, render } from './tui-render.js';
 
 interface TuiFlags extends ClientFlags {
@@ -88,7 +87,7 @@ class TuiSession {
   }
 
   async run(agentArg: string | undefined): Promise<void> {
-    const agent = agentArg ?? (await call<{ default_agent: string }>(this.target, 'GET', '/api/')).default_agent;
+    const agent = agentArg ?? (await ok(controlApi(this.target).GET('/api'))).default_agent;
     await this.attach(agent); // unreachable daemon or unknown agent: the command fails here
     if (process.stdin.isTTY) this.say('help', 'type a prompt and press Enter; /help lists the commands');
     // terminal: false even on a TTY: the terminal's own line editing, and Ctrl-C stays a signal.
@@ -134,7 +133,7 @@ class TuiSession {
   }
 
   private state(agent: string): Promise<StatePage> {
-    return call<StatePage>(this.target, 'GET', `/api/agents/${seg(agent)}/state`);
+    return ok(controlApi(this.target).GET('/api/agents/{id}/state', { params: { path: { id: agent } } }));
   }
 
   private header(s: StatePage): void {
@@ -167,7 +166,6 @@ class TuiSession {
     if (!line.startsWith('/') || line.startsWith('//')) return this.guard(() => this.prompt(line.startsWith('//') ? line.slice(1) : line));
     const [cmd = '', ...rest] = line.trim().split(/\s+/);
     const arg = rest.join(' ');
-    const control = `/api/control/agents/${seg(this.agent)}`;
     switch (cmd) {
       case '/quit':
       case '/exit':
@@ -183,9 +181,11 @@ class TuiSession {
       // The outcome shows as the event the route appends (control_applied, wake_requested).
       case '/stop':
       case '/start':
-        return this.guard(() => call(this.target, 'POST', `${control}/control`, { body: { action: cmd.slice(1) } }));
+        return this.guard(() => ok(controlApi(this.target).POST('/api/control/agents/{id}/control', { params: { path: { id: this.agent } }, body: { action: cmd.slice(1) } })));
       case '/wake':
-        return this.guard(() => call(this.target, 'POST', `${control}/wake`, { body: { reason: arg || 'operator wake from svc tui', source: 'tui' } }));
+        return this.guard(() =>
+          ok(controlApi(this.target).POST('/api/control/agents/{id}/wake', { params: { path: { id: this.agent } }, body: { reason: arg || 'operator wake from svc tui', source: 'tui' } })),
+        );
       default:
         this.report(new ApiError(0, 'unknown_command', `${cmd} is not a command (/help lists them; //TEXT sends /TEXT as a prompt)`));
     }
@@ -200,7 +200,7 @@ class TuiSession {
   }
 
   private async prompt(text: string): Promise<void> {
-    const res = await call<{ message_id: string }>(this.target, 'POST', `/api/control/agents/${seg(this.agent)}/prompt`, { body: { text } });
+    const res = await ok(controlApi(this.target).POST('/api/control/agents/{id}/prompt', { params: { path: { id: this.agent } }, body: { text } }));
     if (!this.follow) return; // not following: nothing would tell us it finished
     if (!this.finished.delete(res.message_id)) this.outstanding.add(res.message_id);
   }

@@ -1,9 +1,8 @@
 /** `svc work …`: create, list, show, update, pick, complete (durable work items, CONTRACT.md section 8). */
 import { Option, type Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
-import { durationArg } from './duration.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
-import { seg } from './tasks.js';
+import { durationArg } from './duration.js';
 
 const WORK_COLUMNS = ['id', 'state', 'plan_status', 'revision', 'blocked_by', 'updated_at', 'objective'];
 
@@ -15,7 +14,10 @@ function showItem(item: Row): string {
   return lines.join('\n');
 }
 
-function parseTodo(value: string): unknown {
+type Update = ControlBody<'/api/control/agents/{id}/work-items/{work_item_id}', 'patch'>;
+
+/** A JSON array; the daemon checks each {text, state} (400). */
+function parseTodo(value: string): Update['todo_list'] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -23,7 +25,7 @@ function parseTodo(value: string): unknown {
     throw new Error(`--todo: not valid JSON: ${(err as Error).message}`);
   }
   if (!Array.isArray(parsed)) throw new Error('--todo: expected a JSON array of {text, state}');
-  return parsed;
+  return parsed as Update['todo_list'];
 }
 
 export function registerWork(program: Command): void {
@@ -31,21 +33,23 @@ export function registerWork(program: Command): void {
 
   clientOptions(work.command('create <agent> <objective>').description('create a work item')).action(
     action(async (agent: string, objective: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/work-items`, { body: { objective } });
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/work-items', { params: { path: { id: agent } }, body: { objective } }));
       print(res, flags.json, showItem);
     }),
   );
 
   clientOptions(work.command('list <agent>').description("the agent's work items, oldest first")).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<{ work_items: Row[] }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/work-items`);
-      print(res, flags.json, (r) => table(r.work_items, WORK_COLUMNS));
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/work-items', { params: { path: { id: agent } } }));
+      // Without ?limit the route answers {ok, work_items}; a bare array only with it.
+      const list = Array.isArray(res) ? { ok: true, work_items: res } : res;
+      print(list, flags.json, (r) => table(r.work_items, WORK_COLUMNS));
     }),
   );
 
   clientOptions(work.command('show <agent> <id>').description('one work item')).action(
     action(async (agent: string, id: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/work-items/${seg(id)}`);
+      const res = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/work-items/{work_item_id}', { params: { path: { id: agent, work_item_id: id } } }));
       print(res, flags.json, showItem);
     }),
   );
@@ -62,7 +66,8 @@ export function registerWork(program: Command): void {
         async (
           agent: string,
           id: string,
-          flags: ClientFlags & { objective?: string; planStatus?: string; blockedBy?: string; unblock?: boolean; recheckAfterMs?: number; todo?: string },
+          // --plan-status passes any word; the daemon refuses one it does not know (400).
+          flags: ClientFlags & { objective?: string; planStatus?: Update['plan_status']; blockedBy?: string; unblock?: boolean; recheckAfterMs?: number; todo?: string },
         ) => {
           const body = {
             objective: flags.objective,
@@ -71,7 +76,9 @@ export function registerWork(program: Command): void {
             recheck_after: flags.recheckAfterMs,
             todo_list: flags.todo === undefined ? undefined : parseTodo(flags.todo),
           };
-          const res = await call<Row>(resolveTarget(flags), 'PATCH', `/api/control/agents/${seg(agent)}/work-items/${seg(id)}`, { body });
+          const res = await ok(
+            controlApi(resolveTarget(flags)).PATCH('/api/control/agents/{id}/work-items/{work_item_id}', { params: { path: { id: agent, work_item_id: id } }, body }),
+          );
           print(res, flags.json, showItem);
         },
       ),
@@ -81,11 +88,8 @@ export function registerWork(program: Command): void {
     .option('--reason <text>', 'why the focus changes')
     .action(
       action(async (agent: string, id: string, flags: ClientFlags & { reason?: string }) => {
-        const res = await call<{ transition: Row & { warnings: Array<{ code: string; message: string }> } }>(
-          resolveTarget(flags),
-          'POST',
-          `/api/control/agents/${seg(agent)}/work-items/${seg(id)}/pick`,
-          { body: { reason: flags.reason } },
+        const res = await ok(
+          controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/work-items/{work_item_id}/pick', { params: { path: { id: agent, work_item_id: id } }, body: { reason: flags.reason } }),
         );
         print(res, flags.json, (r) => {
           const { warnings, ...t } = r.transition;
@@ -96,9 +100,9 @@ export function registerWork(program: Command): void {
 
   clientOptions(work.command('complete <agent> <id> <report>').description('complete the work item with a report')).action(
     action(async (agent: string, id: string, report: string, flags: ClientFlags) => {
-      const res = await call<Row>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/work-items/${seg(id)}/complete`, {
-        body: { report_text: report },
-      });
+      const res = await ok(
+        controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/work-items/{work_item_id}/complete', { params: { path: { id: agent, work_item_id: id } }, body: { report_text: report } }),
+      );
       print(res, flags.json, showItem);
     }),
   );

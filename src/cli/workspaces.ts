@@ -4,9 +4,8 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { call, clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
 import { action, print, record, table, type Row } from './output.js';
-import { seg } from './tasks.js';
 
 const WORKSPACE_COLUMNS = ['workspace_id', 'active', 'kind', 'root_kind', 'path', 'attached_at'];
 const WORKTREE_COLUMNS = ['path', 'branch', 'head', 'is_main', 'detached', 'locked', 'prunable'];
@@ -29,32 +28,24 @@ export function registerWorkspaces(program: Command): void {
   clientOptions(ws.command('attach <agent> <path>').description('attach a directory and make it the active workspace')).action(
     action(async (agent: string, dir: string, flags: ClientFlags) => {
       // The server wants an absolute path; resolve a relative one against the caller's directory.
-      const res = await call<{ created: boolean; workspace: Row }>(resolveTarget(flags), 'POST', `/api/control/agents/${seg(agent)}/workspace/attach`, {
-        body: { path: path.resolve(dir) },
-      });
+      const res = await ok(
+        controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/workspace/attach', { params: { path: { id: agent } }, body: { path: path.resolve(dir) } }),
+      );
       print(res, flags.json, (r) => `${r.created ? 'attached' : 'already attached'} (active)\n${record(r.workspace)}`);
     }),
   );
 
   clientOptions(ws.command('exit <agent>').description('return to the agent home workspace')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const res = await call<{ changed: boolean; previous_workspace_id: string; active_workspace_id: string }>(
-        resolveTarget(flags),
-        'POST',
-        `/api/control/agents/${seg(agent)}/workspace/exit`,
-        { body: {} },
-      );
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/workspace/exit', { params: { path: { id: agent } }, body: {} }));
       print(res, flags.json, (r) => (r.changed ? `left ${r.previous_workspace_id}; active: ${r.active_workspace_id}` : `already in ${r.active_workspace_id}`));
     }),
   );
 
   clientOptions(ws.command('detach <agent> <workspace_id>').description('remove a workspace registration (files are untouched)')).action(
     action(async (agent: string, workspaceId: string, flags: ClientFlags) => {
-      const res = await call<{ workspace_id: string; active_workspace_id: string }>(
-        resolveTarget(flags),
-        'POST',
-        `/api/control/agents/${seg(agent)}/workspace/detach`,
-        { body: { workspace_id: workspaceId } },
+      const res = await ok(
+        controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/workspace/detach', { params: { path: { id: agent } }, body: { workspace_id: workspaceId } }),
       );
       print(res, flags.json, (r) => `detached ${r.workspace_id}; active: ${r.active_workspace_id}`);
     }),
@@ -62,8 +53,9 @@ export function registerWorkspaces(program: Command): void {
 
   clientOptions(ws.command('list <agent>').description("the agent's workspaces (from its state page)")).action(
     action(async (agent: string, flags: ClientFlags) => {
-      const state = await call<{ workspaces: { active_workspace_id: string; registry: Row[] } }>(resolveTarget(flags), 'GET', `/api/agents/${seg(agent)}/state`);
-      print(state.workspaces, flags.json, (w) => `active: ${w.active_workspace_id}\n${table(w.registry, WORKSPACE_COLUMNS)}`);
+      const state = await ok(controlApi(resolveTarget(flags)).GET('/api/agents/{id}/state', { params: { path: { id: agent } } }));
+      // The state page documents the registry loosely (unknown[]); its rows are objects.
+      print(state.workspaces, flags.json, (w) => `active: ${w.active_workspace_id}\n${table(w.registry as Row[], WORKSPACE_COLUMNS)}`);
     }),
   );
 
@@ -71,11 +63,8 @@ export function registerWorkspaces(program: Command): void {
     .option('--workspace <workspace_id>', 'another workspace than the active one')
     .action(
       action(async (agent: string, flags: ClientFlags & { workspace?: string }) => {
-        const res = await call<{ workspace_id: string; path: string; is_git: boolean; worktrees: Row[]; error: string | null }>(
-          resolveTarget(flags),
-          'GET',
-          `/api/agents/${seg(agent)}/worktree-summary`,
-          { query: { workspace_id: flags.workspace } },
+        const res = await ok(
+          controlApi(resolveTarget(flags)).GET('/api/agents/{id}/worktree-summary', { params: { path: { id: agent }, query: { workspace_id: flags.workspace } } }),
         );
         print(res, flags.json, (r) => {
           const head = `${r.workspace_id}  ${r.path}${r.is_git ? '' : '  (not a git work tree)'}`;
@@ -93,22 +82,20 @@ export function registerWorkspaces(program: Command): void {
     .action(
       action(async (refs: string[], flags: ClientFlags & { agent?: string; workspace?: string; base?: string }) => {
         const references = refs.map((r) => toReference(r, { workspace: flags.workspace, base: flags.base }));
-        const res = await call<{ agent_id: string; results: Array<Row & { status: string; location?: Row; reason?: string; message?: string }> }>(
-          resolveTarget(flags),
-          'POST',
-          '/api/file-references/resolve',
-          { body: { agent_id: flags.agent, references } },
-        );
+        const res = await ok(controlApi(resolveTarget(flags)).POST('/api/file-references/resolve', { body: { agent_id: flags.agent, references } }));
         print(res, flags.json, (r) =>
           table(
-            r.results.map((x, i) => ({
-              ref: refs[i],
-              status: x.status,
-              workspace_id: x.location?.workspace_id ?? null,
-              path: x.location?.path ?? null,
-              absolute_path: x.location?.absolute_path ?? null,
-              reason: x.reason ?? null,
-            })),
+            r.results.map((x, i) => {
+              const at = x.status === 'resolved' ? x.location : null;
+              return {
+                ref: refs[i],
+                status: x.status,
+                workspace_id: at?.workspace_id ?? null,
+                path: at?.path ?? null,
+                absolute_path: at?.absolute_path ?? null,
+                reason: x.status === 'unresolved' ? x.reason : null,
+              };
+            }),
             ['ref', 'status', 'workspace_id', 'path', 'absolute_path', 'reason'],
           ),
         );

@@ -92,12 +92,12 @@ describe('the console in local mode', () => {
     await page.click('a[href="#/agents/main"]');
     await page.waitForSelector('text=live');
     // A reload would drop this marker.
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
     await page.fill('textarea[name=text]', 'hello from the console');
     await page.click('form[name=prompt] button[type=submit]');
     await page.waitForSelector('li[data-type="brief_created"]:has-text("echo: hello from the console")', { timeout: 15_000 });
     await screenshot(page, 'agent-events');
-    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker: number }).marker)).toBe(42);
     await page.click('nav.tabs a:has-text("Conversation")');
     await page.waitForSelector('li[data-role="assistant"]:has-text("echo: hello from the console")');
     await screenshot(page, 'agent-conversation');
@@ -228,7 +228,8 @@ describe('the console in bearer mode', () => {
     await page.waitForSelector('table tr[data-key="main"]');
     await page.waitForSelector('text=signed in (token)');
     // The page can read neither the token nor the session.
-    const stored = await page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length, html: document.documentElement.outerHTML }));
+    // Evaluated in the page (the test's own TypeScript has no DOM types).
+    const stored = (await page.evaluate('({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length, html: document.documentElement.outerHTML })')) as { cookie: string; local: number; session: number; html: string };
     expect(stored).toMatchObject({ cookie: '', local: 0, session: 0 });
     expect(stored.html).not.toContain(TOKEN);
     const cookies = await context.cookies();

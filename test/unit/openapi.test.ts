@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderDocuments } from '../../src/http/openapi-write.js';
+import { renderClientTypes, renderDocuments } from '../../src/http/openapi-write.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from '../../src/http/surfaces.js';
 import { toOpenApiPath } from '../../src/http/openapi.js';
 import { testServices, type TestServices } from '../helpers/services.js';
@@ -50,6 +50,16 @@ describe('OpenAPI documents', () => {
     for (const [name, text] of Object.entries(docs)) {
       const file = path.join(__dirname, '..', '..', 'openapi', name);
       expect(fs.readFileSync(file, 'utf8'), `openapi/${name} is stale: run npm run openapi:write`).toBe(text);
+    }
+  });
+
+  it("the CLI's checked-in client types src/cli/api/*.ts are fresh (npm run openapi:write)", async () => {
+    const root = path.join(__dirname, '..', '..');
+    const docs = Object.fromEntries(['control-plane.json', 'inbox.json'].map((name) => [name, fs.readFileSync(path.join(root, 'openapi', name), 'utf8')]));
+    const types = await renderClientTypes(docs);
+    expect(Object.keys(types).sort()).toEqual(['src/cli/api/control-plane.ts', 'src/cli/api/inbox.ts']);
+    for (const [rel, text] of Object.entries(types)) {
+      expect(fs.readFileSync(path.join(root, rel), 'utf8'), `${rel} is stale: run npm run openapi:write`).toBe(text);
     }
   });
 
