@@ -237,6 +237,22 @@ describe('console sign-in with the control token (bearer mode)', () => {
 
 
   describe('attacks on the cookie', () => {
+    it('a tossed cookie of the same name (set by a page on another port) cannot shadow the real session', async () => {
+      const { cookie, id } = await signInHere();
+      const name = cookieName(d);
+      const forged = `${name}=${'A'.repeat(43)}`;
+      // Browsers send the cookie with the longer Path first: the forged one leads.
+      expect((await request(d, 'GET', CONTROL, withCookie(`${forged}; ${cookie}`))).status).toBe(200);
+      expect((await request(d, 'GET', CONTROL, withCookie(`${cookie}; ${forged}`))).status).toBe(200);
+      expect((await request(d, 'GET', CONTROL, withCookie(`${name}=; ${cookie}`))).status).toBe(200);
+      const session = await request(d, 'GET', '/api/auth/session', withCookie(`${forged}; ${cookie}`));
+      expect(session.status).toBe(200);
+      // Logout through the shadowing header still ends the real session.
+      const out = await request(d, 'POST', '/api/auth/logout', withCookie(`${forged}; ${cookie}`));
+      expect(out.json.revoked).toBe(true);
+      expect((await request(d, 'GET', CONTROL, withCookie(`${name}=${id}`))).status).toBe(401);
+    });
+
 
     it('a session id under the cookie name of another port, of the wrong shape, or padded, is refused', async () => {
       const { id } = await signInHere();
