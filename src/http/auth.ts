@@ -47,7 +47,7 @@ export function bearerToken(request: FastifyRequest): string | null {
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
  * 2. `open` routes need nothing more.
  * 3. A credential (the control token, or a browser session) authorises the request whoever sends
- *    it; a session the console signed in over loopback only from the uid that signed in (a
+ *    it; a session the console signed in from this machine only from the uid that signed in (a
  *    replayed cookie from another user's connection counts as no credential).
  * 4. In bearer mode a route that needs the token, and has none, is 401.
  * 5. Everything else is served on trust in the local process boundary, which means this user:

@@ -370,6 +370,27 @@ describe('sessions across restarts', () => {
   }, 60_000);
 });
 
+describe('a sign-in over a non-loopback address of this machine', () => {
+  afterEach(() => pool.killAll());
+  const lanAddress = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+  it('is bound to the signing uid too: the cookie replayed by another local user is refused', async () => {
+    if (!lanAddress) throw new Error('this test needs a non-loopback IPv4 address on this machine');
+    const port = await freePort();
+    const d = await bearerDaemon({ args: ['--listen', `0.0.0.0:${port}`], configToml: `${CONFIG}allowed_hosts = ["${lanAddress}"]\n` });
+    const lan = { base: `http://${lanAddress}:${port}` };
+    const { cookie } = await signIn(lan);
+    const info = await request(lan, 'GET', '/api/auth/session', withCookie(cookie));
+    expect(info.json.subject).toBe(`uid:${process.getuid!()}`);
+    expect((await request(lan, 'GET', CONTROL, withCookie(cookie))).status).toBe(200);
+    const replay = await requestAs(OTHER_UID, `${lan.base}${CONTROL}`, { headers: { cookie } });
+    expect({ status: replay.status, code: codeOf(replay) }).toEqual({ status: 401, code: 'auth_required' });
+    expect(d.logs()).not.toContain(TOKEN);
+  }, 30_000);
+});
+
 describe('session lifetime on an injected clock (in-process control plane on a real port)', () => {
   let t: TestServices;
   let app: FastifyInstance;
