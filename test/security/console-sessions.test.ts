@@ -124,6 +124,17 @@ describe('console sign-in with the control token (bearer mode)', () => {
   };
 
 
+  it('sets an HttpOnly, SameSite=Strict cookie named after the port, for the whole lifetime, and never cached', async () => {
+    const { res, id } = await signInHere();
+    expect(id).toMatch(SESSION_ID);
+    expect(res.headers['set-cookie']).toEqual([`${cookieName(d)}=${id}; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict`]);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json.ok).toBe(true);
+    const expiresIn = Date.parse(res.json.expires_at) - Date.now();
+    expect(expiresIn).toBeGreaterThan(43_200_000 - 60_000);
+    expect(expiresIn).toBeLessThanOrEqual(43_200_000);
+  });
+
   it('the cookie alone authorises a control route, a read route, the inbox API and an event stream; nothing without it', async () => {
     const { cookie } = await signInHere();
     for (const url of [CONTROL, READ, INBOX]) {

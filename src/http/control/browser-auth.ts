@@ -148,7 +148,8 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
         // it signed in at, servers of other local users included.
         const { id, session } = t.create(await peerUid(request.socket));
         s.logger.info({ subject: session.subject }, 'console signed in with the control token');
-        noStore(reply).header('set-cookie', tokenSessionCookie(request, id, session, s.clock.now()));
+        // Max-Age from the session's own start: the full lifetime, whatever the clock reads now.
+        noStore(reply).header('set-cookie', tokenSessionCookie(request, id, session, session.createdAt));
         return { ok: true as const, expires_at: isoAt(session.expiresAt) };
       },
     }),
