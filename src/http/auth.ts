@@ -6,11 +6,11 @@
  * user can reach a socket whose file mode is 0600.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
-import type { SessionAuthenticator } from './session-cookie.js';
+import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
 export interface AuthPolicy {
   /** '' = local mode. */
@@ -57,10 +57,10 @@ export function bearerToken(request: FastifyRequest): string | null {
 export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
   // Callback-style: on a connection whose peer is already known the hook completes synchronously
   // (no promise per request); only a connection's first request waits for the /proc lookup.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     let pending: Promise<void> | undefined;
     try {
-      pending = authorise(request, policy);
+      pending = authorise(request, reply, policy);
     } catch (err) {
       done(err as Error);
       return;
@@ -71,7 +71,7 @@ export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
 }
 
 /** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
-function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> | undefined {
+function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy): Promise<void> | undefined {
   const remote = request.socket.remoteAddress;
   // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
   if (remote === undefined) return;
@@ -85,13 +85,23 @@ function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> |
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
   const session = policy.sessions?.current(request);
-  if (session && session.uid === null) return;
+  if (session && session.uid === null) return endWithSession(reply, session);
   if (session) {
     const known = knownPeerUid(request.socket);
-    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? undefined : uncredentialed(request, policy, auth, remote)));
-    if (known === session.uid) return;
+    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? endWithSession(reply, session) : uncredentialed(request, policy, auth, remote)));
+    if (known === session.uid) return endWithSession(reply, session);
   }
   return uncredentialed(request, policy, auth, remote);
+}
+
+/**
+ * A response a session authorised lasts no longer than the session: an event stream opened with
+ * it is cut when the session is revoked (logout) or expires, as the next request would be refused.
+ */
+function endWithSession(reply: FastifyReply, current: CurrentSession): undefined {
+  const stop = current.store.watch(current.id, current.session.expiresAt, () => reply.raw.destroy());
+  reply.raw.once('close', stop);
+  return undefined;
 }
 
 /** Steps 4 and 5: a request without a usable credential. */

@@ -247,6 +247,19 @@ describe('console sign-in with the control token (bearer mode)', () => {
   });
 
 
+  it('an event stream opened with a session ends when the session is revoked', async () => {
+    const { cookie } = await signInHere();
+    const stream = await openStream(d, { cookie });
+    expect(stream.status).toBe(200);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    await request(d, 'POST', '/api/auth/logout', withCookie(cookie));
+    const deadline = Date.now() + 3000;
+    while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    stream.close();
+    expect(ended, 'the stream was still open 3 s after logout').toBe(true);
+  });
+
   describe('attacks on the cookie', () => {
     it('a tossed cookie of the same name (set by a page on another port) cannot shadow the real session', async () => {
       const { cookie, id } = await signInHere();

@@ -1,7 +1,8 @@
 /**
  * The console's control-token sessions (src/auth/token-sessions.ts) on an injected clock: the
  * sign-in throttle, the issuer that ties sessions to one token, the start-up sweeps of the two
- * session families sharing auth_sessions (token and OIDC), and the uid a session is bound to.
+ * session families sharing auth_sessions (token and OIDC), the uid a session is bound to, and the
+ * end of what a session authorised when it ends.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -181,5 +182,42 @@ describe('the two session families in one table', () => {
     );
     expect(createBrowserAuth(loadConfig({ home }, {}), clock, logger, store)).not.toBeNull();
     expect(token.sessions.find(consoleSession.id)?.subject).toBe('uid:1000');
+  });
+});
+
+describe('what a session authorised ends with it', () => {
+  const systemClock: Clock = { now: () => Date.now() };
+
+  it('at revocation, at expiry, and not once the watcher stopped', async () => {
+    const { store } = setup();
+    const sessions = new SessionStore({ store, clock: systemClock, issuer: `${TOKEN_ISSUER_PREFIX}x`, ttlMs: 150 });
+    const ended: string[] = [];
+    const revoked = sessions.create('uid:1', []);
+    sessions.watch(revoked.id, revoked.session.expiresAt, () => ended.push('revoked'));
+    const expiring = sessions.create('uid:1', []);
+    sessions.watch(expiring.id, expiring.session.expiresAt, () => ended.push('expired'));
+    const finished = sessions.create('uid:1', []);
+    const stop = sessions.watch(finished.id, finished.session.expiresAt, () => ended.push('finished'));
+    stop();
+
+    expect(sessions.revoke(revoked.id)).toBe(true);
+    expect(ended).toEqual(['revoked']);
+    expect(sessions.revoke(revoked.id)).toBe(false);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ended).toEqual(['revoked', 'expired']);
+    sessions.revoke(finished.id);
+    expect(ended).toEqual(['revoked', 'expired']);
+  });
+
+  it('at a sweep that revokes it', () => {
+    const { oidc } = setup();
+    const sessions = oidc();
+    const { id, session } = sessions.create('alice', []);
+    const ended: string[] = [];
+    sessions.watch(id, session.expiresAt, () => ended.push('alice'));
+    expect(sessions.sweep(() => true)).toBe(0);
+    expect(ended).toEqual([]);
+    expect(sessions.sweep(() => false)).toBe(1);
+    expect(ended).toEqual(['alice']);
   });
 });
