@@ -82,6 +82,10 @@ function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPol
   // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
   const auth = request.routeOptions.config?.auth ?? 'read';
   if (auth === 'open') return;
+  // A CORS preflight never carries credentials: one from a listed origin was answered by the CORS
+  // hook already, any other is refused 403 cross_origin_rejected after this hook (browser.ts),
+  // whatever auth.read_access says, rather than 401.
+  if (origin !== undefined && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return;
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
   const session = policy.sessions?.current(request);

@@ -123,7 +123,6 @@ describe('console sign-in with the control token (bearer mode)', () => {
     return s;
   };
 
-
   it('sets an HttpOnly, SameSite=Strict cookie named after the port, for the whole lifetime, and never cached', async () => {
     const { res, id } = await signInHere();
     expect(id).toMatch(SESSION_ID);
@@ -182,7 +181,7 @@ describe('console sign-in with the control token (bearer mode)', () => {
     const evil = await request(d, 'POST', '/api/auth/token', { body: { token: TOKEN }, headers: { origin: 'https://evil.example' } });
     expect(status(evil)).toEqual({ status: 403, code: 'cross_origin_rejected' });
     expect(evil.headers['set-cookie']).toBeUndefined();
-    for (const origin of ['https://evil.example', 'null']) {
+    for (const origin of ['https://evil.example', `http://127.0.0.1:${portOf(d) + 1}`, 'null']) {
       const pre = await request(d, 'OPTIONS', '/api/auth/token', { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
       expect(status(pre), origin).toEqual({ status: 403, code: 'cross_origin_rejected' });
       expect(pre.headers['access-control-allow-origin']).toBeUndefined();
@@ -246,7 +245,6 @@ describe('console sign-in with the control token (bearer mode)', () => {
     expect((await request(d, 'POST', '/api/auth/logout', withCookie(cookie))).json.revoked).toBe(false);
   });
 
-
   it('an event stream opened with a session ends when the session is revoked', async () => {
     const { cookie } = await signInHere();
     const stream = await openStream(d, { cookie });
@@ -276,7 +274,6 @@ describe('console sign-in with the control token (bearer mode)', () => {
       expect(out.json.revoked).toBe(true);
       expect((await request(d, 'GET', CONTROL, withCookie(`${name}=${id}`))).status).toBe(401);
     });
-
 
     it('a session id under the cookie name of another port, of the wrong shape, or padded, is refused', async () => {
       const { id } = await signInHere();
