@@ -41,8 +41,13 @@ const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 /** What a cookie value may look like; anything else is refused before any lookup. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
+/** setTimeout's longest delay; a longer wait is made of several. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class SessionStore {
   private readonly stmt: ReturnType<typeof prepare>;
+  /** What to end when a session ends (by id hash): the responses it authorised that are still open. */
+  private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(private readonly deps: SessionStoreDeps) {
     this.stmt = prepare(deps.store.db);
@@ -83,7 +88,43 @@ export class SessionStore {
   /** Revoke a session (logout); true when a live one was revoked. */
   revoke(id: string): boolean {
     if (!SESSION_ID.test(id)) return false;
-    return this.stmt.revoke.run(this.deps.clock.now(), hashOf(id)).changes > 0;
+    const hash = hashOf(id);
+    if (this.stmt.revoke.run(this.deps.clock.now(), hash).changes === 0) return false;
+    this.ended(hash);
+    return true;
+  }
+
+  /**
+   * Calls `onEnd` once if the session ends while something it authorised is still going (an event
+   * stream is checked once, when it opens): at its revocation or at its expiry. Returns the
+   * function that stops watching, for when that thing is over.
+   */
+  watch(id: string, expiresAt: number, onEnd: () => void): () => void {
+    const hash = hashOf(id);
+    const set = this.watchers.get(hash) ?? new Set<() => void>();
+    this.watchers.set(hash, set);
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      clearTimeout(timer);
+      set.delete(end);
+      if (set.size === 0 && this.watchers.get(hash) === set) this.watchers.delete(hash);
+    };
+    const end = () => {
+      stop();
+      onEnd();
+    };
+    const arm = () => {
+      const left = expiresAt - this.deps.clock.now();
+      if (left <= 0) return end();
+      timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS)).unref();
+    };
+    set.add(end);
+    arm();
+    return stop;
+  }
+
+  private ended(hash: string): void {
+    for (const end of [...(this.watchers.get(hash) ?? [])]) end();
   }
 
   /**
@@ -98,7 +139,9 @@ export class SessionStore {
       for (const row of this.stmt.live.all() as Array<Row & { id_hash: string }>) {
         if (isTokenIssuer(row.issuer) !== isTokenIssuer(this.deps.issuer)) continue; // the other family's
         if (row.issuer === this.deps.issuer && allowed(row.subject, toSession(row).groups)) continue;
-        revoked += this.stmt.revoke.run(now, row.id_hash).changes;
+        if (this.stmt.revoke.run(now, row.id_hash).changes === 0) continue;
+        revoked += 1;
+        this.ended(row.id_hash);
       }
       return revoked;
     });

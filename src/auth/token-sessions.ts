@@ -6,9 +6,10 @@
  *
  * - A session is valid only for the token it was made with: the issuer carries a fingerprint of
  *   the token, so a new token (or none) ends every session of the old one at the next start.
- * - A session signed in over loopback by a process of a known user is bound to that uid: cookies
- *   ignore ports, so a server of another local user on another loopback port could receive the
- *   cookie from the browser; replayed from that user's connection it is worth nothing.
+ * - A session signed in by a process of a known user of this machine (over loopback or another of
+ *   its addresses) is bound to that uid: cookies ignore ports, so a server of another local user on
+ *   another port of the same host could receive the cookie from the browser; replayed from that
+ *   user's connection it is worth nothing.
  * - Failed sign-ins are throttled (FAILURES_PER_MINUTE), so the token cannot be guessed online.
  */
 import { createHash } from 'node:crypto';

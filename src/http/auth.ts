@@ -6,11 +6,11 @@
  * user can reach a socket whose file mode is 0600.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
-import type { SessionAuthenticator } from './session-cookie.js';
+import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
 export interface AuthPolicy {
   /** '' = local mode. */
@@ -47,7 +47,7 @@ export function bearerToken(request: FastifyRequest): string | null {
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
  * 2. `open` routes need nothing more.
  * 3. A credential (the control token, or a browser session) authorises the request whoever sends
- *    it; a session the console signed in over loopback only from the uid that signed in (a
+ *    it; a session the console signed in from this machine only from the uid that signed in (a
  *    replayed cookie from another user's connection counts as no credential).
  * 4. In bearer mode a route that needs the token, and has none, is 401.
  * 5. Everything else is served on trust in the local process boundary, which means this user:
@@ -57,10 +57,10 @@ export function bearerToken(request: FastifyRequest): string | null {
 export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
   // Callback-style: on a connection whose peer is already known the hook completes synchronously
   // (no promise per request); only a connection's first request waits for the /proc lookup.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     let pending: Promise<void> | undefined;
     try {
-      pending = authorise(request, policy);
+      pending = authorise(request, reply, policy);
     } catch (err) {
       done(err as Error);
       return;
@@ -71,7 +71,7 @@ export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
 }
 
 /** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
-function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> | undefined {
+function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy): Promise<void> | undefined {
   const remote = request.socket.remoteAddress;
   // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
   if (remote === undefined) return;
@@ -82,16 +82,30 @@ function authorise(request: FastifyRequest, policy: AuthPolicy): Promise<void> |
   // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
   const auth = request.routeOptions.config?.auth ?? 'read';
   if (auth === 'open') return;
+  // A CORS preflight never carries credentials: one from a listed origin was answered by the CORS
+  // hook already, any other is refused 403 cross_origin_rejected after this hook (browser.ts),
+  // whatever auth.read_access says, rather than 401.
+  if (origin !== undefined && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return;
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
   const session = policy.sessions?.current(request);
-  if (session && session.uid === null) return;
+  if (session && session.uid === null) return endWithSession(reply, session);
   if (session) {
     const known = knownPeerUid(request.socket);
-    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? undefined : uncredentialed(request, policy, auth, remote)));
-    if (known === session.uid) return;
+    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? endWithSession(reply, session) : uncredentialed(request, policy, auth, remote)));
+    if (known === session.uid) return endWithSession(reply, session);
   }
   return uncredentialed(request, policy, auth, remote);
+}
+
+/**
+ * A response a session authorised lasts no longer than the session: an event stream opened with
+ * it is cut when the session is revoked (logout) or expires, as the next request would be refused.
+ */
+function endWithSession(reply: FastifyReply, current: CurrentSession): undefined {
+  const stop = current.store.watch(current.id, current.session.expiresAt, () => reply.raw.destroy());
+  reply.raw.once('close', stop);
+  return undefined;
 }
 
 /** Steps 4 and 5: a request without a usable credential. */

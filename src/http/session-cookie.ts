@@ -48,6 +48,35 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return parseCookies(header)[name];
 }
 
+/**
+ * Every value a request carries under a cookie name, in order, without repeats. A page on any
+ * port of the same host can set a cookie of the same name with a longer Path, which the browser
+ * sends first ("cookie tossing"): reading only the first value would let it shadow the real
+ * session and keep the browser signed out, whatever it signs in with. The header is bounded by
+ * the server's header limit, and each value is shape-checked before any lookup.
+ */
+function cookieValues(request: FastifyRequest, name: string): string[] {
+  const header = request.headers.cookie;
+  if (!header || !header.includes(name)) return [];
+  const values = new Set<string>();
+  for (const pair of header.split(';')) {
+    const value = parseCookies(pair)[name];
+    if (value) values.add(value);
+  }
+  return [...values];
+}
+
+/** The first value of a cookie name that is a live session, from an origin allowed to use it. */
+function liveSession(request: FastifyRequest, name: string, store: SessionStore, originOk: (origin: string) => boolean): { id: string; session: Session } | null {
+  const ids = cookieValues(request, name);
+  if (ids.length === 0 || !originMayUseSession(request, originOk)) return null;
+  for (const id of ids) {
+    const session = store.find(id);
+    if (session) return { id, session };
+  }
+  return null;
+}
+
 /** Whether a request's Origin (if any) may use a session: none, a listed one, or `ok(normalised)`. */
 function originMayUseSession(request: FastifyRequest, ok: (origin: string) => boolean): boolean {
   const origin = request.headers.origin;
@@ -78,18 +107,14 @@ export function sessionAuthenticator(deps: { browserAuth: BrowserAuth | null; to
   const { browserAuth: b, tokenSessions: t, listedOrigins } = deps;
   if (!b && !t) return null;
   const fromToken = (request: FastifyRequest): CurrentSession | null => {
-    const id = t && readCookie(request, tokenCookieName(request));
-    if (!t || !id) return null;
-    if (!originMayUseSession(request, (o) => listedOrigins.has(o) || ownOrigins(request).includes(o))) return null;
-    const session = t.sessions.find(id);
-    return session ? { id, session, kind: 'token', store: t.sessions, uid: TokenSessions.boundUid(session) } : null;
+    if (!t) return null;
+    const live = liveSession(request, tokenCookieName(request), t.sessions, (o) => listedOrigins.has(o) || ownOrigins(request).includes(o));
+    return live && { ...live, kind: 'token', store: t.sessions, uid: TokenSessions.boundUid(live.session) };
   };
   const fromOidc = (request: FastifyRequest): CurrentSession | null => {
-    const id = b && readCookie(request, b.cookieName);
-    if (!b || !id) return null;
-    if (!originMayUseSession(request, (o) => b.sessionOrigins.has(o))) return null;
-    const session = b.sessions.find(id);
-    return session ? { id, session, kind: 'oidc', store: b.sessions, uid: null } : null;
+    if (!b) return null;
+    const live = liveSession(request, b.cookieName, b.sessions, (o) => b.sessionOrigins.has(o));
+    return live && { ...live, kind: 'oidc', store: b.sessions, uid: null };
   };
   return { current: (request) => fromToken(request) ?? fromOidc(request) };
 }

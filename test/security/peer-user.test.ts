@@ -4,42 +4,12 @@
  * the inbox's loopback port. The attacker here is a real second user (uid 65534) running curl-like
  * requests from a child process; the tests run as root so that they can start it.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProcAddress, findPeerUid, normaliseAddress, parseProcNetTcp } from '../../src/http/peer-user.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
+import { codeOf, OTHER_UID, requestAs } from '../helpers/peer.js';
 
-const OTHER_UID = 65534;
 const TOKEN = 'peer-test-token';
-
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** One HTTP request made by a process running as another user (Node's fetch in a child). */
-function requestAs(uid: number, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  if (process.getuid?.() !== 0) throw new Error('these tests start a client as another user and must run as root');
-  const script = `fetch(process.argv[1], JSON.parse(process.argv[2])).then(async (r) => console.log(JSON.stringify({ status: r.status, body: await r.text() })), (e) => { console.log(JSON.stringify({ status: 0, body: String(e) })); });`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, url, JSON.stringify(init)], { uid, gid: uid, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(out) as Reply);
-      } catch {
-        reject(new Error(`client as uid ${uid} printed no reply: ${out} ${err}`));
-      }
-    });
-  });
-}
-
-const codeOf = (r: Reply) => (JSON.parse(r.body) as { code?: string }).code;
 
 describe('the /proc/net/tcp reader', () => {
   it('decodes IPv4 and IPv6 addresses in kernel order', () => {

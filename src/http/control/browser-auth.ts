@@ -9,7 +9,6 @@ import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { isLoopbackAddress } from '../../core/origins.js';
 import { tokenMatches } from '../auth.js';
 import { peerUid } from '../peer-user.js';
 import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/browser-auth.js';
@@ -130,7 +129,7 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Sign a browser in with the control token (the console\'s sign-in form): sets a session cookie',
       description:
-        'Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in over loopback is bound to the signing user: from another user\'s connection it counts for nothing. After 10 wrong tokens in a minute the route answers 429 overloaded until the minute is over.',
+        'Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in from this machine (over loopback or another of its addresses) is bound to the signing user: from another user\'s connection it counts for nothing. After 10 wrong tokens in a minute the route answers 429 overloaded until the minute is over.',
       body: TokenLoginBody,
       bodyExample: { token: 'the control token' },
       responses: { 200: { description: 'Signed in', schema: TokenLoginResponse, headers: { 'Set-Cookie': 'The session cookie' } } },
@@ -144,11 +143,13 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
           s.logger.warn({ remote: request.socket.remoteAddress }, 'console sign-in refused: wrong control token');
           throw errors.unauthorized();
         }
-        const remote = request.socket.remoteAddress;
-        const uid = remote !== undefined && isLoopbackAddress(remote) ? await peerUid(request.socket) : null;
-        const { id, session } = t.create(uid);
+        // Bound to the signing uid whenever the connection is one of this machine's, over loopback
+        // or over another of its addresses: the browser sends the cookie to every port of the host
+        // it signed in at, servers of other local users included.
+        const { id, session } = t.create(await peerUid(request.socket));
         s.logger.info({ subject: session.subject }, 'console signed in with the control token');
-        noStore(reply).header('set-cookie', tokenSessionCookie(request, id, session, s.clock.now()));
+        // Max-Age from the session's own start: the full lifetime, whatever the clock reads now.
+        noStore(reply).header('set-cookie', tokenSessionCookie(request, id, session, session.createdAt));
         return { ok: true as const, expires_at: isoAt(session.expiresAt) };
       },
     }),
