@@ -23,6 +23,10 @@ const BACKLOG_CHUNK = 512;
 /** How long a gracefully ended stream may take to flush before its socket is destroyed. */
 export const END_GRACE_MS = 2000;
 
+/** The SSE connection written to a response, if it is one (so a guard can end it cleanly). */
+const streams = new WeakMap<ServerResponse, SseConnection>();
+export const sseConnectionOf = (raw: ServerResponse): SseConnection | undefined => streams.get(raw);
+
 export class SseConnection implements Subscriber {
   private queue: string[] = [];
   private queuedBytes = 0;
@@ -186,6 +190,7 @@ export class SseHub {
 
   attach(raw: ServerResponse): SseConnection {
     const conn = new SseConnection(raw, this.opts.maxBufferedBytes, this.opts.endGraceMs);
+    streams.set(raw, conn);
     this.connections.add(conn);
     conn.onClose(() => {
       if (conn.closeReason === 'lagging') this.opts.onLagging?.();

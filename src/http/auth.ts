@@ -9,6 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
+import { sseConnectionOf } from '../events/sse.js';
 import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
 import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
@@ -103,7 +104,14 @@ function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPol
  * it is cut when the session is revoked (logout) or expires, as the next request would be refused.
  */
 function endWithSession(reply: FastifyReply, current: CurrentSession): undefined {
-  const stop = current.store.watch(current.id, current.session.expiresAt, () => reply.raw.destroy());
+  // An event stream ends like any stream the server closes (the client sees a clean end and, on
+  // reconnecting, the refusal); anything else still in flight is cut.
+  const end = () => {
+    const stream = sseConnectionOf(reply.raw);
+    if (stream) stream.close('session_ended');
+    else reply.raw.destroy();
+  };
+  const stop = current.store.watch(current.id, current.session.expiresAt, end);
   reply.raw.once('close', stop);
   return undefined;
 }

@@ -141,7 +141,7 @@ describe('404 route_not_found: unknown paths and methods, never plain text', () 
   it.each([
     ['GET', '/api/nope'],
     ['GET', '/nope'],
-    ['GET', '/'],
+    ['POST', '/'],
     ['POST', '/api/agents/main/nope'],
     ['GET', '/api/enqueue'],
     ['DELETE', '/api/'],
