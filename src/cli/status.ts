@@ -30,6 +30,8 @@ export interface StatusReport {
   url: string;
   /** How the CLI chose the URL: --url, SVC_URL, <home>/daemon.json, or the config's listen. */
   url_from: Target['from'];
+  /** The console's address (GET / of the control plane). */
+  console: string;
   listen: string;
   home: string;
   auth: string;
@@ -61,6 +63,7 @@ export async function statusReport(target: Target): Promise<StatusReport> {
     ok: true,
     url: target.base!.origin,
     url_from: target.from,
+    console: `${target.base!.origin}/`,
     listen: hs.runtime.listen,
     home: hs.runtime.home_dir,
     auth: hs.auth.mode,
@@ -110,6 +113,7 @@ function human(r: StatusReport): string {
   const unavailable = (p: object) => `unavailable (${(p as { unavailable: string }).unavailable})`;
   const lines: Row = {
     daemon: `up at ${r.url}${r.url.endsWith(`//${r.listen}`) ? '' : ` (listening on ${r.listen})`}, from ${URL_FROM[r.url_from]}`,
+    console: `${r.console} (API reference: ${r.url}/docs)`,
     pid: rt?.pid,
     version: rt?.version,
     uptime: rt ? duration(rt.uptime_seconds) : unavailable(r.runtime),

@@ -64,6 +64,7 @@ describe('svc status', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^daemon\\s+up at ${d.base.replace(/\./g, '\\.')}, from <home>/daemon\\.json$`, 'm'));
     expect(r.stdout).not.toMatch(/^warning/m);
+    expect(r.stdout).toMatch(new RegExp(`^console\\s+${d.base.replace(/\./g, '\\.')}/ \\(API reference: ${d.base.replace(/\./g, '\\.')}/docs\\)$`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^pid\\s+${d.proc.pid}$`, 'm'));
     expect(r.stdout).toMatch(/^auth\s+local$/m);
     expect(r.stdout).toMatch(/^version\s+\d+\.\d+\.\d+/m);
@@ -79,6 +80,7 @@ describe('svc status', () => {
       ok: true,
       url: d.base,
       url_from: 'flag',
+      console: `${d.base}/`,
       listen: d.listen,
       auth: 'local',
       runtime: { pid: d.proc.pid, queue: { pending: 0 } },
