@@ -44,7 +44,10 @@ export interface RouteSpec<P = unknown, Q = unknown, B = unknown> {
    * discriminated union whose discriminator may be absent is documented as a plain union).
    */
   bodyDoc?: z.ZodType;
-  /** An example body for the OpenAPI document; a unit test proves that `body` accepts it. */
+  /**
+   * An example body for the OpenAPI document; a unit test proves that `body` accepts it. A
+   * `rawBody` route's example is a JSON body, documented as application/json beside the any-type body.
+   */
   bodyExample?: unknown;
   /** A missing body is read as `{}` (routes whose body is optional). */
   bodyOptional?: boolean;
@@ -185,8 +188,12 @@ function registerPath(registry: OpenAPIRegistry, spec: AnyRoute, surface: Surfac
   const request: Record<string, unknown> = {};
   if (spec.params) request.params = spec.params;
   if (spec.query) request.query = spec.query;
-  if (spec.rawBody) request.body = { required: false, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
-  else if (spec.body) {
+  if (spec.rawBody) {
+    // Any content type is taken as bytes; the example is shown as a JSON body (the more specific
+    // media type), where it can be an object rather than a string of bytes.
+    const json = spec.bodyExample === undefined ? {} : { 'application/json': { schema: {}, example: spec.bodyExample } };
+    request.body = { required: false, content: { ...json, '*/*': { schema: { type: 'string', format: 'binary' } } } };
+  } else if (spec.body) {
     const example = spec.bodyExample === undefined ? {} : { example: spec.bodyExample };
     request.body = { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.bodyDoc ?? spec.body, ...example } } };
   }

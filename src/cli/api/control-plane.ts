@@ -9258,6 +9258,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "authority_class": "operator_instruction"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ClearModelRequest"];
             };
         };
@@ -10053,6 +10058,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CancelTimerRequest"];
             };
         };
@@ -10532,6 +10538,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "authority_class": "operator_instruction"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskStopRequest"];
             };
         };
@@ -10917,6 +10928,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "binding_id": "chat-alice",
+                 *       "transport": "remote-operator",
+                 *       "operator_actor_id": "alice",
+                 *       "delivery_callback_url": "https://relay.example.org/deliver",
+                 *       "delivery_auth": {
+                 *         "kind": "bearer",
+                 *         "bearer_token": "relay-token-example"
+                 *       },
+                 *       "capabilities": {
+                 *         "reply": true,
+                 *         "attachments": false
+                 *       },
+                 *       "provider": "telegram"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OperatorBindingRequest"];
             };
         };
@@ -11276,6 +11304,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "authority_class": "operator_instruction"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ExitWorkspaceRequest"];
             };
         };
@@ -11658,6 +11691,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "workspace_id": "ws_01JB8Y7A1B2C3D4E5F6G7H8J9K",
+                 *       "execution_root_id": "ws_01JB8Y7A1B2C3D4E5F6G7H8J9K",
+                 *       "path": "docs/release-notes.md",
+                 *       "agent_id": "main"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DesktopRevealRequest"];
             };
         };
@@ -12022,6 +12063,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "agent_id": "main"
+                 *     }
+                 */
                 "application/json": {
                     agent_id?: string;
                 };
@@ -12095,6 +12141,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "prune": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description Drop lock entries whose library directory is gone */
                     prune?: boolean;
@@ -12254,6 +12305,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -12969,6 +13021,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "source": "acme/skills/skills/pdf-tools@v1.2.0"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InstallSkillRequest"];
             };
         };
@@ -13074,6 +13131,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "pdf-tools"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DisableSkillRequest"];
             };
         };
@@ -13160,6 +13222,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message_ids": [
+                 *         "msg_01JB8YA2K4M6P8R0T2V4X6Z8N1",
+                 *         "msg_01JB8YA3B5D7F9H1K3M5P7R9T2"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BatchGetMessagesRequest"];
             };
         };
@@ -13231,6 +13301,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "entry_ids": [
+                 *         "hst_41",
+                 *         "hst_42"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BatchGetTranscriptEntriesRequest"];
             };
         };
@@ -13302,6 +13380,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "brief_ids": [
+                 *         "brf_01JB8YB4C6E8G0J2M4Q6S8W0Y3"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BatchGetBriefsRequest"];
             };
         };
@@ -15789,6 +15874,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["PollSubscriptionBody"];
             };
         };
@@ -16401,6 +16487,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CompactInboxBody"];
             };
         };
@@ -16767,6 +16854,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -16838,6 +16926,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -17116,6 +17205,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -17196,6 +17286,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -17332,6 +17423,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -17579,6 +17671,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "build": 1432,
+                 *       "branch": "main",
+                 *       "status": "failed",
+                 *       "url": "https://ci.example.org/1432"
+                 *     }
+                 */
+                "application/json": unknown;
                 "*/*": string;
             };
         };
@@ -17650,6 +17751,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "check": "nightly-backup",
+                 *       "status": "finished",
+                 *       "size_bytes": 2254857830
+                 *     }
+                 */
+                "application/json": unknown;
                 "*/*": string;
             };
         };
@@ -17721,6 +17830,29 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "opened",
+                 *       "issue": {
+                 *         "number": 88,
+                 *         "title": "Release 0.2.0 checklist",
+                 *         "state": "open",
+                 *         "html_url": "https://github.com/acme/web/issues/88",
+                 *         "user": {
+                 *           "login": "alice"
+                 *         },
+                 *         "created_at": "2030-01-01T10:00:00Z",
+                 *         "updated_at": "2030-01-01T10:00:00Z"
+                 *       },
+                 *       "repository": {
+                 *         "full_name": "acme/web"
+                 *       },
+                 *       "sender": {
+                 *         "login": "alice"
+                 *       }
+                 *     }
+                 */
+                "application/json": unknown;
                 "*/*": string;
             };
         };

@@ -3757,6 +3757,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["PollSubscriptionBody"];
             };
         };
@@ -4369,6 +4370,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["CompactInboxBody"];
             };
         };
@@ -4735,6 +4737,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -4806,6 +4809,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -5084,6 +5088,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -5164,6 +5169,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };
@@ -5300,6 +5306,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["DeliveryPauseBody"];
             };
         };

@@ -52,6 +52,7 @@ export function modelRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/model/clear',
+      bodyExample: { authority_class: 'operator_instruction' },
       auth: 'control',
       tags,
       summary: 'Clear the model override: back to model.default',

@@ -28,10 +28,18 @@ const NOT_ADVERTISED =
   'The handshake does not list the agents.roster-snapshot.v1 / agents.projection-snapshot.v1 capabilities, so the Holon web GUI keeps its event-page path (README "Holon GUI compatibility").';
 
 /** POST /api/agents/:id/<resource>:batchGet (`::` is Fastify's escaped colon). */
-function batchGet<B extends ZodType>(resource: string, summary: string, body: B, response: ZodType, read: (agentId: string, body: z.output<B>) => unknown): AnyRoute {
+function batchGet<B extends ZodType>(
+  resource: string,
+  summary: string,
+  body: B,
+  bodyExample: z.input<B>,
+  response: ZodType,
+  read: (agentId: string, body: z.output<B>) => unknown,
+): AnyRoute {
   return defineRoute({
     method: 'POST',
     url: `/api/agents/:id/${resource}::batchGet`,
+    bodyExample,
     auth: 'read',
     tags,
     summary: `${summary} (POST /api/agents/{id}/${resource}:batchGet)`,
@@ -46,11 +54,23 @@ export function observerSyncRoutes(s: Services): AnyRoute[] {
   let identity: RuntimeIdentity | null = null;
   const reads = new ObserverReads({ ...s, identity: () => (identity ??= loadRuntimeIdentity(s.config.home)) });
   return [
-    batchGet('messages', "The agent's messages by id", MessagesBatchBody, MessagesBatchResponse, (id, body) => reads.messages(id, body.message_ids)),
-    batchGet('transcript', "The agent's transcript entries by id (a row of the visible conversation history, id `hst_<seq>`)", TranscriptBatchBody, TranscriptBatchResponse, (id, body) =>
-      reads.transcriptEntries(id, body.entry_ids),
+    batchGet(
+      'messages',
+      "The agent's messages by id",
+      MessagesBatchBody,
+      { message_ids: ['msg_01JB8YA2K4M6P8R0T2V4X6Z8N1', 'msg_01JB8YA3B5D7F9H1K3M5P7R9T2'] },
+      MessagesBatchResponse,
+      (id, body) => reads.messages(id, body.message_ids),
     ),
-    batchGet('briefs', "The agent's briefs by id", BriefsBatchBody, BriefsBatchResponse, (id, body) => reads.briefs(id, body.brief_ids)),
+    batchGet(
+      'transcript',
+      "The agent's transcript entries by id (a row of the visible conversation history, id `hst_<seq>`)",
+      TranscriptBatchBody,
+      { entry_ids: ['hst_41', 'hst_42'] },
+      TranscriptBatchResponse,
+      (id, body) => reads.transcriptEntries(id, body.entry_ids),
+    ),
+    batchGet('briefs', "The agent's briefs by id", BriefsBatchBody, { brief_ids: ['brf_01JB8YB4C6E8G0J2M4Q6S8W0Y3'] }, BriefsBatchResponse, (id, body) => reads.briefs(id, body.brief_ids)),
     defineRoute({
       method: 'GET',
       url: '/api/agents/:id/projection-snapshot',

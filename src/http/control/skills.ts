@@ -160,6 +160,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/refresh',
+      bodyExample: { agent_id: 'main' },
       auth: 'control',
       tags,
       summary: 'Rescan the library and the workspace roots; counts and invalid skill directories',
@@ -171,6 +172,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/reconcile',
+      bodyExample: { prune: true },
       auth: 'control',
       tags,
       summary: 'Compare .skill-lock.json with the library: missing and extra skills',
@@ -195,6 +197,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/skills/catalog/update',
+      bodyExample: {},
       auth: 'control',
       tags,
       summary: 'Re-install locked skills whose source changed (a background skill_update job)',
@@ -245,6 +248,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/skills/install',
+      bodyExample: { source: 'acme/skills/skills/pdf-tools@v1.2.0' },
       auth: 'control',
       deprecated: true,
       tags,
@@ -275,6 +279,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/skills/uninstall',
+      bodyExample: { name: 'pdf-tools' },
       auth: 'control',
       deprecated: true,
       tags,

@@ -114,6 +114,7 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks/:task_id/stop',
+      bodyExample: { authority_class: 'operator_instruction' },
       auth: 'control',
       tags,
       summary: 'Stop a task: SIGTERM to its process group (cancelling -> cancelled); a second stop SIGKILLs it',

@@ -59,6 +59,7 @@ export function timerRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/control/agents/:id/timers/:timer_id/cancel',
       errors: { 400: ['timer_completed'] },
+      bodyExample: {},
       auth: 'control',
       tags,
       summary: 'Cancel a timer; emits timer_cancelled',

@@ -47,6 +47,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/workspace/exit',
+      bodyExample: { authority_class: 'operator_instruction' },
       auth: 'control',
       tags,
       summary: 'Return to the agent home workspace (agent_home)',
@@ -118,6 +119,7 @@ export function workspaceRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/api/desktop/reveal',
       operationId: 'revealDesktopFile',
+      bodyExample: { workspace_id: 'ws_01JB8Y7A1B2C3D4E5F6G7H8J9K', execution_root_id: 'ws_01JB8Y7A1B2C3D4E5F6G7H8J9K', path: 'docs/release-notes.md', agent_id: 'main' },
       auth: 'control',
       tags,
       summary: 'Open the desktop file manager on a file of a registered workspace root',

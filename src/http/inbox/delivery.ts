@@ -77,6 +77,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/targets/:targetId/resume',
+      bodyExample: {},
       auth: 'control',
       tags: ['targets'],
       summary: 'Recover one target: offline -> active, backoff reset; never clears the agent delivery pause',
@@ -91,6 +92,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/pause',
+      bodyExample: {},
       auth: 'control',
       tags: ['agents'],
       summary: 'Pause proactive delivery (persisted): no notification, retry, timer or catch-up goes out; entries keep arriving',
@@ -152,6 +154,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/timers/:scheduleId/pause',
       errors: { 409: ['timer_completed'] },
+      bodyExample: {},
       auth: 'control',
       tags: ['timers'],
       summary: 'Pause a timer (no occurrences fire); a completed timer: 409 timer_completed',
@@ -164,6 +167,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/timers/:scheduleId/resume',
+      bodyExample: {},
       auth: 'control',
       tags: ['timers'],
       summary: 'Resume a paused timer at its next occurrence after now (a past `at` fires once now)',
@@ -191,6 +195,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/gc',
       operationId: 'runGc',
+      bodyExample: {},
       auth: 'control',
       tags: ['meta'],
       summary: 'Run housekeeping now and report what was removed: expired subscriptions, old or orphaned acknowledged entries, old notifications',

@@ -105,6 +105,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/compact',
+      bodyExample: {},
       auth: 'control',
       tags: ['inbox'],
       summary: "Delete the agent's acknowledged entries (unacknowledged ones are never removed)",

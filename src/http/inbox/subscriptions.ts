@@ -82,6 +82,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/subscriptions/:subscriptionId/poll',
+      bodyExample: {},
       auth: 'control',
       tags: ['subscriptions'],
       summary: 'Catch the subscription up to the high watermark now (matching is pushed; this is for after a reset)',
