@@ -120,9 +120,10 @@ export function rssBytes(pid) {
 
 let clockTicks = null;
 /** User + system CPU time consumed so far by a process, in seconds (/proc/<pid>/stat). */
-export function cpuSeconds(pid) {
+export function cpuSeconds(pid, tid) {
   clockTicks ??= readClockTicks();
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // With `tid`, one thread's (the main thread's tid is the pid).
+  const stat = fs.readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / clockTicks;

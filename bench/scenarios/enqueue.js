@@ -9,18 +9,30 @@
  * the latency of a single durable write, fsync included, beside the same without fsync and
  * beside bare Fastify. The agent is stopped before the load, so the run loop consumes nothing
  * and every 202 stays a queued message (the turns scenario measures consumption).
+ *
+ * Where svc's CPU goes: the event-loop thread's share of it (and how busy that thread was: below
+ * a whole core, the machine's other core, shared with the load generator, is the limit, not the
+ * loop), svc's HTTP layer alone (`GET /api/`, which reads no table, under the same load), and,
+ * in a child process without HTTP (lib/enqueue-probe.js), the domain enqueue and the two SQL
+ * inserts under it.
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, metrics, request, stopAgent } from '../lib/http.js';
 import { BENCH_CONFIG, cpuSeconds, removeHome, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
 import { halfSpread, int, mean, ms, nowNs, ratio, summary } from '../lib/stats.js';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const PATH = '/api/agents/main/enqueue';
 const BODY = JSON.stringify({ text: 'hello' });
 const GOAL_RATIO = 0.8;
+const PROBE = fileURLToPath(new URL('../lib/enqueue-probe.js', import.meta.url));
+/** In-process enqueues measured by the probe, in groups as 50 connections give the group commit. */
+const PROBE_COUNT = 40_000;
+const PROBE_BATCH = 25;
 const SERIAL_WARMUP = 50;
 const NAMES = ['svc', 'normal', 'bare'];
 const LABEL = { svc: 'svc', normal: 'svc, synchronous=normal', bare: 'bare Fastify' };
@@ -40,6 +52,8 @@ export async function run(opts) {
   let warmupNot202 = 0;
   const pending = {};
   let group = null;
+  let floor = null;
+  let probe = null;
   try {
     targets.svc = await startDaemon();
     targets.normal = await startNormal();
@@ -61,6 +75,12 @@ export async function run(opts) {
       }
     }
     const after = await metrics(targets.svc.base);
+    // Where svc's CPU per enqueue goes: its HTTP layer alone (a GET that touches no table), and,
+    // in a child process without HTTP, the domain enqueue and the bare SQL inserts under it.
+    floor = await load(targets.svc, duration, connections, { method: 'GET', path: '/api/' });
+    opts.log(`  svc    GET /api/: ${int(floor.rps)} req/s, ${floor.cpuUsPerReq.toFixed(0)} µs CPU/req`);
+    probe = await runProbe(PROBE_COUNT, PROBE_BATCH);
+    opts.log(`  probe  in-process enqueue ${probe.domain_us.toFixed(1)} µs CPU, SQL inserts alone ${probe.sql_us.toFixed(1)} µs CPU`);
     // Group commit at work: how many enqueues shared one transaction (one fsync).
     group = {
       commits: after.svc_store_commits - before.svc_store_commits,
@@ -83,6 +103,8 @@ export async function run(opts) {
     p50: mean(list.map((x) => x.p50)),
     p99: Math.max(...list.map((x) => x.p99)),
     cpuUsPerReq: mean(list.map((x) => x.cpuUsPerReq)),
+    mainUsPerReq: mean(list.map((x) => x.mainUsPerReq)),
+    mainCores: mean(list.map((x) => x.mainCores)),
     non2xx: list.reduce((a, x) => a + x.non2xx, 0),
     not202: list.reduce((a, x) => a + (x.completed - x.accepted), 0),
     errors: list.reduce((a, x) => a + x.errors + x.timeouts, 0),
@@ -116,6 +138,14 @@ export async function run(opts) {
       { measure: 'svc / bare Fastify throughput', result: ratio(r, tol), goal: `≥ ${GOAL_RATIO}x`, ok: r >= GOAL_RATIO },
       { measure: 'svc (synchronous=normal) / bare Fastify throughput', result: ratio(mean(perRoundNormal), halfSpread(perRoundNormal)) },
       { measure: 'server CPU per request: svc / normal / bare', result: `${us(s.cpuUsPerReq)} / ${us(n.cpuUsPerReq)} / ${us(b.cpuUsPerReq)}` },
+      {
+        measure: 'svc CPU per enqueue: event-loop thread / other threads (fsync, checkpoints, GC); loop busy',
+        result: `${us(s.mainUsPerReq)} / ${us(s.cpuUsPerReq - s.mainUsPerReq)}; ${(s.mainCores * 100).toFixed(0)} % of a core`,
+      },
+      {
+        measure: 'where it goes: svc HTTP layer (GET /api/) · enqueue without HTTP · its SQL inserts alone',
+        result: `${us(floor.cpuUsPerReq)} · ${us(probe.domain_us)} · ${us(probe.sql_us)} (bare Fastify's whole POST: ${us(b.cpuUsPerReq)})`,
+      },
       { measure: 'svc group commit: enqueues per commit', result: `${(group.enqueued / group.commits).toFixed(1)} (${int(group.commits)} commits)` },
       {
         measure: 'one connection, p50 / p99: svc (fsync) · normal · bare',
@@ -128,22 +158,23 @@ export async function run(opts) {
         ok: s.not202 + n.not202 === 0 && s.errors + n.errors === 0 && queuedOk,
       },
     ],
-    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
+    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, http_floor: floor, probe, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
     failures,
   };
 }
 
-async function load(target, duration, connections) {
+async function load(target, duration, connections, request = { method: 'POST', path: PATH, body: BODY }) {
   const cpu0 = cpuSeconds(target.pid);
+  const main0 = cpuSeconds(target.pid, target.pid);
   const res = await autocannon({
-    url: `${target.base}${PATH}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: BODY,
+    url: `${target.base}${request.path}`,
+    method: request.method,
+    ...(request.body ? { headers: { 'content-type': 'application/json' }, body: request.body } : {}),
     connections,
     duration,
   });
   const cpu = cpuSeconds(target.pid) - cpu0;
+  const main = cpuSeconds(target.pid, target.pid) - main0;
   const completed = res.requests.total;
   return {
     rps: completed / res.duration,
@@ -156,7 +187,23 @@ async function load(target, duration, connections) {
     timeouts: res.timeouts,
     cpuUsPerReq: (cpu * 1e6) / Math.max(1, completed),
     cpuCores: cpu / res.duration,
+    // The event loop's thread alone: how busy it was (cores) and its share per request.
+    mainUsPerReq: (main * 1e6) / Math.max(1, completed),
+    mainCores: main / res.duration,
   };
+}
+
+/** lib/enqueue-probe.js in a child process on a fresh home (retention off): CPU µs per enqueue without HTTP. */
+function runProbe(count, batch) {
+  const home = tempHome();
+  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[events]\nretain_days = 0\nretain_max_events = 0\n`);
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [PROBE, home, String(count), String(batch)], { timeout: 300_000 }, (err, stdout, stderr) => {
+      removeHome(home);
+      if (err) return reject(new Error(`enqueue probe failed: ${stderr || err.message}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop()));
+    });
+  });
 }
 
 /** `count` requests one after another on one keep-alive connection; latency summary in µs. */
