@@ -7,7 +7,7 @@
  * events page instead.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { enc, get, qs } from './api.js';
+import { ApiError, enc, get, qs } from './api.js';
 import { useEventSource } from './live.js';
 import type { EventEnvelope, EventsPage } from './types.js';
 import { Time } from './ui.js';
@@ -45,7 +45,8 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
         merge(page.events);
         setStart({ after: Math.max(newest.current, page.events[0]?.event_seq ?? 0), generation });
       },
-      () => current && again(),
+      // An agent that does not exist (or no longer does) is said by the page; anything else is retried.
+      (err: unknown) => current && !(err instanceof ApiError && err.status === 404) && again(),
     );
     return () => {
       current = false;

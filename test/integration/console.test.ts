@@ -141,6 +141,19 @@ describe('the console in local mode', () => {
     await context.close();
   }, 90_000);
 
+  it('says when an agent does not exist, and does not keep asking for its log', async () => {
+    const { context, page } = await openPage(d.base);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/agents/ghost/events')) asked.push(r.url());
+    });
+    await page.goto(`${d.base}/#/agents/ghost`);
+    await page.waitForSelector('.error:has-text("agent_not_found")');
+    await page.waitForTimeout(3000);
+    expect(asked).toHaveLength(1);
+    await context.close();
+  }, 30_000);
+
   it('runs a command task and shows its output, adds and cancels a timer, adds and completes a work item', async () => {
     const { context, page, problems } = await openPage(d.base);
     await page.goto(`${d.base}/#/agents/main/tasks`);
