@@ -48,6 +48,11 @@ export function startBareFastify() {
   return spawnListening('bare fastify', [path.join(SERVERS, 'bare-fastify.js')], process.env);
 }
 
+/** The durable enqueue baseline: bare Fastify writing one SQLite row per request (servers/bare-durable.js). */
+export function startBareDurable(dbFile) {
+  return spawnListening('bare durable', [path.join(SERVERS, 'bare-durable.js'), dbFile], process.env);
+}
+
 /** The SSE baseline: bare Fastify fanning enqueued messages out to raw SSE responses. */
 export function startBareFanout() {
   return spawnListening('bare fan-out', [path.join(SERVERS, 'bare-fanout.js')], process.env);

@@ -14,12 +14,14 @@
  * a whole core, the machine's other core, shared with the load generator, is the limit, not the
  * loop), svc's HTTP layer alone (`GET /api/`, which reads no table, under the same load), and,
  * in a child process without HTTP (lib/enqueue-probe.js), the domain enqueue and the two SQL
- * inserts under it.
+ * inserts under it. A second baseline, `durable` (servers/bare-durable.js), is bare Fastify
+ * writing one SQLite row per request with group commit and synchronous=FULL: the least a durable
+ * enqueue costs here, beside which svc's own features are what remains.
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, metrics, request, stopAgent } from '../lib/http.js';
-import { BENCH_CONFIG, cpuSeconds, removeHome, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
+import { BENCH_CONFIG, cpuSeconds, removeHome, startBareDurable, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
 import { halfSpread, int, mean, ms, nowNs, ratio, summary } from '../lib/stats.js';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,8 +36,10 @@ const PROBE = fileURLToPath(new URL('../lib/enqueue-probe.js', import.meta.url))
 const PROBE_COUNT = 40_000;
 const PROBE_BATCH = 25;
 const SERIAL_WARMUP = 50;
-const NAMES = ['svc', 'normal', 'bare'];
-const LABEL = { svc: 'svc', normal: 'svc, synchronous=normal', bare: 'bare Fastify' };
+const NAMES = ['svc', 'normal', 'bare', 'durable'];
+const LABEL = { svc: 'svc', normal: 'svc, synchronous=normal', bare: 'bare Fastify', durable: 'bare Fastify + one durable SQLite row' };
+/** The baselines: nothing of svc's in them, so no queue to count. */
+const BASELINES = new Set(['bare', 'durable']);
 
 async function startNormal() {
   const home = tempHome();
@@ -46,23 +50,26 @@ async function startNormal() {
 export async function run(opts) {
   const { duration, connections, rounds, warmup, serial } = opts.enqueue;
   const targets = {};
-  const runs = { svc: [], normal: [], bare: [] };
+  const runs = { svc: [], normal: [], bare: [], durable: [] };
   const accepted = { svc: 0, normal: 0 };
   const single = {};
   let warmupNot202 = 0;
   const pending = {};
   let group = null;
   let floor = null;
+  let durableHome = null;
   let probe = null;
   try {
     targets.svc = await startDaemon();
     targets.normal = await startNormal();
     targets.bare = await startBareFastify();
+    durableHome = tempHome();
+    targets.durable = await startBareDurable(path.join(durableHome, 'durable.db'));
     for (const t of ['svc', 'normal']) await stopAgent(targets[t].base);
     for (const t of NAMES) {
       const w = await load(targets[t], warmup, connections);
       warmupNot202 += w.completed - w.accepted;
-      if (t !== 'bare') accepted[t] += w.accepted;
+      if (!BASELINES.has(t)) accepted[t] += w.accepted;
     }
     const before = await metrics(targets.svc.base);
     for (let r = 0; r < rounds; r++) {
@@ -70,7 +77,7 @@ export async function run(opts) {
         const t = NAMES[(i + r) % NAMES.length];
         const result = await load(targets[t], duration, connections);
         runs[t].push(result);
-        if (t !== 'bare') accepted[t] += result.accepted;
+        if (!BASELINES.has(t)) accepted[t] += result.accepted;
         opts.log(`  ${t.padEnd(6)} round ${r + 1}: ${int(result.rps)} req/s, p99 ${result.p99} ms, ${result.cpuUsPerReq.toFixed(0)} µs CPU/req, non-202 ${result.completed - result.accepted}`);
       }
     }
@@ -88,7 +95,7 @@ export async function run(opts) {
     };
     for (const t of NAMES) {
       single[t] = await oneAtATime(targets[t], serial);
-      if (t !== 'bare') accepted[t] += serial + SERIAL_WARMUP;
+      if (!BASELINES.has(t)) accepted[t] += serial + SERIAL_WARMUP;
       opts.log(`  ${t.padEnd(6)} one connection: p50 ${single[t].p50.toFixed(0)} µs, p99 ${single[t].p99.toFixed(0)} µs`);
     }
     // Every 202 must be a durable queued message: the queue depth counts them.
@@ -96,6 +103,7 @@ export async function run(opts) {
   } finally {
     for (const t of NAMES) await targets[t]?.stop();
     for (const t of ['svc', 'normal']) if (targets[t]) removeHome(targets[t].home);
+    if (durableHome) removeHome(durableHome);
   }
 
   const agg = (list) => ({
@@ -112,13 +120,15 @@ export async function run(opts) {
   const s = agg(runs.svc);
   const n = agg(runs.normal);
   const b = agg(runs.bare);
+  const dur = agg(runs.durable);
+  const perRoundDurable = runs.svc.map((x, i) => x.rps / runs.durable[i].rps);
   const perRoundRatio = runs.svc.map((x, i) => x.rps / runs.bare[i].rps);
   const perRoundNormal = runs.normal.map((x, i) => x.rps / runs.bare[i].rps);
   const r = mean(perRoundRatio);
   const tol = halfSpread(perRoundRatio);
   const failures = [];
   if (warmupNot202 > 0) failures.push(`${warmupNot202} responses other than 202 during warm-up`);
-  for (const [name, x] of [['svc', s], ['svc (normal)', n], ['bare Fastify', b]]) {
+  for (const [name, x] of [['svc', s], ['svc (normal)', n], ['bare Fastify', b], ['bare durable', dur]]) {
     if (x.not202 > 0 || x.errors > 0) failures.push(`${name} answered ${x.not202} responses other than 202 (${x.non2xx} non-2xx) and had ${x.errors} errors/timeouts`);
   }
   // autocannon stops with up to `connections` requests in flight per run; the server may still
@@ -137,7 +147,9 @@ export async function run(opts) {
       { measure: 'bare Fastify: req/s, p50 / p99 (worst round)', result: `${int(b.rps)} req/s, ${ms(b.p50, 1)} / ${ms(b.p99, 0)}` },
       { measure: 'svc / bare Fastify throughput', result: ratio(r, tol), goal: `≥ ${GOAL_RATIO}x`, ok: r >= GOAL_RATIO },
       { measure: 'svc (synchronous=normal) / bare Fastify throughput', result: ratio(mean(perRoundNormal), halfSpread(perRoundNormal)) },
-      { measure: 'server CPU per request: svc / normal / bare', result: `${us(s.cpuUsPerReq)} / ${us(n.cpuUsPerReq)} / ${us(b.cpuUsPerReq)}` },
+      { measure: 'bare Fastify + one durable SQLite row (group commit, FULL): req/s, p50 / p99', result: `${int(dur.rps)} req/s, ${ms(dur.p50, 1)} / ${ms(dur.p99, 0)}` },
+      { measure: 'svc / that durable baseline throughput', result: ratio(mean(perRoundDurable), halfSpread(perRoundDurable)) },
+      { measure: 'server CPU per request: svc / normal / bare / durable baseline', result: `${us(s.cpuUsPerReq)} / ${us(n.cpuUsPerReq)} / ${us(b.cpuUsPerReq)} / ${us(dur.cpuUsPerReq)}` },
       {
         measure: 'svc CPU per enqueue: event-loop thread / other threads (fsync, checkpoints, GC); loop busy',
         result: `${us(s.mainUsPerReq)} / ${us(s.cpuUsPerReq - s.mainUsPerReq)}; ${(s.mainCores * 100).toFixed(0)} % of a core`,
@@ -148,8 +160,8 @@ export async function run(opts) {
       },
       { measure: 'svc group commit: enqueues per commit', result: `${(group.enqueued / group.commits).toFixed(1)} (${int(group.commits)} commits)` },
       {
-        measure: 'one connection, p50 / p99: svc (fsync) · normal · bare',
-        result: `${us(single.svc.p50)} / ${us(single.svc.p99)} · ${us(single.normal.p50)} / ${us(single.normal.p99)} · ${us(single.bare.p50)} / ${us(single.bare.p99)}`,
+        measure: 'one connection, p50 / p99: svc (fsync) · normal · bare · durable baseline (fsync)',
+        result: `${us(single.svc.p50)} / ${us(single.svc.p99)} · ${us(single.normal.p50)} / ${us(single.normal.p99)} · ${us(single.bare.p50)} / ${us(single.bare.p99)} · ${us(single.durable.p50)} / ${us(single.durable.p99)}`,
       },
       {
         measure: 'responses other than 202, errors; 202s vs messages queued (svc)',
@@ -158,7 +170,7 @@ export async function run(opts) {
         ok: s.not202 + n.not202 === 0 && s.errors + n.errors === 0 && queuedOk,
       },
     ],
-    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, http_floor: floor, probe, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
+    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, durable: dur, per_round_ratio_durable: perRoundDurable, http_floor: floor, probe, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
     failures,
   };
 }
