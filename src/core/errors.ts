@@ -7,14 +7,22 @@
 export type ErrorExtra = Record<string, unknown>;
 
 export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: ErrorExtra = {},
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: ErrorExtra;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}) {
+    // An AppError is an answer, not a bug: it carries no stack trace. Capturing one through
+    // Fastify's call frames was the largest item of a refused request's CPU (~10 µs of ~45).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
     this.name = 'AppError';
   }
 }
