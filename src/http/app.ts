@@ -109,7 +109,7 @@ export async function buildApp(opts: AppOptions): Promise<{ app: FastifyInstance
     in: 'cookie',
     name: 'svc_session',
     description:
-      'A browser session from GET /api/auth/login (OIDC, [auth.oidc]; the name is auth.oidc.cookie_name). It authorises exactly what the control token does; only requests without an Origin, from the origin of auth.oidc.redirect_url or from one in auth.allowed_origins may use it.',
+      "A browser session: from GET /api/auth/login (OIDC, [auth.oidc]; the name is auth.oidc.cookie_name, svc_session by default), or the console's from POST /api/auth/token (bearer mode; named svc_console_<port>, bound to the signing user's uid when signed in from this machine). It authorises exactly what the control token does; only requests without an Origin, from the daemon's own origin (console) or the origin of auth.oidc.redirect_url (OIDC), or from one in auth.allowed_origins may use it.",
   });
   mountRoutes(app, registry, opts.routes, opts.surface);
   // Load every plugin now, so that the served routes and the OpenAPI registry are complete.
