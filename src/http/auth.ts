@@ -71,6 +71,11 @@ export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
   });
 }
 
+/** A CORS preflight: an OPTIONS asking which method it may use (it never carries credentials). */
+export function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+}
+
 /** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
 function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy): Promise<void> | undefined {
   const remote = request.socket.remoteAddress;
@@ -86,7 +91,7 @@ function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPol
   // A CORS preflight never carries credentials: one from a listed origin was answered by the CORS
   // hook already, any other is refused 403 cross_origin_rejected after this hook (browser.ts),
   // whatever auth.read_access says, rather than 401.
-  if (origin !== undefined && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) return;
+  if (origin !== undefined && isPreflight(request)) return;
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
   const session = policy.sessions?.current(request);

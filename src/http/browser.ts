@@ -24,7 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listOrigins } from '../auth/index.js';
 import { errors } from '../core/errors.js';
 import { normaliseOrigin } from '../core/origins.js';
-import type { AuthPolicy } from './auth.js';
+import { isPreflight, type AuthPolicy } from './auth.js';
 
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export const CORS_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID'];
@@ -71,8 +71,4 @@ export async function installBrowserAccess(app: FastifyInstance, policy: AuthPol
     if (!auth || auth === 'open') return;
     if (!policy.sessions.current(request)) throw errors.sessionRequired();
   }
-}
-
-function isPreflight(request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 }
