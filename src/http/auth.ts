@@ -95,22 +95,24 @@ function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPol
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;
   const session = policy.sessions?.current(request);
-  if (session && session.uid === null) return endWithSession(reply, session);
+  if (session && session.uid === null) return endWithSession(request, reply, session);
   if (session) {
     const known = knownPeerUid(request.socket);
-    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? endWithSession(reply, session) : uncredentialed(request, policy, auth, remote)));
-    if (known === session.uid) return endWithSession(reply, session);
+    if (known === undefined) return peerUid(request.socket).then((uid) => (uid === session.uid ? endWithSession(request, reply, session) : uncredentialed(request, policy, auth, remote)));
+    if (known === session.uid) return endWithSession(request, reply, session);
   }
   return uncredentialed(request, policy, auth, remote);
 }
 
 /**
- * A response a session authorised lasts no longer than the session: an event stream opened with
- * it is cut when the session is revoked (logout) or expires, as the next request would be refused.
+ * An event stream a session authorised lasts no longer than the session: it is ended when the
+ * session is revoked (logout) or expires, as its next request would be refused. Other answers are
+ * over long before; only stream routes are watched (no timer per request).
  */
-function endWithSession(reply: FastifyReply, current: CurrentSession): undefined {
-  // An event stream ends like any stream the server closes (the client sees a clean end and, on
-  // reconnecting, the refusal); anything else still in flight is cut.
+function endWithSession(request: FastifyRequest, reply: FastifyReply, current: CurrentSession): undefined {
+  if (!request.routeOptions.config?.stream) return undefined;
+  // Ended like any stream the server closes: the client sees a clean end and, on reconnecting,
+  // the refusal. A stream that had not started yet is cut.
   const end = () => {
     const stream = sseConnectionOf(reply.raw);
     if (stream) stream.close('session_ended');

@@ -89,6 +89,8 @@ export type AnyRoute = RouteSpec<any, any, any>;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthClass;
+    /** The route answers with an event stream (the auth hook ends it with the session that opened it). */
+    stream?: boolean;
   }
 }
 
@@ -140,7 +142,7 @@ function mountRoute(app: FastifyInstance, registry: OpenAPIRegistry, spec: AnyRo
   app.route({
     method: spec.method,
     url: spec.url,
-    config: { auth: spec.auth },
+    config: { auth: spec.auth, ...(spec.sse ? { stream: true } : {}) },
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     ...(spec.sse ? { sse: { kind: 'manual' as const } } : {}),
     handler: async (request, reply) => {
