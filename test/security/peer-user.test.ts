@@ -72,6 +72,21 @@ describe('another local user', () => {
       expect(tasks.json.tasks ?? tasks.json).toHaveLength(0);
     });
 
+    it('cannot reach the inbox through the control plane (/api/inbox); the console page is open but holds no data', async () => {
+      const create = await requestAs(OTHER_UID, `${d.base}/api/inbox/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"intruder"}' });
+      expect({ status: create.status, code: codeOf(create) }).toEqual({ status: 403, code: 'peer_user_rejected' });
+      for (const url of ['/api/inbox/agents', '/api/inbox/sources', '/api/agents/main/events/stream']) {
+        const r = await requestAs(OTHER_UID, `${d.base}${url}`);
+        expect({ url, status: r.status, code: codeOf(r) }).toEqual({ url, status: 403, code: 'peer_user_rejected' });
+      }
+      expect((await requestAs(OTHER_UID, `${d.base}/`)).status).toBe(200);
+      // Nothing was created for the other user.
+      expect((await request({ socketPath: d.socket }, 'GET', '/agents')).json.agents).toEqual([]);
+      // A page of another origin gets nothing either, whoever runs the browser.
+      const page = await request({ base: d.base }, 'GET', '/api/inbox/agents', { headers: { origin: 'https://evil.example' } });
+      expect({ status: page.status, code: page.json.code }).toEqual({ status: 403, code: 'cross_origin_rejected' });
+    });
+
     it('still reaches callbacks, whose capability token is the credential (CONTRACT.md section 4)', async () => {
       const trigger = await request({ base: d.base }, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } });
       expect(trigger.status).toBe(201);
