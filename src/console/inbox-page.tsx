@@ -2,8 +2,9 @@
  * The inbox through the control plane (/api/inbox/…, the inbox API's own routes): agents,
  * sources and subscriptions; an inbox agent's entries, live through its watch stream, with ack.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { enc, get, post, qs } from './api.js';
+import { useEventSource } from './live.js';
 import type { InboxAgent, InboxEntry, InboxSource, InboxSubscription } from './types.js';
 import { ActionButton, ErrorNote, href, Status, Table, Time, useResource, useThrottled } from './ui.js';
 
@@ -86,11 +87,7 @@ function InboxEntries({ agentId }: { agentId: string }) {
     entries.reload();
   }, RELOAD_MS);
   // The watch stream's frames are `event: items`; a new entry reloads the list.
-  useEffect(() => {
-    const source = new EventSource(`${base}/watch`, { withCredentials: true });
-    source.addEventListener('items', reload);
-    return () => source.close();
-  }, [base]);
+  useEventSource<unknown>(`${base}/watch`, { names: ['items'], onEvent: reload });
   const ack = (body: Record<string, unknown>) => post(`${base}/ack`, body).then(reload);
   return (
     <main>

@@ -14,8 +14,10 @@ import type { EventEnvelope } from './types.js';
 
 export const STREAMED_KINDS = [...new Set([...LEVELLED_KINDS, ...Object.keys(COMPANION_KINDS), 'message'])];
 
-export interface StreamHandlers {
-  onEvent: (event: EventEnvelope) => void;
+export interface StreamHandlers<T = EventEnvelope> {
+  /** The frame names to listen to (default: every event kind of an agent's log). */
+  names?: readonly string[];
+  onEvent: (data: T) => void;
   /** The connection is (again) open: a fresh connection without a cursor starts live, so reload what came before. */
   onOpen?: () => void;
   /** The connection dropped; EventSource is reconnecting by itself (with Last-Event-ID). */
@@ -25,7 +27,7 @@ export interface StreamHandlers {
 }
 
 /** One EventSource on `url` (none while null) while the component is mounted; a new `generation` opens a new one. */
-export function useEventSource(url: string | null, handlers: StreamHandlers, generation = 0): void {
+export function useEventSource<T = EventEnvelope>(url: string | null, handlers: StreamHandlers<T>, generation = 0): void {
   const latest = useRef(handlers);
   latest.current = handlers;
   useEffect(() => {
@@ -33,12 +35,12 @@ export function useEventSource(url: string | null, handlers: StreamHandlers, gen
     const source = new EventSource(url, { withCredentials: true });
     const frame = (e: MessageEvent<string>) => {
       try {
-        latest.current.onEvent(JSON.parse(e.data) as EventEnvelope);
+        latest.current.onEvent(JSON.parse(e.data) as T);
       } catch {
-        /* not an envelope */
+        /* not JSON */
       }
     };
-    for (const kind of STREAMED_KINDS) source.addEventListener(kind, frame);
+    for (const name of latest.current.names ?? STREAMED_KINDS) source.addEventListener(name, frame);
     source.onopen = () => latest.current.onOpen?.();
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) latest.current.onClosed?.();
