@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { enc, get, post, qs } from './api.js';
 import type { Brief, Conversation, Task, TaskOutput, Timer, WorkItem } from './types.js';
-import { ActionButton, ActionForm, ErrorNote, field, Status, Table, Time, useResource } from './ui.js';
+import { ActionButton, ActionForm, ErrorNote, field, Status, ResourceTable, Time, useResource } from './ui.js';
 
 interface PanelProps {
   agentId: string;
@@ -62,22 +62,20 @@ export function TasksPanel({ agentId, version }: PanelProps) {
           Summary <input name="summary" placeholder="optional" />
         </label>
       </ActionForm>
-      <ErrorNote error={tasks.error} />
-      {tasks.data && (
-        <Table
-          rows={[...tasks.data.tasks].reverse()}
-          rowKey={(t) => t.task_id}
-          empty="No tasks."
-          columns={[
-            ['Task', (t) => <button type="button" class="link" onClick={() => setOpen(open === t.task_id ? null : t.task_id)}>{t.summary}</button>],
-            ['Kind', (t) => t.kind],
-            ['Status', (t) => <Status value={t.status} />],
-            ['Exit', (t) => t.command?.exit_status ?? ''],
-            ['Created', (t) => <Time at={t.created_at} />],
-            ['', (t) => (['running', 'queued', 'cancelling'].includes(t.status) ? <ActionButton label="Stop" action={() => post(write(agentId, `/tasks/${enc(t.task_id)}/stop`))} /> : null)],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={tasks}
+        rows={(d) => [...d.tasks].reverse()}
+        rowKey={(t) => t.task_id}
+        empty="No tasks."
+        columns={[
+          ['Task', (t) => <button type="button" class="link" onClick={() => setOpen(open === t.task_id ? null : t.task_id)}>{t.summary}</button>],
+          ['Kind', (t) => t.kind],
+          ['Status', (t) => <Status value={t.status} />],
+          ['Exit', (t) => t.command?.exit_status ?? ''],
+          ['Created', (t) => <Time at={t.created_at} />],
+          ['', (t) => (['running', 'queued', 'cancelling'].includes(t.status) ? <ActionButton label="Stop" action={() => post(write(agentId, `/tasks/${enc(t.task_id)}/stop`))} /> : null)],
+        ]}
+      />
       {open && <TaskOutputView agentId={agentId} taskId={open} version={version} />}
     </section>
   );
@@ -122,22 +120,20 @@ export function TimersPanel({ agentId, version }: PanelProps) {
           Summary <input name="summary" />
         </label>
       </ActionForm>
-      <ErrorNote error={timers.error} />
-      {timers.data && (
-        <Table
-          rows={timers.data.timers}
-          rowKey={(t) => t.timer_id}
-          empty="No timers."
-          columns={[
-            ['Timer', (t) => t.summary ?? t.timer_id],
-            ['Status', (t) => <Status value={t.status} />],
-            ['Every', (t) => (t.interval_ms ? `${t.interval_ms / 1000} s` : 'once')],
-            ['Next', (t) => <Time at={t.next_fire_at} />],
-            ['Fired', (t) => t.fire_count],
-            ['', (t) => (t.status === 'active' ? <ActionButton label="Cancel" action={() => post(write(agentId, `/timers/${enc(t.timer_id)}/cancel`))} /> : null)],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={timers}
+        rows={(d) => d.timers}
+        rowKey={(t) => t.timer_id}
+        empty="No timers."
+        columns={[
+          ['Timer', (t) => t.summary ?? t.timer_id],
+          ['Status', (t) => <Status value={t.status} />],
+          ['Every', (t) => (t.interval_ms ? `${t.interval_ms / 1000} s` : 'once')],
+          ['Next', (t) => <Time at={t.next_fire_at} />],
+          ['Fired', (t) => t.fire_count],
+          ['', (t) => (t.status === 'active' ? <ActionButton label="Cancel" action={() => post(write(agentId, `/timers/${enc(t.timer_id)}/cancel`))} /> : null)],
+        ]}
+      />
     </section>
   );
 }
@@ -151,30 +147,28 @@ export function WorkPanel({ agentId, version }: PanelProps) {
           Objective <input name="objective" required />
         </label>
       </ActionForm>
-      <ErrorNote error={items.error} />
-      {items.data && (
-        <Table
-          rows={items.data.work_items}
-          rowKey={(w) => w.id}
-          empty="No work items."
-          columns={[
-            ['Objective', (w) => w.objective],
-            ['State', (w) => <Status value={w.state} />],
-            ['Plan', (w) => w.plan_status],
-            ['Revision', (w) => w.revision],
-            ['Updated', (w) => <Time at={w.updated_at} />],
-            [
-              '',
-              (w) =>
-                w.state === 'completed' ? null : (
-                  <ActionForm name="complete-work-item" label="Complete" action={(data) => post(write(agentId, `/work-items/${enc(w.id)}/complete`), { report_text: field(data, 'report') })}>
-                    <input name="report" required placeholder="report" aria-label="report" />
-                  </ActionForm>
-                ),
-            ],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={items}
+        rows={(d) => d.work_items}
+        rowKey={(w) => w.id}
+        empty="No work items."
+        columns={[
+          ['Objective', (w) => w.objective],
+          ['State', (w) => <Status value={w.state} />],
+          ['Plan', (w) => w.plan_status],
+          ['Revision', (w) => w.revision],
+          ['Updated', (w) => <Time at={w.updated_at} />],
+          [
+            '',
+            (w) =>
+              w.state === 'completed' ? null : (
+                <ActionForm name="complete-work-item" label="Complete" action={(data) => post(write(agentId, `/work-items/${enc(w.id)}/complete`), { report_text: field(data, 'report') })}>
+                  <input name="report" required placeholder="report" aria-label="report" />
+                </ActionForm>
+              ),
+          ],
+        ]}
+      />
     </section>
   );
 }

@@ -2,7 +2,7 @@
 import { enc, get, post } from './api.js';
 import { useEventSource } from './live.js';
 import type { AgentRow } from './types.js';
-import { ActionForm, ErrorNote, field, href, Status, Table, Time, useResource, useThrottled } from './ui.js';
+import { ActionForm, field, href, Status, ResourceTable, Time, useResource, useThrottled } from './ui.js';
 
 /** Reload at most this often while events stream in. */
 const RELOAD_MS = 500;
@@ -14,23 +14,21 @@ export function AgentsPage({ defaultAgent }: { defaultAgent: string }) {
   return (
     <main>
       <h1>Agents</h1>
-      <ErrorNote error={agents.error} />
-      {agents.data && (
-        <Table
-          rows={agents.data}
-          rowKey={(a) => a.agent_id}
-          empty="No agents."
-          columns={[
-            ['Agent', (a) => <a href={href('agents', a.agent_id)}>{a.agent_id}{a.agent_id === defaultAgent ? ' (default)' : ''}</a>],
-            ['Name', (a) => a.display_name],
-            ['Status', (a) => <Status value={a.status} />],
-            ['Queue', (a) => <span class="queue">{a.pending}</span>],
-            ['Now', (a) => a.scheduling_posture?.reason ?? a.waiting_reason ?? ''],
-            ['Model', (a) => a.model.effective_model],
-            ['Created', (a) => <Time at={a.identity.created_at} />],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={agents}
+        rows={(d) => d}
+        rowKey={(a) => a.agent_id}
+        empty="No agents."
+        columns={[
+          ['Agent', (a) => <a href={href('agents', a.agent_id)}>{a.agent_id}{a.agent_id === defaultAgent ? ' (default)' : ''}</a>],
+          ['Name', (a) => a.display_name],
+          ['Status', (a) => <Status value={a.status} />],
+          ['Queue', (a) => <span class="queue">{a.pending}</span>],
+          ['Now', (a) => a.scheduling_posture?.reason ?? a.waiting_reason ?? ''],
+          ['Model', (a) => a.model.effective_model],
+          ['Created', (a) => <Time at={a.identity.created_at} />],
+        ]}
+      />
       <h2>New agent</h2>
       <ActionForm
         name="create-agent"

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { enc, get, post, qs } from './api.js';
 import { useEventSource } from './live.js';
 import type { InboxAgent, InboxEntry, InboxSource, InboxSubscription } from './types.js';
-import { ActionButton, ErrorNote, href, Status, Table, Time, useResource, useThrottled } from './ui.js';
+import { ActionButton, href, Status, ResourceTable, Time, useResource, useThrottled } from './ui.js';
 
 const INBOX = '/api/inbox';
 
@@ -23,53 +23,47 @@ function InboxOverview() {
     <main>
       <h1>Inbox</h1>
       <h2>Agents</h2>
-      <ErrorNote error={agents.error} />
-      {agents.data && (
-        <Table
-          rows={agents.data.agents}
-          rowKey={(a) => a.agentId}
-          empty="No inbox agents."
-          columns={[
-            ['Agent', (a) => <a href={href('inbox', a.agentId)}>{a.name ?? a.agentId}</a>],
-            ['Id', (a) => <code>{a.agentId}</code>],
-            ['Delivery', (a) => (a.deliveryPaused ? 'paused' : 'on')],
-            ['Created', (a) => <Time at={a.createdAt} />],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={agents}
+        rows={(d) => d.agents}
+        rowKey={(a) => a.agentId}
+        empty="No inbox agents."
+        columns={[
+          ['Agent', (a) => <a href={href('inbox', a.agentId)}>{a.name ?? a.agentId}</a>],
+          ['Id', (a) => <code>{a.agentId}</code>],
+          ['Delivery', (a) => (a.deliveryPaused ? 'paused' : 'on')],
+          ['Created', (a) => <Time at={a.createdAt} />],
+        ]}
+      />
       <h2>Sources</h2>
-      <ErrorNote error={sources.error} />
-      {sources.data && (
-        <Table
-          rows={sources.data.sources}
-          rowKey={(s) => s.sourceId}
-          empty="No sources."
-          columns={[
-            ['Source', (s) => <code>{s.sourceId}</code>],
-            ['Type', (s) => s.sourceType],
-            ['Stream', (s) => `${s.streamKind} / ${s.streamKey}`],
-            ['State', (s) => <Status value={s.state} />],
-            ['Created', (s) => <Time at={s.createdAt} />],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={sources}
+        rows={(d) => d.sources}
+        rowKey={(s) => s.sourceId}
+        empty="No sources."
+        columns={[
+          ['Source', (s) => <code>{s.sourceId}</code>],
+          ['Type', (s) => s.sourceType],
+          ['Stream', (s) => `${s.streamKind} / ${s.streamKey}`],
+          ['State', (s) => <Status value={s.state} />],
+          ['Created', (s) => <Time at={s.createdAt} />],
+        ]}
+      />
       <h2>Subscriptions</h2>
-      <ErrorNote error={subs.error} />
-      {subs.data && (
-        <Table
-          rows={subs.data.subscriptions}
-          rowKey={(s) => s.subscriptionId}
-          empty="No subscriptions."
-          columns={[
-            ['Subscription', (s) => <code>{s.subscriptionId}</code>],
-            ['Agent', (s) => <a href={href('inbox', s.agentId)}>{nameOf(s.agentId)}</a>],
-            ['Source', (s) => <code>{s.sourceId}</code>],
-            ['Filter', (s) => <code>{JSON.stringify(s.filter)}</code>],
-            ['Consumed', (s) => s.consumedOffset],
-            ['Created', (s) => <Time at={s.createdAt} />],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={subs}
+        rows={(d) => d.subscriptions}
+        rowKey={(s) => s.subscriptionId}
+        empty="No subscriptions."
+        columns={[
+          ['Subscription', (s) => <code>{s.subscriptionId}</code>],
+          ['Agent', (s) => <a href={href('inbox', s.agentId)}>{nameOf(s.agentId)}</a>],
+          ['Source', (s) => <code>{s.sourceId}</code>],
+          ['Filter', (s) => <code>{JSON.stringify(s.filter)}</code>],
+          ['Consumed', (s) => s.consumedOffset],
+          ['Created', (s) => <Time at={s.createdAt} />],
+        ]}
+      />
     </main>
   );
 }
@@ -103,22 +97,20 @@ function InboxEntries({ agentId }: { agentId: string }) {
         </label>{' '}
         <ActionButton label="Ack all" action={() => ack({ all: true })} />
       </p>
-      <ErrorNote error={entries.error} />
-      {entries.data && (
-        <Table
-          rows={entries.data.entries}
-          rowKey={(e) => e.entryId}
-          empty="No entries."
-          columns={[
-            ['Entry', (e) => <code>{e.entryId}</code>],
-            ['Kind', (e) => e.kind],
-            ['What', (e) => (e.event ? `${e.event.type}${e.event.subject ? ` · ${e.event.subject}` : ''}` : `${e.sender ? `${e.sender}: ` : ''}${e.message ?? ''}`)],
-            ['Data', (e) => (e.event?.data !== undefined ? <code>{JSON.stringify(e.event.data).slice(0, 200)}</code> : null)],
-            ['Created', (e) => <Time at={e.createdAt} />],
-            ['', (e) => (e.ackedAt ? <span class="muted">acked</span> : <ActionButton label="Ack" action={() => ack({ entryIds: [e.entryId] })} />)],
-          ]}
-        />
-      )}
+      <ResourceTable
+        resource={entries}
+        rows={(d) => d.entries}
+        rowKey={(e) => e.entryId}
+        empty="No entries."
+        columns={[
+          ['Entry', (e) => <code>{e.entryId}</code>],
+          ['Kind', (e) => e.kind],
+          ['What', (e) => (e.event ? `${e.event.type}${e.event.subject ? ` · ${e.event.subject}` : ''}` : `${e.sender ? `${e.sender}: ` : ''}${e.message ?? ''}`)],
+          ['Data', (e) => (e.event?.data !== undefined ? <code>{JSON.stringify(e.event.data).slice(0, 200)}</code> : null)],
+          ['Created', (e) => <Time at={e.createdAt} />],
+          ['', (e) => (e.ackedAt ? <span class="muted">acked</span> : <ActionButton label="Ack" action={() => ack({ entryIds: [e.entryId] })} />)],
+        ]}
+      />
     </main>
   );
 }

@@ -65,8 +65,14 @@ export function Status({ value }: { value: string }) {
   return <span class={`status status-${value.replace(/[^a-z_]/g, '')}`}>{value}</span>;
 }
 
+interface TableProps<T> {
+  columns: Array<[string, (row: T) => ComponentChildren]>;
+  empty: string;
+  rowKey: (row: T) => string;
+}
+
 /** A table of rows, or a line saying there are none. */
-export function Table<T>({ rows, columns, empty, rowKey }: { rows: T[]; columns: Array<[string, (row: T) => ComponentChildren]>; empty: string; rowKey: (row: T) => string }) {
+export function Table<T>({ rows, columns, empty, rowKey }: TableProps<T> & { rows: T[] }) {
   if (rows.length === 0) return <p class="muted">{empty}</p>;
   return (
     <table>
@@ -81,6 +87,16 @@ export function Table<T>({ rows, columns, empty, rowKey }: { rows: T[]; columns:
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A loaded resource as a table: its error, else its rows once they are there. */
+export function ResourceTable<D, T>({ resource, rows, ...table }: TableProps<T> & { resource: Resource<D>; rows: (data: D) => T[] }) {
+  return (
+    <>
+      <ErrorNote error={resource.error} />
+      {resource.data && <Table rows={rows(resource.data)} {...table} />}
+    </>
   );
 }
 
