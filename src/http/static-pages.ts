@@ -28,7 +28,7 @@ export interface StaticPage {
   assetCache: string;
 }
 
-const TEXT_TYPES = (assets: Record<string, PageAsset>) => [...new Set(Object.values(assets).map((a) => a.type.split(';')[0]!))];
+const mediaTypes = (assets: Record<string, PageAsset>) => [...new Set(Object.values(assets).map((a) => a.type.split(';')[0]!))];
 
 export function staticPageRoutes(page: StaticPage): AnyRoute[] {
   const cache = new Map<string, Buffer>();
@@ -57,7 +57,7 @@ export function staticPageRoutes(page: StaticPage): AnyRoute[] {
       tags: page.tags,
       summary: page.assetSummary,
       params: z.strictObject({ name: z.string().min(1).max(64) }),
-      responses: { 200: { description: 'A stylesheet or script', contentType: TEXT_TYPES(page.assets) } },
+      responses: { 200: { description: 'A stylesheet or script', contentType: mediaTypes(page.assets) } },
       handler: ({ params, reply }) => {
         const asset = Object.hasOwn(page.assets, params.name) ? page.assets[params.name] : undefined;
         if (!asset) throw errors.routeNotFound('GET', `${page.assetsUrl}/${params.name}`);
