@@ -152,7 +152,19 @@ export function inboxApi(target: Target): InboxClient {
  * to the real place (the socket, or relative to the control-plane URL, which may have a path).
  */
 function clientOptionsFor(target: Target, surface: Surface) {
-  return { baseUrl: 'http://localhost', fetch: nodeFetch(target, surface), headers: { accept: 'application/json' } };
+  return { baseUrl: 'http://localhost', fetch: nodeFetch(target, surface), headers: { accept: 'application/json' }, pathSerializer };
+}
+
+/**
+ * Path parameters percent-encoded as openapi-fetch does, except `.` and `..`: URL parsing resolves
+ * them away even encoded (%2E), so `svc inbox targets delete A ..` would send DELETE /agents/A.
+ * They name nothing, and are refused before any request.
+ */
+function pathSerializer(pathname: string, params: Record<string, unknown>): string {
+  for (const [name, value] of Object.entries(params)) {
+    if (value === '.' || value === '..') throw new ApiError(0, 'invalid_argument', `'${value}' is not a valid ${name}`);
+  }
+  return defaultPathSerializer(pathname, params);
 }
 
 /**
@@ -219,7 +231,7 @@ type GetParameters<Paths, P extends keyof Paths> = Paths[P] extends { get: { par
 function typedPath<Paths>() {
   const querySerializer = createQuerySerializer();
   return <P extends GetPath<Paths>>(path: P, params: GetParameters<Paths, P>): string =>
-    createFinalURL(path, { baseUrl: '', params: params as { query?: Record<string, unknown>; path?: Record<string, unknown> }, querySerializer, pathSerializer: defaultPathSerializer });
+    createFinalURL(path, { baseUrl: '', params: params as { query?: Record<string, unknown>; path?: Record<string, unknown> }, querySerializer, pathSerializer });
 }
 export const controlPath = typedPath<ControlPaths>();
 export const inboxPath = typedPath<InboxPaths>();

@@ -1,0 +1,20 @@
+/** The CLI's typed clients: what they refuse before any request is sent. */
+import { describe, expect, it } from 'vitest';
+import { ApiError, controlApi, controlPath, inboxApi, type Target } from '../../src/cli/client.js';
+
+// Nothing listens here: a request that were sent would fail as unreachable instead.
+const target: Target = { base: new URL('http://127.0.0.1:1/'), socketPath: '/nonexistent/inbox.sock', token: '', from: 'flag', home: '/nonexistent' };
+
+describe('path parameters', () => {
+  it('refuses . and .. (URL parsing would resolve them into another route) on both surfaces and for the streams', async () => {
+    for (const id of ['.', '..']) {
+      await expect(controlApi(target).GET('/api/agents/{id}/state', { params: { path: { id } } })).rejects.toMatchObject({ code: 'invalid_argument', message: `'${id}' is not a valid id` });
+      await expect(inboxApi(target).DELETE('/agents/{agentId}/targets/{targetId}', { params: { path: { agentId: 'a', targetId: id } } })).rejects.toBeInstanceOf(ApiError);
+      expect(() => controlPath('/api/agents/{id}/events/stream', { path: { id }, query: {} })).toThrow(`'${id}' is not a valid id`);
+    }
+  });
+
+  it('encodes any other value as one segment', () => {
+    expect(controlPath('/api/agents/{id}/events/stream', { path: { id: '../x/%2F...' }, query: {} })).toBe('/api/agents/..%2Fx%2F%252F.../events/stream');
+  });
+});
