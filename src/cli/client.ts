@@ -110,18 +110,33 @@ export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = proce
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     // A broken config file must not stop a client that was given explicit flags.
-    if (!flags.url && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
+    if (flags.url === undefined && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
   }
   const running = liveDaemon(home);
-  const url = flags.url ?? env.SVC_URL ?? running?.url ?? connectUrl(listen);
-  const from = flags.url ? 'flag' : env.SVC_URL ? 'env' : running ? 'daemon.json' : 'config';
+  // An empty SVC_URL counts as unset, as the config's variables do; an empty --url is a bad URL.
+  const [url, from]: [string, Target['from']] =
+    flags.url !== undefined ? [flags.url, 'flag'] : env.SVC_URL ? [env.SVC_URL, 'env'] : running ? [running.url, 'daemon.json'] : [connectUrl(listen), 'config'];
   return {
     from,
     home,
-    base: new URL(url.endsWith('/') ? url : `${url}/`),
+    base: controlBase(url, from),
     socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? socketPath,
     token: flags.token ?? env.SVC_TOKEN ?? token,
   };
+}
+
+const URL_SOURCE: Record<Target['from'], string> = { flag: '--url', env: 'SVC_URL', 'daemon.json': 'daemon.json', config: 'the config listen address' };
+
+/** The control plane's base URL (with a trailing `/`, so that relative paths keep its path); node:http speaks only http:. */
+function controlBase(url: string, from: Target['from']): URL {
+  let base: URL | null = null;
+  try {
+    base = new URL(url.endsWith('/') ? url : `${url}/`);
+  } catch {
+    /* refused below */
+  }
+  if (base?.protocol !== 'http:') throw new ApiError(0, 'invalid_url', `${URL_SOURCE[from]}: '${url}' is not an http:// URL`);
+  return base;
 }
 
 export type ControlClient = Client<ControlPaths>;
