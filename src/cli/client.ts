@@ -55,7 +55,7 @@ export class ApiError extends Error {
 export type Surface = 'control' | 'inbox';
 
 export interface Target {
-  base: URL | null;
+  base: URL;
   socketPath: string;
   token: string;
   /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
@@ -273,12 +273,12 @@ function send(
   if (surface === 'inbox') {
     return http.request({ socketPath: target.socketPath, path, method, headers: { ...headers, host: 'localhost' } }, onResponse);
   }
-  const url = new URL(path.replace(/^\//, ''), target.base!);
+  const url = new URL(path.replace(/^\//, ''), target.base);
   return http.request(url, { method, headers: target.token ? { ...headers, authorization: `Bearer ${target.token}` } : headers }, onResponse);
 }
 
 function unreachable(target: Target, surface: Surface, err: NodeJS.ErrnoException): ApiError {
-  const where = surface === 'inbox' ? target.socketPath : target.base!.origin;
+  const where = surface === 'inbox' ? target.socketPath : target.base.origin;
   return new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${where}: ${err.code ?? err.message} (is \`svc serve\` running?)`);
 }
 

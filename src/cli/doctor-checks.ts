@@ -110,7 +110,7 @@ export async function daemonChecks(home: string, target: Target): Promise<{ chec
   if (running) checks.push(ok('daemon', `pid ${running.pid}, started ${running.started_at}, svc ${running.version}`));
   else if (file) checks.push(warn('daemon', `${path.join(home, 'daemon.json')} names pid ${file.pid}, which is not running`, `start it again: svc serve --home ${home}`));
 
-  const where = target.base!.origin;
+  const where = target.base.origin;
   let auth: string;
   try {
     auth = (await answer(controlApi(target).GET('/api/handshake'))).auth.mode;
