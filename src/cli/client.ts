@@ -12,8 +12,8 @@ import createClient, { createFinalURL, createQuerySerializer, defaultPathSeriali
 import type { paths as ControlPaths } from './api/control-plane.js';
 import type { paths as InboxPaths } from './api/inbox.js';
 import path from 'node:path';
-import { ConfigError, defaultHome, loadConfig } from '../config/load.js';
-import { connectUrl, liveDaemon } from '../daemon-file.js';
+import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/load.js';
+import { connectUrl, liveDaemon, type DaemonInfo } from '../daemon-file.js';
 
 /** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -61,6 +61,8 @@ export interface Target {
   /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
   from: 'flag' | 'env' | 'daemon.json' | 'config';
   home: string;
+  /** The running daemon that <home>/daemon.json names, if any. */
+  daemon: DaemonInfo | null;
 }
 
 /** Add the options every client subcommand takes. */
@@ -91,37 +93,46 @@ export function inheritClientOptions(program: Command, command: Command): void {
   }
 }
 
+/** The home the flags name and its config; `error` when the config does not load. */
+export type ClientConfig = { home: string } & ({ config: ResolvedConfig; error: null } | { config: null; error: ConfigError });
+
+export function loadClientConfig(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  try {
+    const config = loadConfig({ home: flags.home }, env);
+    return { home: config.home, config, error: null };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { home: path.resolve(flags.home ?? defaultHome(env)), config: null, error: err };
+  }
+}
+
 /**
  * Where to send requests. The control plane: `--url`, `SVC_URL`, else the address in
  * <home>/daemon.json while the daemon that wrote it runs, else the config's `listen`. The socket:
- * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's.
+ * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's. `loaded`: the config, when the
+ * caller has already loaded it (`svc doctor`).
  */
-export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): Target {
-  let listen = '127.0.0.1:8700';
-  let token = '';
-  let socketPath = '';
-  let home = path.resolve(flags.home ?? defaultHome(env));
-  try {
-    const config = loadConfig({ home: flags.home }, env);
-    listen = config.values.listen;
-    token = config.controlToken;
-    socketPath = config.socketPath;
-    home = config.home;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // A broken config file must not stop a client that was given explicit flags.
-    if (flags.url === undefined && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
-  }
+export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env, loaded = loadClientConfig(flags, env)): Target {
+  const { home, config, error } = loaded;
+  // A broken config file must not stop a client that was given explicit flags.
+  if (error && flags.url === undefined && !env.SVC_URL) throw new ApiError(0, 'config_error', error.message);
   const running = liveDaemon(home);
   // An empty SVC_URL counts as unset, as the config's variables do; an empty --url is a bad URL.
   const [url, from]: [string, Target['from']] =
-    flags.url !== undefined ? [flags.url, 'flag'] : env.SVC_URL ? [env.SVC_URL, 'env'] : running ? [running.url, 'daemon.json'] : [connectUrl(listen), 'config'];
+    flags.url !== undefined
+      ? [flags.url, 'flag']
+      : env.SVC_URL
+        ? [env.SVC_URL, 'env']
+        : running
+          ? [running.url, 'daemon.json']
+          : [connectUrl(config?.values.listen ?? '127.0.0.1:8700'), 'config'];
   return {
     from,
     home,
+    daemon: running,
     base: controlBase(url, from),
-    socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? socketPath,
-    token: flags.token ?? env.SVC_TOKEN ?? token,
+    socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? config?.socketPath ?? '',
+    token: flags.token ?? env.SVC_TOKEN ?? config?.controlToken ?? '',
   };
 }
 

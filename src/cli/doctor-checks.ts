@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type ResolvedConfig } from '../config/load.js';
-import { readDaemonFile, liveDaemon } from '../daemon-file.js';
+import type { ResolvedConfig } from '../config/load.js';
+import { readDaemonFile } from '../daemon-file.js';
 import { NODE_ENGINE } from '../version.js';
-import { ApiError, controlApi, inboxApi, ok as answer, type Target } from './client.js';
+import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -51,15 +51,11 @@ export function homeCheck(home: string): Check {
   return ok('home', `${home} (mode ${mode}, yours)`);
 }
 
-export function configCheck(home: string): { check: Check; config: ResolvedConfig | null } {
-  try {
-    const config = loadConfig({ home });
-    return { check: ok('config', config.configFile ? `${config.configFile} parses` : 'no config file: built-in defaults'), config };
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // The message names the layer the bad value came from: the file, an environment variable or an option.
-    return { check: bad('config', err.message, 'fix the setting named (README "Configuration"); svc serve refuses to start until then'), config: null };
-  }
+export function configCheck(loaded: ClientConfig): Check {
+  // The message names the layer the bad value came from: the file, an environment variable or an option.
+  if (!loaded.config) return bad('config', loaded.error.message, 'fix the setting named (README "Configuration"); svc serve refuses to start until then');
+  const file = loaded.config.configFile;
+  return ok('config', file ? `${file} parses` : 'no config file: built-in defaults');
 }
 
 export function diskCheck(home: string): Check {
@@ -103,9 +99,9 @@ function onPath(tool: string, env: NodeJS.ProcessEnv): string | null {
 }
 
 /** The daemon of `home` as the CLI reaches it: `target` is where every other command would go. */
-export async function daemonChecks(home: string, target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
-  const file = readDaemonFile(home);
-  const running = liveDaemon(home);
+export async function daemonChecks(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
+  const { home, daemon: running } = target;
+  const file = running ?? readDaemonFile(home);
   const checks: Check[] = [];
   if (running) checks.push(ok('daemon', `pid ${running.pid}, started ${running.started_at}, svc ${running.version}`));
   else if (file) checks.push(warn('daemon', `${path.join(home, 'daemon.json')} names pid ${file.pid}, which is not running`, `start it again: svc serve --home ${home}`));
