@@ -32,7 +32,7 @@ export function resolveInboxAgentRefs(inbox: Command): void {
 }
 
 /** The id of the agent that `ref` names (its id, else its name). */
-export function agentIdOf(ref: string, agents: InboxAgent[]): string {
+function agentIdOf(ref: string, agents: InboxAgent[]): string {
   if (agents.some((a) => a.agentId === ref)) return ref;
   const named = agents.filter((a) => a.name === ref);
   if (named.length === 1) return named[0]!.agentId;
