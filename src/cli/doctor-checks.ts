@@ -139,14 +139,14 @@ async function tokenCheck(target: Target, mode: string): Promise<Check> {
 
 async function inboxCheck(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
   const socket = target.socketPath;
-  let agents: Array<{ activationTargets?: Array<{ kind: string }> }>;
-  try {
-    agents = (await answer(inboxApi(target).GET('/agents', { params: { query: { includeTargets: 'true' } } }))).agents as typeof agents;
-  } catch (err) {
+  const listed = await answer(inboxApi(target).GET('/agents', { params: { query: { includeTargets: 'true' } } })).catch((err: unknown) => {
     if (!(err instanceof ApiError)) throw err;
-    return { checks: [bad('inbox socket', `${socket}: ${err.code}: ${err.message}`, 'check --socket / SVC_SOCKET, or the daemon log')], terminalTargets: null };
+    return err;
+  });
+  if (listed instanceof ApiError) {
+    return { checks: [bad('inbox socket', `${socket}: ${listed.code}: ${listed.message}`, 'check --socket / SVC_SOCKET, or the daemon log')], terminalTargets: null };
   }
-  const terminalTargets = agents.flatMap((a) => a.activationTargets ?? []).filter((t) => t.kind === 'terminal').length;
+  const terminalTargets = listed.agents.flatMap((a) => a.activationTargets ?? []).filter((t) => t.kind === 'terminal').length;
   const mode = fs.statSync(socket).mode & 0o777;
   const shown = mode.toString(8).padStart(4, '0');
   if (mode & 0o077) return { checks: [bad('inbox socket', `${socket} answers, but has mode ${shown}: other users may call the inbox API`, `chmod 600 ${socket}`)], terminalTargets };
