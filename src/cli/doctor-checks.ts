@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
 import { readDaemonFile } from '../daemon-file.js';
+import { resolveExecutable } from '../runtime/task-process.js';
 import { NODE_ENGINE } from '../version.js';
 import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
 
@@ -71,34 +72,21 @@ export function diskCheck(home: string): Check {
 /** The tools the configuration needs, found on PATH or not. */
 export function toolChecks(config: ResolvedConfig | null, terminalTargets: number | null, env: NodeJS.ProcessEnv = process.env): Check[] {
   const checks: Check[] = [];
-  const git = onPath('git', env);
+  const git = resolveExecutable('git', env.PATH ?? '');
   checks.push(git ? ok('git', git) : warn('git', 'not found on PATH', 'install git: svc skills add from a repository and git worktrees need it'));
-  const tmux = onPath('tmux', env);
+  const tmux = resolveExecutable('tmux', env.PATH ?? '');
   if (tmux) checks.push(ok('tmux', tmux));
   else if (terminalTargets) checks.push(bad('tmux', `not found on PATH, and ${terminalTargets} terminal target(s) need it`, 'install tmux, or remove the terminal targets (svc inbox targets delete)'));
   else checks.push(ok('tmux', 'not found on PATH; only terminal targets need it, and there are none'));
   const streams = config?.values.inbox.streams;
   if (streams?.backend === 'jetstream') {
-    const nats = onPath('nats-server', env);
+    const nats = resolveExecutable('nats-server', env.PATH ?? '');
     checks.push(nats ? ok('nats-server', nats) : warn('nats-server', `not found on PATH; the streams live on ${streams.servers.join(', ')}`, 'fine when those servers run elsewhere; else install nats-server and start it with -js'));
   }
   return checks;
 }
 
-function onPath(tool: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const file = path.join(dir, tool);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
-
-/** The daemon of `home` as the CLI reaches it: `target` is where every other command would go. */
+/** The daemon of the target's home as the CLI reaches it: `target` is where every other command would go. */
 export async function daemonChecks(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
   const { home, daemon: running } = target;
   const file = running ?? readDaemonFile(home);
