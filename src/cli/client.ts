@@ -12,8 +12,8 @@ import createClient, { createFinalURL, createQuerySerializer, defaultPathSeriali
 import type { paths as ControlPaths } from './api/control-plane.js';
 import type { paths as InboxPaths } from './api/inbox.js';
 import path from 'node:path';
-import { ConfigError, defaultHome, loadConfig } from '../config/load.js';
-import { connectUrl, liveDaemon } from '../daemon-file.js';
+import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/load.js';
+import { connectUrl, liveDaemon, type DaemonInfo } from '../daemon-file.js';
 
 /** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -55,12 +55,14 @@ export class ApiError extends Error {
 export type Surface = 'control' | 'inbox';
 
 export interface Target {
-  base: URL | null;
+  base: URL;
   socketPath: string;
   token: string;
   /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
   from: 'flag' | 'env' | 'daemon.json' | 'config';
   home: string;
+  /** The running daemon that <home>/daemon.json names, if any. */
+  daemon: DaemonInfo | null;
 }
 
 /** Add the options every client subcommand takes. */
@@ -91,37 +93,61 @@ export function inheritClientOptions(program: Command, command: Command): void {
   }
 }
 
+/** The home the flags name and its config; `error` when the config does not load. */
+export type ClientConfig = { home: string } & ({ config: ResolvedConfig; error: null } | { config: null; error: ConfigError });
+
+export function loadClientConfig(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  try {
+    const config = loadConfig({ home: flags.home }, env);
+    return { home: config.home, config, error: null };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { home: path.resolve(flags.home ?? defaultHome(env)), config: null, error: err };
+  }
+}
+
 /**
  * Where to send requests. The control plane: `--url`, `SVC_URL`, else the address in
  * <home>/daemon.json while the daemon that wrote it runs, else the config's `listen`. The socket:
- * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's.
+ * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's. `loaded`: the config, when the
+ * caller has already loaded it (`svc doctor`).
  */
-export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): Target {
-  let listen = '127.0.0.1:8700';
-  let token = '';
-  let socketPath = '';
-  let home = path.resolve(flags.home ?? defaultHome(env));
-  try {
-    const config = loadConfig({ home: flags.home }, env);
-    listen = config.values.listen;
-    token = config.controlToken;
-    socketPath = config.socketPath;
-    home = config.home;
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // A broken config file must not stop a client that was given explicit flags.
-    if (!flags.url && !env.SVC_URL) throw new ApiError(0, 'config_error', err.message);
-  }
+export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env, loaded = loadClientConfig(flags, env)): Target {
+  const { home, config, error } = loaded;
+  // A broken config file must not stop a client that was given explicit flags.
+  if (error && flags.url === undefined && !env.SVC_URL) throw new ApiError(0, 'config_error', error.message);
   const running = liveDaemon(home);
-  const url = flags.url ?? env.SVC_URL ?? running?.url ?? connectUrl(listen);
-  const from = flags.url ? 'flag' : env.SVC_URL ? 'env' : running ? 'daemon.json' : 'config';
+  // An empty SVC_URL counts as unset, as the config's variables do; an empty --url is a bad URL.
+  const [url, from]: [string, Target['from']] =
+    flags.url !== undefined
+      ? [flags.url, 'flag']
+      : env.SVC_URL
+        ? [env.SVC_URL, 'env']
+        : running
+          ? [running.url, 'daemon.json']
+          : [connectUrl(config?.values.listen ?? '127.0.0.1:8700'), 'config'];
   return {
     from,
     home,
-    base: new URL(url.endsWith('/') ? url : `${url}/`),
-    socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? socketPath,
-    token: flags.token ?? env.SVC_TOKEN ?? token,
+    daemon: running,
+    base: controlBase(url, from),
+    socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? config?.socketPath ?? '',
+    token: flags.token ?? env.SVC_TOKEN ?? config?.controlToken ?? '',
   };
+}
+
+const URL_SOURCE: Record<Target['from'], string> = { flag: '--url', env: 'SVC_URL', 'daemon.json': 'daemon.json', config: 'the config listen address' };
+
+/** The control plane's base URL (with a trailing `/`, so that relative paths keep its path); node:http speaks only http:. */
+function controlBase(url: string, from: Target['from']): URL {
+  let base: URL | null = null;
+  try {
+    base = new URL(url.endsWith('/') ? url : `${url}/`);
+  } catch {
+    /* refused below */
+  }
+  if (base?.protocol !== 'http:') throw new ApiError(0, 'invalid_url', `${URL_SOURCE[from]}: '${url}' is not an http:// URL`);
+  return base;
 }
 
 export type ControlClient = Client<ControlPaths>;
@@ -152,7 +178,19 @@ export function inboxApi(target: Target): InboxClient {
  * to the real place (the socket, or relative to the control-plane URL, which may have a path).
  */
 function clientOptionsFor(target: Target, surface: Surface) {
-  return { baseUrl: 'http://localhost', fetch: nodeFetch(target, surface), headers: { accept: 'application/json' } };
+  return { baseUrl: 'http://localhost', fetch: nodeFetch(target, surface), headers: { accept: 'application/json' }, pathSerializer };
+}
+
+/**
+ * Path parameters percent-encoded as openapi-fetch does, except `.` and `..`: URL parsing resolves
+ * them away even encoded (%2E), so `svc inbox targets delete A ..` would send DELETE /agents/A.
+ * They name nothing, and are refused before any request.
+ */
+function pathSerializer(pathname: string, params: Record<string, unknown>): string {
+  for (const [name, value] of Object.entries(params)) {
+    if (value === '.' || value === '..') throw new ApiError(0, 'invalid_argument', `'${value}' is not a valid ${name}`);
+  }
+  return defaultPathSerializer(pathname, params);
 }
 
 /**
@@ -219,7 +257,7 @@ type GetParameters<Paths, P extends keyof Paths> = Paths[P] extends { get: { par
 function typedPath<Paths>() {
   const querySerializer = createQuerySerializer();
   return <P extends GetPath<Paths>>(path: P, params: GetParameters<Paths, P>): string =>
-    createFinalURL(path, { baseUrl: '', params: params as { query?: Record<string, unknown>; path?: Record<string, unknown> }, querySerializer, pathSerializer: defaultPathSerializer });
+    createFinalURL(path, { baseUrl: '', params: params as { query?: Record<string, unknown>; path?: Record<string, unknown> }, querySerializer, pathSerializer });
 }
 export const controlPath = typedPath<ControlPaths>();
 export const inboxPath = typedPath<InboxPaths>();
@@ -246,12 +284,12 @@ function send(
   if (surface === 'inbox') {
     return http.request({ socketPath: target.socketPath, path, method, headers: { ...headers, host: 'localhost' } }, onResponse);
   }
-  const url = new URL(path.replace(/^\//, ''), target.base!);
+  const url = new URL(path.replace(/^\//, ''), target.base);
   return http.request(url, { method, headers: target.token ? { ...headers, authorization: `Bearer ${target.token}` } : headers }, onResponse);
 }
 
 function unreachable(target: Target, surface: Surface, err: NodeJS.ErrnoException): ApiError {
-  const where = surface === 'inbox' ? target.socketPath : target.base!.origin;
+  const where = surface === 'inbox' ? target.socketPath : target.base.origin;
   return new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${where}: ${err.code ?? err.message} (is \`svc serve\` running?)`);
 }
 

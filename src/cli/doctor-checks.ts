@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type ResolvedConfig } from '../config/load.js';
-import { readDaemonFile, liveDaemon } from '../daemon-file.js';
+import type { ResolvedConfig } from '../config/load.js';
+import { readDaemonFile } from '../daemon-file.js';
+import { resolveExecutable } from '../runtime/task-process.js';
 import { NODE_ENGINE } from '../version.js';
-import { ApiError, controlApi, inboxApi, ok as answer, type Target } from './client.js';
+import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -51,15 +52,11 @@ export function homeCheck(home: string): Check {
   return ok('home', `${home} (mode ${mode}, yours)`);
 }
 
-export function configCheck(home: string): { check: Check; config: ResolvedConfig | null } {
-  try {
-    const config = loadConfig({ home });
-    return { check: ok('config', config.configFile ? `${config.configFile} parses` : 'no config file: built-in defaults'), config };
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // The message names the layer the bad value came from: the file, an environment variable or an option.
-    return { check: bad('config', err.message, 'fix the setting named (README "Configuration"); svc serve refuses to start until then'), config: null };
-  }
+export function configCheck(loaded: ClientConfig): Check {
+  // The message names the layer the bad value came from: the file, an environment variable or an option.
+  if (!loaded.config) return bad('config', loaded.error.message, 'fix the setting named (README "Configuration"); svc serve refuses to start until then');
+  const file = loaded.config.configFile;
+  return ok('config', file ? `${file} parses` : 'no config file: built-in defaults');
 }
 
 export function diskCheck(home: string): Check {
@@ -75,42 +72,29 @@ export function diskCheck(home: string): Check {
 /** The tools the configuration needs, found on PATH or not. */
 export function toolChecks(config: ResolvedConfig | null, terminalTargets: number | null, env: NodeJS.ProcessEnv = process.env): Check[] {
   const checks: Check[] = [];
-  const git = onPath('git', env);
+  const git = resolveExecutable('git', env.PATH ?? '');
   checks.push(git ? ok('git', git) : warn('git', 'not found on PATH', 'install git: svc skills add from a repository and git worktrees need it'));
-  const tmux = onPath('tmux', env);
+  const tmux = resolveExecutable('tmux', env.PATH ?? '');
   if (tmux) checks.push(ok('tmux', tmux));
   else if (terminalTargets) checks.push(bad('tmux', `not found on PATH, and ${terminalTargets} terminal target(s) need it`, 'install tmux, or remove the terminal targets (svc inbox targets delete)'));
   else checks.push(ok('tmux', 'not found on PATH; only terminal targets need it, and there are none'));
   const streams = config?.values.inbox.streams;
   if (streams?.backend === 'jetstream') {
-    const nats = onPath('nats-server', env);
+    const nats = resolveExecutable('nats-server', env.PATH ?? '');
     checks.push(nats ? ok('nats-server', nats) : warn('nats-server', `not found on PATH; the streams live on ${streams.servers.join(', ')}`, 'fine when those servers run elsewhere; else install nats-server and start it with -js'));
   }
   return checks;
 }
 
-function onPath(tool: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const file = path.join(dir, tool);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
-
-/** The daemon of `home` as the CLI reaches it: `target` is where every other command would go. */
-export async function daemonChecks(home: string, target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
-  const file = readDaemonFile(home);
-  const running = liveDaemon(home);
+/** The daemon of the target's home as the CLI reaches it: `target` is where every other command would go. */
+export async function daemonChecks(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
+  const { home, daemon: running } = target;
+  const file = running ?? readDaemonFile(home);
   const checks: Check[] = [];
   if (running) checks.push(ok('daemon', `pid ${running.pid}, started ${running.started_at}, svc ${running.version}`));
   else if (file) checks.push(warn('daemon', `${path.join(home, 'daemon.json')} names pid ${file.pid}, which is not running`, `start it again: svc serve --home ${home}`));
 
-  const where = target.base!.origin;
+  const where = target.base.origin;
   let auth: string;
   try {
     auth = (await answer(controlApi(target).GET('/api/handshake'))).auth.mode;
@@ -143,14 +127,14 @@ async function tokenCheck(target: Target, mode: string): Promise<Check> {
 
 async function inboxCheck(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
   const socket = target.socketPath;
-  let agents: Array<{ activationTargets?: Array<{ kind: string }> }>;
-  try {
-    agents = (await answer(inboxApi(target).GET('/agents', { params: { query: { includeTargets: 'true' } } }))).agents as typeof agents;
-  } catch (err) {
+  const listed = await answer(inboxApi(target).GET('/agents', { params: { query: { includeTargets: 'true' } } })).catch((err: unknown) => {
     if (!(err instanceof ApiError)) throw err;
-    return { checks: [bad('inbox socket', `${socket}: ${err.code}: ${err.message}`, 'check --socket / SVC_SOCKET, or the daemon log')], terminalTargets: null };
+    return err;
+  });
+  if (listed instanceof ApiError) {
+    return { checks: [bad('inbox socket', `${socket}: ${listed.code}: ${listed.message}`, 'check --socket / SVC_SOCKET, or the daemon log')], terminalTargets: null };
   }
-  const terminalTargets = agents.flatMap((a) => a.activationTargets ?? []).filter((t) => t.kind === 'terminal').length;
+  const terminalTargets = listed.agents.flatMap((a) => a.activationTargets ?? []).filter((t) => t.kind === 'terminal').length;
   const mode = fs.statSync(socket).mode & 0o777;
   const shown = mode.toString(8).padStart(4, '0');
   if (mode & 0o077) return { checks: [bad('inbox socket', `${socket} answers, but has mode ${shown}: other users may call the inbox API`, `chmod 600 ${socket}`)], terminalTargets };

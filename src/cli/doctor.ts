@@ -4,10 +4,8 @@
  * status, detail, hint}]}`. Exit 0 when no check failed, 1 (EXIT.failed) when one did; warnings
  * do not fail it.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
-import { defaultHome } from '../config/load.js';
-import { clientOptions, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, loadClientConfig, resolveTarget, type ClientFlags } from './client.js';
 import { configCheck, daemonChecks, diskCheck, homeCheck, nodeCheck, toolChecks, type Check } from './doctor-checks.js';
 import { EXIT } from './exit-codes.js';
 import { action, print } from './output.js';
@@ -28,17 +26,16 @@ export function registerDoctor(program: Command): void {
 }
 
 export async function doctor(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
-  const home = path.resolve(flags.home ?? defaultHome(env));
-  const { check: config, config: resolved } = configCheck(home);
-  const checks: Check[] = [nodeCheck(), homeCheck(home), config];
+  const loaded = loadClientConfig(flags, env);
+  const checks: Check[] = [nodeCheck(), homeCheck(loaded.home), configCheck(loaded)];
   let terminalTargets: number | null = null;
   // A config that does not load leaves no address to try (unless --url or SVC_URL gives one).
-  if (resolved || flags.url || env.SVC_URL) {
-    const daemon = await daemonChecks(home, resolveTarget(flags, env));
+  if (loaded.config || flags.url !== undefined || env.SVC_URL) {
+    const daemon = await daemonChecks(resolveTarget(flags, env, loaded));
     checks.push(...daemon.checks);
     terminalTargets = daemon.terminalTargets;
   }
-  checks.push(diskCheck(home), ...toolChecks(resolved, terminalTargets, env));
+  checks.push(diskCheck(loaded.home), ...toolChecks(loaded.config, terminalTargets, env));
   return { ok: checks.every((c) => c.status !== 'fail'), checks };
 }
 

@@ -199,7 +199,7 @@ function connectOnce(
       res.on('error', () => done());
     });
     req.on('error', (err: NodeJS.ErrnoException) =>
-      done(new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${target.base!.origin}: ${err.code ?? err.message}`)),
+      done(new ApiError(0, 'unreachable', `cannot reach the svc daemon at ${target.base.origin}: ${err.code ?? err.message}`)),
     );
     if (signal?.aborted) return abort();
     signal?.addEventListener('abort', abort, { once: true });

@@ -22,7 +22,7 @@ export function resolveInboxAgentRefs(inbox: Command): void {
     const option = typeof flags.agent === 'string' && cmd.options.some((o) => o.attributeName() === 'agent');
     if (argIndexes.length === 0 && !option) return;
     try {
-      const { agents } = (await ok(inboxApi(resolveTarget(flags)).GET('/agents'))) as { agents: InboxAgent[] };
+      const { agents } = await ok(inboxApi(resolveTarget(flags)).GET('/agents'));
       for (const i of argIndexes) cmd.processedArgs[i] = agentIdOf(cmd.processedArgs[i] as string, agents);
       if (option) cmd.setOptionValue('agent', agentIdOf(flags.agent as string, agents));
     } catch (err) {
@@ -32,7 +32,7 @@ export function resolveInboxAgentRefs(inbox: Command): void {
 }
 
 /** The id of the agent that `ref` names (its id, else its name). */
-export function agentIdOf(ref: string, agents: InboxAgent[]): string {
+function agentIdOf(ref: string, agents: InboxAgent[]): string {
   if (agents.some((a) => a.agentId === ref)) return ref;
   const named = agents.filter((a) => a.name === ref);
   if (named.length === 1) return named[0]!.agentId;

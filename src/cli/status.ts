@@ -61,9 +61,9 @@ export async function statusReport(target: Target): Promise<StatusReport> {
   ]);
   return {
     ok: true,
-    url: target.base!.origin,
+    url: target.base.origin,
     url_from: target.from,
-    console: `${target.base!.origin}/`,
+    console: `${target.base.origin}/`,
     listen: hs.runtime.listen,
     home: hs.runtime.home_dir,
     auth: hs.auth.mode,
@@ -74,7 +74,7 @@ export async function statusReport(target: Target): Promise<StatusReport> {
       // Nothing in the home named a running daemon, yet something answered at the config's
       // address: easily another home's daemon on the default port.
       target.from === 'config' && path.resolve(hs.runtime.home_dir) !== target.home
-        ? [`the daemon at ${target.base!.origin} serves ${hs.runtime.home_dir}, not ${target.home}`]
+        ? [`the daemon at ${target.base.origin} serves ${hs.runtime.home_dir}, not ${target.home}`]
         : [],
   };
 }

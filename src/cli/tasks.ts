@@ -13,8 +13,6 @@ export function intArg(value: string): number {
   return n;
 }
 
-export const seg = (s: string): string => encodeURIComponent(s);
-
 const TASK_COLUMNS = ['task_id', 'status', 'kind', 'exit_status', 'created_at', 'summary'];
 
 interface OutputResult {

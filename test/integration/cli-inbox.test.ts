@@ -79,6 +79,17 @@ describe('inbox agents by name', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, code: 'agent_name_ambiguous', ids: expect.arrayContaining(ids) });
     expect((await json('inbox', 'agents', 'get', ids[0])).agentId).toBe(ids[0]);
   });
+
+  it('a target or schedule given as . or .. is refused, not resolved into the parent path', async () => {
+    const agent = (await json('inbox', 'agents', 'create', '--name', 'dots')).agentId;
+    for (const args of [['targets', 'delete', 'dots', '..'], ['targets', 'resume', 'dots', '.'], ['timers', 'delete', '..']]) {
+      const r = await svc('inbox', ...args);
+      expect([r.code, r.stdout], r.stderr).toEqual([1, '']);
+      expect(r.stderr).toMatch(/^svc: invalid_argument: '\.{1,2}' is not a valid (targetId|scheduleId)$/m);
+    }
+    // DELETE /agents/{id}/targets/.. would have been DELETE /agents/{id}.
+    expect((await json('inbox', 'agents', 'get', 'dots')).agentId).toBe(agent);
+  });
 });
 
 describe('inbox targets create: --webhook-url', () => {
