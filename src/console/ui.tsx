@@ -34,7 +34,8 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
 
 /** The path after `#` (`#/agents/main` -> ['agents', 'main']), updated on navigation. */
 export function useRoute(): string[] {
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  // `.` and `..` are dropped: in a request path they would name another route (URLs remove them).
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent).filter((p) => p !== '.' && p !== '..');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
