@@ -32,10 +32,19 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   return { data, error, reload };
 }
 
+/** A hash segment decoded; a malformed escape (`%E0`) stays as it was typed rather than break the page. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The path after `#` (`#/agents/main` -> ['agents', 'main']), updated on navigation. */
 export function useRoute(): string[] {
   // `.` and `..` are dropped: in a request path they would name another route (URLs remove them).
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent).filter((p) => p !== '.' && p !== '..');
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment).filter((p) => p !== '.' && p !== '..');
   const [route, setRoute] = useState(read);
   useEffect(() => {
     const on = () => setRoute(read());
