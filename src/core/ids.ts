@@ -40,24 +40,29 @@ const POOL_SIZE = 4096;
 let pool = randomBytes(POOL_SIZE);
 let poolAt = 0;
 
-function takeRandom(n: number): Buffer {
+/** The offset of `n` unused random bytes in `pool` (read them before the next call). */
+function takeRandom(n: number): number {
   if (poolAt + n > pool.length) {
     pool = randomBytes(POOL_SIZE);
     poolAt = 0;
   }
-  const out = pool.subarray(poolAt, poolAt + n);
+  const at = poolAt;
   poolAt += n;
-  return out;
+  return at;
 }
 
 /** `bytes` random bytes as lowercase hex (trace and span ids). */
 export function randomHex(bytes: number): string {
-  return takeRandom(bytes).toString('hex');
+  const at = takeRandom(bytes);
+  return pool.toString('hex', at, at + bytes);
 }
 
 /** A PRNG in [0, 1) for the random part of ULIDs. */
 function pooledRandom(): () => number {
-  return () => takeRandom(2).readUInt16BE(0) / 65536;
+  return () => {
+    const at = takeRandom(2); // first: it may replace the pool
+    return pool.readUInt16BE(at) / 65536;
+  };
 }
 
 /** Makes `<prefix>_<ULID>` ids whose time part comes from the injected clock. */

@@ -133,7 +133,12 @@ class LiveSpan implements Span {
   }
 
   setAttributes(attrs: Attrs): this {
-    for (const [k, v] of Object.entries(attrs)) this.setAttribute(k, v);
+    if (this.done) return this;
+    // for-in rather than Object.entries: no array per attribute on every request's span.
+    for (const k in attrs) {
+      const v = attrs[k];
+      if (v !== null && v !== undefined) this.attributes[k] = v;
+    }
     return this;
   }
 
@@ -169,8 +174,15 @@ export class Tracer {
   readonly ringSize: number;
   private readonly maxSpans: number;
   private readonly maxOpen: number;
-  /** Completed traces, oldest first (Map keeps insertion order). */
+  /** Completed traces by id, oldest first (Map keeps insertion order). */
   private readonly ring = new Map<string, CompletedTrace & { dropped: number }>();
+  /**
+   * The ring's trace ids in a circular array, for eviction: the Map's oldest entry is not taken
+   * with `keys().next()`, because a Map that keeps deleting its first entries walks over every
+   * deleted slot to find it (until it rehashes), which on every request adds up.
+   */
+  private readonly order: Array<string | undefined>;
+  private orderAt = 0;
   private readonly open = new Map<string, OpenTrace>();
   private readonly spanListeners: Array<(span: SpanRecord) => void> = [];
   private readonly traceListeners: Array<(trace: CompletedTrace) => void> = [];
@@ -181,6 +193,7 @@ export class Tracer {
     this.ringSize = opts.ringSize ?? DEFAULT_RING_SIZE;
     this.maxSpans = opts.maxSpansPerTrace ?? DEFAULT_MAX_SPANS;
     this.maxOpen = opts.maxOpenTraces ?? DEFAULT_MAX_OPEN;
+    this.order = new Array<string | undefined>(this.ringSize);
   }
 
   /**
@@ -247,7 +260,7 @@ export class Tracer {
 
   /** Called by a span when it ends. */
   record(span: SpanRecord): void {
-    for (const l of this.spanListeners) safely(() => l(span));
+    for (const l of this.spanListeners) safely(l, span);
     const done = this.ring.get(span.trace_id);
     if (done) {
       // A child that ended after its root: join the completed trace (bounded).
@@ -273,9 +286,23 @@ export class Tracer {
     this.open.delete(root.trace_id);
     if (trace.dropped > 0) root.attributes['svc.dropped_spans'] = trace.dropped;
     const completed = { summary: summarize(trace.spans, root.name, root), spans: trace.spans, dropped: trace.dropped };
-    this.ring.set(root.trace_id, completed);
-    while (this.ring.size > this.ringSize) this.ring.delete(this.ring.keys().next().value!);
-    for (const l of this.traceListeners) safely(() => l({ summary: completed.summary, spans: completed.spans }));
+    this.remember(root.trace_id, completed);
+    if (this.traceListeners.length === 0) return;
+    const view: CompletedTrace = { summary: completed.summary, spans: completed.spans };
+    for (const l of this.traceListeners) safely(l, view);
+  }
+
+  private remember(traceId: string, completed: CompletedTrace & { dropped: number }): void {
+    if (this.ringSize <= 0) return;
+    if (this.ring.has(traceId)) {
+      this.ring.set(traceId, completed);
+      return;
+    }
+    const evicted = this.order[this.orderAt];
+    if (evicted !== undefined) this.ring.delete(evicted);
+    this.order[this.orderAt] = traceId;
+    this.orderAt = (this.orderAt + 1) % this.ringSize;
+    this.ring.set(traceId, completed);
   }
 }
 
@@ -285,14 +312,21 @@ export class Tracer {
  */
 export function summarize(spans: SpanRecord[], rootName: string, root?: SpanRecord): TraceSummary {
   const r = root ?? spans.find((s) => s.parent_span_id === null) ?? spans[0]!;
-  const start = Math.min(...spans.map((s) => s.start_ms));
-  const end = Math.max(...spans.map((s) => s.end_ms));
+  // One pass, no spread: this runs for every request's trace.
+  let start = Infinity;
+  let end = -Infinity;
+  let failed = false;
+  for (const s of spans) {
+    if (s.start_ms < start) start = s.start_ms;
+    if (s.end_ms > end) end = s.end_ms;
+    if (s.status === 'error') failed = true;
+  }
   let status: SpanStatus = r.status;
-  if (status === 'ok' && spans.some((s) => s.status === 'error')) status = 'error';
+  if (status === 'ok' && failed) status = 'error';
   return {
     trace_id: r.trace_id,
     root_name: rootName,
-    started_at: new Date(Math.floor(start)).toISOString(),
+    started_at: isoMillis(start),
     duration_ms: round3(Math.max(end - start, r.duration_ms)),
     status,
     span_count: spans.length,
@@ -316,6 +350,18 @@ export function spanView(s: SpanRecord) {
   };
 }
 
+let lastIsoMs = NaN;
+let lastIso = '';
+/** `new Date(floor(ms)).toISOString()`, remembered for the last millisecond (many traces share one). */
+function isoMillis(ms: number): string {
+  const whole = Math.floor(ms);
+  if (whole !== lastIsoMs) {
+    lastIso = new Date(whole).toISOString();
+    lastIsoMs = whole;
+  }
+  return lastIso;
+}
+
 function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
@@ -324,9 +370,9 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
 }
 
-function safely(fn: () => void): void {
+function safely<T>(listener: (value: T) => void, value: T): void {
   try {
-    fn();
+    listener(value);
   } catch {
     // A listener's failure never reaches the traced work (listeners count their own failures).
   }

@@ -269,6 +269,31 @@ describe('GET /api/control/runtime/traces', () => {
     expect({ status: bad.status, code: bad.json.code }).toEqual({ status: 400, code: 'invalid_request' });
   });
 
+  it('a request its client abandons ends its span as cancelled; a finished one on the same connection stays ok', async () => {
+    const d = await pool.start({ configToml: '' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    // A finished request on a keep-alive connection, then a stream on the same socket, abandoned.
+    const first = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${d.base}/api/agents/main/status`, { agent }, resolve).on('error', reject),
+    );
+    first.resume();
+    await new Promise((r) => first.on('end', r));
+    const stream = http.get(`${d.base}/api/agents/main/events/stream`, { agent, headers: { accept: 'text/event-stream' } });
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => stream.on('response', resolve).on('error', reject));
+    expect(res.statusCode).toBe(200);
+    stream.on('error', () => {});
+    stream.destroy();
+    agent.destroy();
+    const list = await until(
+      async () => (await request(d, 'GET', '/api/control/runtime/traces?limit=50')).json,
+      (j) => j.traces.some((t: Json) => t.root_name === 'HTTP GET /api/agents/:id/events/stream'),
+      'the abandoned stream in the ring',
+    );
+    const byName = (name: string) => list.traces.filter((t: Json) => t.root_name === name);
+    expect(byName('HTTP GET /api/agents/:id/events/stream').map((t: Json) => t.status)).toEqual(['cancelled']);
+    expect(byName('HTTP GET /api/agents/:id/status').map((t: Json) => t.status)).toEqual(['ok']);
+  });
+
   it('keeps failed traces in the diagnostics store, served with source=diagnostics', async () => {
     const d = await pool.start({ configToml: '' });
     const task = await request(d, 'POST', '/api/control/agents/main/tasks', { body: { summary: 'fails', cmd: 'exit 1' } });
