@@ -48,9 +48,13 @@ export function startBareFastify() {
   return spawnListening('bare fastify', [path.join(SERVERS, 'bare-fastify.js')], process.env);
 }
 
-/** The durable enqueue baseline: bare Fastify writing one SQLite row per request (servers/bare-durable.js). */
-export function startBareDurable(dbFile) {
-  return spawnListening('bare durable', [path.join(SERVERS, 'bare-durable.js'), dbFile], process.env);
+/**
+ * A durable enqueue baseline: bare Fastify writing to SQLite per request (servers/bare-durable.js):
+ * `rows` narrow (one row) or svc (svc's two rows in its schema), written on the event loop or by
+ * a writer thread (`writer` loop or worker).
+ */
+export function startBareDurable(dbFile, rows = 'narrow', writer = 'loop') {
+  return spawnListening(`bare durable (${rows}, ${writer})`, [path.join(SERVERS, 'bare-durable.js'), dbFile, rows, writer], process.env);
 }
 
 /** The SSE baseline: bare Fastify fanning enqueued messages out to raw SSE responses. */

@@ -16,7 +16,11 @@
  * in a child process without HTTP (lib/enqueue-probe.js), the domain enqueue and the two SQL
  * inserts under it. A second baseline, `durable` (servers/bare-durable.js), is bare Fastify
  * writing one SQLite row per request with group commit and synchronous=FULL: the least a durable
- * enqueue costs here, beside which svc's own features are what remains.
+ * enqueue costs here, beside which svc's own features are what remains. Two more answer whether a
+ * writer thread would help: bare Fastify writing svc's own two rows per request (its schema, its
+ * statements) with the same group commit, once on the event loop (`rows`) and once by a
+ * `worker_threads` writer with its own connection (`writer`), the loop gathering the next batch
+ * while the worker commits.
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
@@ -36,10 +40,17 @@ const PROBE = fileURLToPath(new URL('../lib/enqueue-probe.js', import.meta.url))
 const PROBE_COUNT = 40_000;
 const PROBE_BATCH = 25;
 const SERIAL_WARMUP = 50;
-const NAMES = ['svc', 'normal', 'bare', 'durable'];
-const LABEL = { svc: 'svc', normal: 'svc, synchronous=normal', bare: 'bare Fastify', durable: 'bare Fastify + one durable SQLite row' };
+const NAMES = ['svc', 'normal', 'bare', 'durable', 'rows', 'writer'];
+const LABEL = {
+  svc: 'svc',
+  normal: 'svc, synchronous=normal',
+  bare: 'bare Fastify',
+  durable: 'bare Fastify + one durable SQLite row',
+  rows: "bare Fastify + svc's two rows, on the event loop",
+  writer: "bare Fastify + svc's two rows, by a writer thread",
+};
 /** The baselines: nothing of svc's in them, so no queue to count. */
-const BASELINES = new Set(['bare', 'durable']);
+const BASELINES = new Set(['bare', 'durable', 'rows', 'writer']);
 
 async function startNormal() {
   const home = tempHome();
@@ -50,21 +61,25 @@ async function startNormal() {
 export async function run(opts) {
   const { duration, connections, rounds, warmup, serial } = opts.enqueue;
   const targets = {};
-  const runs = { svc: [], normal: [], bare: [], durable: [] };
+  const runs = Object.fromEntries(NAMES.map((t) => [t, []]));
   const accepted = { svc: 0, normal: 0 };
   const single = {};
   let warmupNot202 = 0;
   const pending = {};
   let group = null;
   let floor = null;
-  let durableHome = null;
+  const durableHomes = [];
   let probe = null;
   try {
     targets.svc = await startDaemon();
     targets.normal = await startNormal();
     targets.bare = await startBareFastify();
-    durableHome = tempHome();
-    targets.durable = await startBareDurable(path.join(durableHome, 'durable.db'));
+    // Durable baselines: one narrow row; svc's two rows on the loop and by a writer thread.
+    for (const [t, rows, writer] of [['durable', 'narrow', 'loop'], ['rows', 'svc', 'loop'], ['writer', 'svc', 'worker']]) {
+      const home = tempHome();
+      durableHomes.push(home);
+      targets[t] = await startBareDurable(path.join(home, 'durable.db'), rows, writer);
+    }
     for (const t of ['svc', 'normal']) await stopAgent(targets[t].base);
     for (const t of NAMES) {
       const w = await load(targets[t], warmup, connections);
@@ -103,7 +118,7 @@ export async function run(opts) {
   } finally {
     for (const t of NAMES) await targets[t]?.stop();
     for (const t of ['svc', 'normal']) if (targets[t]) removeHome(targets[t].home);
-    if (durableHome) removeHome(durableHome);
+    for (const home of durableHomes) removeHome(home);
   }
 
   const agg = (list) => ({
@@ -121,6 +136,9 @@ export async function run(opts) {
   const n = agg(runs.normal);
   const b = agg(runs.bare);
   const dur = agg(runs.durable);
+  const rowsLoop = agg(runs.rows);
+  const rowsWorker = agg(runs.writer);
+  const perRoundWriter = runs.writer.map((x, i) => x.rps / runs.rows[i].rps);
   const perRoundDurable = runs.svc.map((x, i) => x.rps / runs.durable[i].rps);
   const perRoundRatio = runs.svc.map((x, i) => x.rps / runs.bare[i].rps);
   const perRoundNormal = runs.normal.map((x, i) => x.rps / runs.bare[i].rps);
@@ -128,7 +146,7 @@ export async function run(opts) {
   const tol = halfSpread(perRoundRatio);
   const failures = [];
   if (warmupNot202 > 0) failures.push(`${warmupNot202} responses other than 202 during warm-up`);
-  for (const [name, x] of [['svc', s], ['svc (normal)', n], ['bare Fastify', b], ['bare durable', dur]]) {
+  for (const [name, x] of [['svc', s], ['svc (normal)', n], ['bare Fastify', b], ['bare durable', dur], ['svc rows (loop)', rowsLoop], ['svc rows (writer thread)', rowsWorker]]) {
     if (x.not202 > 0 || x.errors > 0) failures.push(`${name} answered ${x.not202} responses other than 202 (${x.non2xx} non-2xx) and had ${x.errors} errors/timeouts`);
   }
   // autocannon stops with up to `connections` requests in flight per run; the server may still
@@ -158,6 +176,10 @@ export async function run(opts) {
         measure: 'where it goes: svc HTTP layer (GET /api/) · enqueue without HTTP · its SQL inserts alone',
         result: `${us(floor.cpuUsPerReq)} · ${us(probe.domain_us)} · ${us(probe.sql_us)} (bare Fastify's whole POST: ${us(b.cpuUsPerReq)})`,
       },
+      {
+        measure: "writer thread? svc's two rows per request (its schema, same group commit, FULL): on the event loop · by a writer thread: req/s, CPU per request (event loop's share)",
+        result: `${int(rowsLoop.rps)} req/s, ${us(rowsLoop.cpuUsPerReq)} (${us(rowsLoop.mainUsPerReq)}) · ${int(rowsWorker.rps)} req/s, ${us(rowsWorker.cpuUsPerReq)} (${us(rowsWorker.mainUsPerReq)}); writer / loop ${ratio(mean(perRoundWriter), halfSpread(perRoundWriter))}; one connection p50 / p99 ${us(single.rows.p50)} / ${us(single.rows.p99)} · ${us(single.writer.p50)} / ${us(single.writer.p99)}`,
+      },
       { measure: 'svc group commit: enqueues per commit', result: `${(group.enqueued / group.commits).toFixed(1)} (${int(group.commits)} commits)` },
       {
         measure: 'one connection, p50 / p99: svc (fsync) · normal · bare · durable baseline (fsync)',
@@ -170,7 +192,7 @@ export async function run(opts) {
         ok: s.not202 + n.not202 === 0 && s.errors + n.errors === 0 && queuedOk,
       },
     ],
-    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, durable: dur, per_round_ratio_durable: perRoundDurable, http_floor: floor, probe, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
+    data: { connections, duration_s: duration, rounds, warmup_s: warmup, serial, body: BODY, svc: s, normal: n, bare: b, durable: dur, rows_loop: rowsLoop, rows_writer: rowsWorker, per_round_ratio_writer: perRoundWriter, per_round_ratio_durable: perRoundDurable, http_floor: floor, probe, ratio: r, ratio_tolerance: tol, per_round_ratio: perRoundRatio, per_round_ratio_normal: perRoundNormal, runs, single, accepted, pending, group_commit: group },
     failures,
   };
 }
