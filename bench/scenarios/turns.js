@@ -8,12 +8,16 @@
  *   until every message has its brief;
  * - latency: sequential enqueues on an idle agent, enqueue → `turn_entry` frame on the events
  *   SSE stream, beside enqueue → `message_enqueued` frame (the baseline).
- * Correctness: every message completed exactly once (turn_completed count equals messages).
+ * Correctness: every message completed exactly once (turn_completed count equals messages), read
+ * back from the event log; so event retention is off in this daemon (a run logs ~500,000 events,
+ * past the default `retain_max_events`, and pruning would take the earliest turns' events).
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, request, sleep, stopAgent } from '../lib/http.js';
-import { removeHome, startDaemon } from '../lib/processes.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BENCH_CONFIG, removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { int, ms, nowNs, summary } from '../lib/stats.js';
 
 const PATH = '/api/agents/main/enqueue';
@@ -21,7 +25,9 @@ const GOAL_RPS = 1000;
 
 export async function run(opts) {
   const { duration, connections, latencySamples } = opts.turns;
-  const svc = await startDaemon();
+  const home = tempHome();
+  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[events]\nretain_days = 0\nretain_max_events = 0\n`);
+  const svc = await startDaemon(home);
   const failures = [];
   let base;
   let drain;
@@ -50,7 +56,7 @@ export async function run(opts) {
     removeHome(svc.home);
   }
   return {
-    params: `${connections} connections, ${duration} s per load phase, ${latencySamples} latency samples, builtin/echo, one agent`,
+    params: `${connections} connections, ${duration} s per load phase, ${latencySamples} latency samples, builtin/echo, one agent, event retention off`,
     rows: [
       { measure: 'baseline: enqueue only (agent stopped)', result: `${int(base.rps)} req/s` },
       { measure: 'drain: queued messages → turn → result brief', result: `${int(drain.rps)} messages/s (${int(drain.messages)} messages)`, goal: `≥ ${GOAL_RPS}/s`, ok: drain.rps >= GOAL_RPS },
