@@ -39,12 +39,15 @@ export type IdKind = keyof typeof ID_PREFIX;
 const POOL_SIZE = 4096;
 let pool = randomBytes(POOL_SIZE);
 let poolAt = 0;
+/** The pool in hex, made at the first `randomHex` after a refill: an id is then a substring. */
+let poolHex: string | null = null;
 
 /** The offset of `n` unused random bytes in `pool` (read them before the next call). */
 function takeRandom(n: number): number {
   if (poolAt + n > pool.length) {
     pool = randomBytes(POOL_SIZE);
     poolAt = 0;
+    poolHex = null;
   }
   const at = poolAt;
   poolAt += n;
@@ -53,8 +56,9 @@ function takeRandom(n: number): number {
 
 /** `bytes` random bytes as lowercase hex (trace and span ids). */
 export function randomHex(bytes: number): string {
-  const at = takeRandom(bytes);
-  return pool.toString('hex', at, at + bytes);
+  const at = takeRandom(bytes); // first: it may replace the pool
+  poolHex ??= pool.toString('hex');
+  return poolHex.slice(at * 2, (at + bytes) * 2);
 }
 
 /** A PRNG in [0, 1) for the random part of ULIDs. */
