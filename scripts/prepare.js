@@ -1,0 +1,50 @@
+/**
+ * `npm run prepare`: build dist/ unless it is already newer than everything it is built from.
+ *
+ * npm runs `prepare` after `npm ci`, and again each time it installs this directory as a package.
+ * The first `npx svc …` in a clone does exactly that (npm exec installs the project into its cache
+ * as a link to the clone and runs `prepare` there), so without this check it rebuilt the same
+ * dist/ a second time, 10–15 s before the command even started. `npm run build` (and `npm test`,
+ * `npm run bench`, which call it) always builds.
+ */
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const INPUTS = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const OUTPUTS = ['dist/cli/main.js', 'dist/daemon.js', 'dist/console/app.js', 'dist/console/app.css'];
+
+/** Newest modification time under `p` (a file or a directory tree); 0 when it does not exist. */
+function newest(p) {
+  let st;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const name of fs.readdirSync(p)) max = Math.max(max, newest(path.join(p, name)));
+  return max;
+}
+
+function oldestOutput() {
+  let min = Infinity;
+  for (const out of OUTPUTS) {
+    try {
+      min = Math.min(min, fs.statSync(path.join(root, out)).mtimeMs);
+    } catch {
+      return 0; // missing: build
+    }
+  }
+  return min;
+}
+
+const inputs = Math.max(...INPUTS.map((p) => newest(path.join(root, p))));
+if (oldestOutput() > inputs) {
+  process.stdout.write('dist/ is up to date with its sources: not rebuilt (npm run build forces it)\n');
+} else {
+  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+}
