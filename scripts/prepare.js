@@ -12,9 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const INPUTS = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
-const OUTPUTS = ['dist/cli/main.js', 'dist/daemon.js', 'dist/console/app.js', 'dist/console/app.css'];
+export const OUTPUTS = ['dist/cli/main.js', 'dist/daemon.js', 'dist/console/app.js', 'dist/console/app.css'];
 
 /** Newest modification time under `p` (a file or a directory tree); 0 when it does not exist. */
 function newest(p) {
@@ -30,21 +29,21 @@ function newest(p) {
   return max;
 }
 
-function oldestOutput() {
-  let min = Infinity;
+/** Whether the checkout at `root` needs a build: an output is missing or older than an input. */
+export function needsBuild(root) {
+  let oldest = Infinity;
   for (const out of OUTPUTS) {
     try {
-      min = Math.min(min, fs.statSync(path.join(root, out)).mtimeMs);
+      oldest = Math.min(oldest, fs.statSync(path.join(root, out)).mtimeMs);
     } catch {
-      return 0; // missing: build
+      return true;
     }
   }
-  return min;
+  return !(oldest > Math.max(...INPUTS.map((p) => newest(path.join(root, p)))));
 }
 
-const inputs = Math.max(...INPUTS.map((p) => newest(path.join(root, p))));
-if (oldestOutput() > inputs) {
-  process.stdout.write('dist/ is up to date with its sources: not rebuilt (npm run build forces it)\n');
-} else {
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  if (needsBuild(root)) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  else process.stdout.write('dist/ is up to date with its sources: not rebuilt (npm run build forces it)\n');
 }
