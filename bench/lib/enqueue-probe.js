@@ -15,6 +15,7 @@ import { loadConfig } from '../../dist/config/load.js';
 import { systemClock } from '../../dist/core/clock.js';
 import { createServices, startServices, stopServices } from '../../dist/services.js';
 import { createLogger } from '../../dist/telemetry/logger.js';
+import { BODY, EVENT_INSERT, EVENT_PAYLOAD, MESSAGE_INSERT } from './svc-rows.js';
 
 const [home, countArg, batchArg] = process.argv.slice(2);
 const N = Number(countArg);
@@ -42,11 +43,8 @@ async function domain(n) {
 
 function sql(n) {
   const db = s.store.db;
-  const message = db.prepare(
-    "INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata, text_ids, correlation_id, causation_id, delivery_surface, status, created_at, updated_at) VALUES (?, 'main', 'webhook_event', '{\"kind\":\"webhook\",\"source\":\"http\"}', 'trusted_integration', 'integration_signal', 'normal', 2, '{\"type\":\"text\",\"text\":\"hello\"}', '{}', NULL, NULL, NULL, 'public_enqueue', 'queued', ?, ?)",
-  );
-  const event = db.prepare("INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload, text_ids) VALUES ('probe', ?, ?, ?, 'message_enqueued', 0, ?, NULL)");
-  const payload = JSON.stringify({ message_id: 'msg_probe', kind: 'webhook_event', provenance: { origin: { kind: 'webhook', source: 'http' } }, body: { type: 'text', text: 'hello' } });
+  const message = db.prepare(MESSAGE_INSERT);
+  const event = db.prepare(EVENT_INSERT);
   const t0 = cpuUs();
   let seq = 0;
   for (let b = 0; b < n / BATCH; b++) {
@@ -54,8 +52,8 @@ function sql(n) {
     for (let i = 0; i < BATCH; i++) {
       const ts = new Date().toISOString();
       db.exec('SAVEPOINT probe');
-      message.run(`msg_probe_${b}_${i}`, ts, ts);
-      event.run(++seq, `evt_probe_${b}_${i}`, ts, payload);
+      message.run(`msg_probe_${b}_${i}`, 'main', BODY, ts, ts);
+      event.run('probe', ++seq, `evt_probe_${b}_${i}`, ts, EVENT_PAYLOAD);
       db.exec('RELEASE probe');
     }
     db.exec('COMMIT');

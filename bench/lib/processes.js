@@ -19,10 +19,16 @@ export const BENCH_CONFIG = '[queue]\nmax_pending = 100000000\n';
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/** A fresh home with the bench config; short path because Unix socket paths max out at 107 bytes. */
-export function tempHome() {
+/** Event retention off: a scenario that reads every event back, or seeds more than the default cap. */
+export const RETENTION_OFF = '[events]\nretain_days = 0\nretain_max_events = 0\n';
+
+/**
+ * A fresh home with the bench config and `extraToml` after it; short path because Unix socket
+ * paths max out at 107 bytes.
+ */
+export function tempHome(extraToml = '') {
   const home = fs.mkdtempSync(path.join(process.env.BENCH_TMPDIR || os.tmpdir(), 'svc-bench-'));
-  fs.writeFileSync(path.join(home, 'config.toml'), BENCH_CONFIG);
+  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}${extraToml}`);
   return home;
 }
 

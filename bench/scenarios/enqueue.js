@@ -25,10 +25,9 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, metrics, request, stopAgent } from '../lib/http.js';
-import { BENCH_CONFIG, cpuSeconds, removeHome, startBareDurable, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
+import { RETENTION_OFF, cpuSeconds, removeHome, startBareDurable, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
 import { halfSpread, int, mean, ms, nowNs, ratio, summary } from '../lib/stats.js';
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,10 +51,8 @@ const LABEL = {
 /** The baselines: nothing of svc's in them, so no queue to count. */
 const BASELINES = new Set(['bare', 'durable', 'rows', 'writer']);
 
-async function startNormal() {
-  const home = tempHome();
-  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[store]\nsynchronous = "normal"\n`);
-  return startDaemon(home);
+function startNormal() {
+  return startDaemon(tempHome('[store]\nsynchronous = "normal"\n'));
 }
 
 export async function run(opts) {
@@ -229,8 +226,7 @@ async function load(target, duration, connections, request = { method: 'POST', p
 
 /** lib/enqueue-probe.js in a child process on a fresh home (retention off): CPU µs per enqueue without HTTP. */
 function runProbe(count, batch) {
-  const home = tempHome();
-  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[events]\nretain_days = 0\nretain_max_events = 0\n`);
+  const home = tempHome(RETENTION_OFF);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [PROBE, home, String(count), String(batch)], { timeout: 300_000 }, (err, stdout, stderr) => {
       removeHome(home);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { expectJson, timedGet } from '../lib/http.js';
-import { removeHome, startDaemon, tempHome } from '../lib/processes.js';
+import { RETENTION_OFF, removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { seedEvents } from '../lib/seed-events.js';
 import { mib, ms, nowNs, ratio, summary } from '../lib/stats.js';
 
@@ -21,9 +21,8 @@ const LIMIT = 128;
 
 export async function run(opts) {
   const { bigEvents, smallEvents, requests, warmup } = opts.pages;
-  const home = tempHome();
   // The whole seeded log stays in the replay window: retention off (it would prune to 100,000).
-  fs.appendFileSync(path.join(home, 'config.toml'), '[events]\nretain_days = 0\nretain_max_events = 0\n');
+  const home = tempHome(RETENTION_OFF);
   const agents = [
     { id: 'small', total: smallEvents },
     { id: 'main', total: bigEvents },

@@ -15,9 +15,7 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, request, sleep, stopAgent } from '../lib/http.js';
-import fs from 'node:fs';
-import path from 'node:path';
-import { BENCH_CONFIG, removeHome, startDaemon, tempHome } from '../lib/processes.js';
+import { RETENTION_OFF, removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { int, ms, nowNs, summary } from '../lib/stats.js';
 
 const PATH = '/api/agents/main/enqueue';
@@ -25,9 +23,7 @@ const GOAL_RPS = 1000;
 
 export async function run(opts) {
   const { duration, connections, latencySamples } = opts.turns;
-  const home = tempHome();
-  fs.writeFileSync(path.join(home, 'config.toml'), `${BENCH_CONFIG}\n[events]\nretain_days = 0\nretain_max_events = 0\n`);
-  const svc = await startDaemon(home);
+  const svc = await startDaemon(tempHome(RETENTION_OFF));
   const failures = [];
   let base;
   let drain;

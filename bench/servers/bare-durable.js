@@ -10,7 +10,7 @@
  * - `narrow` (default): one row of four columns, no index beyond the key.
  * - `svc`: the two rows svc writes per enqueue, into svc's own schema (the database is created by
  *   svc's migrations, from the built output): the `messages` row (twenty columns, three b-trees)
- *   and its `message_enqueued` event, as lib/enqueue-probe.js writes them.
+ *   and its `message_enqueued` event (lib/svc-rows.js, as lib/enqueue-probe.js writes them).
  * - `loop` (default): the transaction and its fsync run on the event loop.
  * - `worker`: a writer thread (`worker_threads`) with its own connection runs them; the event loop
  *   posts each tick's batch of row values and answers the batch's requests when the worker reports
@@ -20,15 +20,10 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { monotonicFactory } from 'ulidx';
+import { EVENT_INSERT, EVENT_PAYLOAD, MESSAGE_INSERT } from '../lib/svc-rows.js';
 
 const NARROW_TABLE =
   'CREATE TABLE IF NOT EXISTS messages (message_id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID';
-const EVENT_PAYLOAD = JSON.stringify({
-  message_id: 'msg_probe',
-  kind: 'webhook_event',
-  provenance: { origin: { kind: 'webhook', source: 'http' } },
-  body: { type: 'text', text: 'hello' },
-});
 
 /** A connection and a function committing one batch of row values in one transaction. */
 function writer(file, rows) {
@@ -42,10 +37,8 @@ function writer(file, rows) {
       for (const w of batch) insert.run(w.id, w.agentId, w.body, w.at);
     });
   }
-  const message = db.prepare(
-    "INSERT INTO messages (message_id, agent_id, kind, origin, trust, authority_class, priority, priority_rank, body, metadata, text_ids, correlation_id, causation_id, delivery_surface, status, created_at, updated_at) VALUES (?, ?, 'webhook_event', '{\"kind\":\"webhook\",\"source\":\"http\"}', 'trusted_integration', 'integration_signal', 'normal', 2, ?, '{}', NULL, NULL, NULL, 'public_enqueue', 'queued', ?, ?)",
-  );
-  const event = db.prepare("INSERT INTO events (agent_id, event_seq, id, ts, type, level, payload, text_ids) VALUES (?, ?, ?, ?, 'message_enqueued', 0, ?, NULL)");
+  const message = db.prepare(MESSAGE_INSERT);
+  const event = db.prepare(EVENT_INSERT);
   const head = db.prepare('SELECT coalesce(max(event_seq), 0) FROM events WHERE agent_id = ?').pluck();
   const heads = new Map();
   return db.transaction((batch) => {
