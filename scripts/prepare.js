@@ -15,11 +15,14 @@ import { fileURLToPath } from 'node:url';
 const INPUTS = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 export const OUTPUTS = ['dist/cli/main.js', 'dist/daemon.js', 'dist/console/app.js', 'dist/console/app.css'];
 
-/** Newest modification time under `p` (a file or a directory tree); 0 when it does not exist. */
+/**
+ * Newest modification time under `p` (a file or a directory tree); 0 when it does not exist. A
+ * symbolic link counts with its own time and is not followed (a link back up the tree is no loop).
+ */
 function newest(p) {
   let st;
   try {
-    st = fs.statSync(p);
+    st = fs.lstatSync(p);
   } catch {
     return 0;
   }

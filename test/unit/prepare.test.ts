@@ -49,6 +49,16 @@ describe('prepare', () => {
     expect(needsBuild(root)).toBe(true);
   });
 
+  it('does not follow a symbolic link in the sources (a link back up the tree ends)', () => {
+    const root = checkout(2000, 3000);
+    const link = path.join(root, 'src/cli/loop');
+    fs.symlinkSync(root, link);
+    fs.lutimesSync(link, 2000, 2000);
+    fs.utimesSync(path.join(root, 'src/cli'), 2000, 2000);
+    fs.utimesSync(path.join(root, 'src'), 2000, 2000);
+    expect(needsBuild(root)).toBe(false);
+  });
+
   it('builds when a new file appears in a source directory', () => {
     const root = checkout(2000, 3000);
     fs.writeFileSync(path.join(root, 'src/new.ts'), '');
