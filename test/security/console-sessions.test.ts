@@ -350,6 +350,25 @@ describe('the sign-in throttle over TCP', () => {
     // The token itself still works as a header: the throttle is about the sign-in form.
     expect((await request(d, 'GET', CONTROL, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   }, 30_000);
+
+  it("another local user's wrong tokens pause that user only: the owner still signs in", async () => {
+    const d = await bearerDaemon();
+    const signInAs = (token: string) =>
+      requestAs(OTHER_UID, `${d.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    for (let i = 1; i <= 12; i++) {
+      const res = await signInAs(`guess-${i}`);
+      expect({ status: res.status, code: codeOf(res) }, `attempt ${i}`).toEqual(i <= 10 ? { status: 401, code: 'auth_required' } : { status: 429, code: 'overloaded' });
+    }
+    // The owner's right token signs in at once, and their wrong one is counted for them alone.
+    const { id } = await signIn(d);
+    expect(id).toMatch(SESSION_ID);
+    expect(status(await request(d, 'POST', '/api/auth/token', { body: { token: 'owner-typo' } }))).toEqual({ status: 401, code: 'auth_required' });
+    await signIn(d);
+    // The other user stays paused, even with the right token.
+    const theirs = await signInAs(TOKEN);
+    expect({ status: theirs.status, code: codeOf(theirs) }).toEqual({ status: 429, code: 'overloaded' });
+    expect(theirs.headers['set-cookie']).toBeUndefined();
+  }, 60_000);
 });
 
 describe('sessions across restarts', () => {
