@@ -121,7 +121,7 @@ const MAX_ECHOED_SEGMENT = 16;
  * callback URLs (maskUrl) does not reach it: every segment that is neither a word of a served route
  * nor short is replaced, and a callback token (43 characters) is never short.
  */
-export function redactedPath(path: string, words: ReadonlySet<string>): string {
+function redactedPath(path: string, words: ReadonlySet<string>): string {
   return maskUrl(path)
     .split('/')
     .map((segment) => (segment.length <= MAX_ECHOED_SEGMENT || words.has(segment) ? segment : '***'))
