@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
 import { splitHostPort } from './config/schema.js';
 import { isoAt, systemClock, type Clock } from './core/clock.js';
 import { connectUrl, removeDaemonFile, writeDaemonFile } from './daemon-file.js';
+import { applyTimeouts, ConnectionBudget } from './http/connections.js';
 import { clientErrorHandler } from './http/error-handler.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
 import { openStreams } from './inbox/index.js';
@@ -121,6 +122,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     control = await buildControlSurface(services);
     inbox = await buildInboxSurface(services);
 
+    // Timeouts on every listener, per-peer budgets on the TCP ones (src/http/connections.ts).
+    const limits = config.values.http;
+    const budget = new ConnectionBudget(limits, logger, services.metrics);
+    applyTimeouts(control.app.server, limits);
+    applyTimeouts(inbox.app.server, limits);
+    budget.watch(control.app.server);
+
     const { host, port } = splitHostPort(config.values.listen);
     await listenOr(control.app.listen({ host, port }), `cannot listen on ${config.values.listen}`);
     const addr = control.app.server.address() as AddressInfo;
@@ -134,6 +142,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       const app = inbox.app;
       inboxTcp = http.createServer((req, res) => app.routing(req, res));
       inboxTcp.on('clientError', clientErrorHandler);
+      applyTimeouts(inboxTcp, limits);
+      budget.watch(inboxTcp);
       await listenOr(
         new Promise<void>((resolve, reject) => {
           inboxTcp!.once('error', reject);

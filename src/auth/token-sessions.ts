@@ -10,16 +10,25 @@
  *   its addresses) is bound to that uid: cookies ignore ports, so a server of another local user on
  *   another port of the same host could receive the cookie from the browser; replayed from that
  *   user's connection it is worth nothing.
- * - Failed sign-ins are throttled (FAILURES_PER_MINUTE), so the token cannot be guessed online.
+ * - Failed sign-ins are throttled (FAILURES_PER_MINUTE) per peer: per local user (uid) on this
+ *   machine's connections, per address (an IPv6 one by its /64) for other hosts. The token cannot be
+ *   guessed online, and another user's wrong tries never lock the owner out.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/store.js';
 import { SessionStore, TOKEN_ISSUER_PREFIX, type Session } from './sessions.js';
 
-/** Failed sign-ins allowed per minute before the route answers 429 until the minute is over. */
+/** Failed sign-ins allowed per minute and peer before the route answers 429 until the minute is over. */
 export const FAILURES_PER_MINUTE = 10;
 const WINDOW_MS = 60_000;
+/** Peers remembered before windows that are over are dropped (each is a few dozen bytes). */
+const PRUNE_AT = 10_000;
+
+interface FailureWindow {
+  start: number;
+  failures: number;
+}
 
 export interface TokenSessionsDeps {
   store: Store;
@@ -34,8 +43,8 @@ const UID_SUBJECT = /^uid:(\d+)$/;
 
 export class TokenSessions {
   readonly sessions: SessionStore;
-  private windowStart = 0;
-  private failures = 0;
+  /** By peer (src/http/peer-user.ts peerKey): the current minute's failures. */
+  private readonly windows = new Map<string, FailureWindow>();
 
   private constructor(private readonly deps: TokenSessionsDeps) {
     this.sessions = new SessionStore({ store: deps.store, clock: deps.clock, issuer: TOKEN_ISSUER_PREFIX + fingerprint(deps.token), ttlMs: deps.ttlMs });
@@ -52,20 +61,28 @@ export class TokenSessions {
     return t;
   }
 
-  /** Milliseconds until sign-in is possible again after too many failures, else 0. */
-  throttledForMs(): number {
+  /** Milliseconds until this peer may sign in again after too many failures, else 0. */
+  throttledForMs(peer: string): number {
     const now = this.deps.clock.now();
-    if (now - this.windowStart >= WINDOW_MS) return 0;
-    return this.failures >= FAILURES_PER_MINUTE ? this.windowStart + WINDOW_MS - now : 0;
+    const w = this.windows.get(peer);
+    if (!w || now - w.start >= WINDOW_MS) return 0;
+    return w.failures >= FAILURES_PER_MINUTE ? w.start + WINDOW_MS - now : 0;
   }
 
-  recordFailure(): void {
+  recordFailure(peer: string): void {
     const now = this.deps.clock.now();
-    if (now - this.windowStart >= WINDOW_MS) {
-      this.windowStart = now;
-      this.failures = 0;
+    let w = this.windows.get(peer);
+    if (!w || now - w.start >= WINDOW_MS) {
+      if (!w && this.windows.size >= PRUNE_AT) this.prune(now);
+      w = { start: now, failures: 0 };
+      this.windows.set(peer, w);
     }
-    this.failures += 1;
+    w.failures += 1;
+  }
+
+  /** Forgets the peers whose minute is over: many addresses cannot grow the map without end. */
+  private prune(now: number): void {
+    for (const [peer, w] of this.windows) if (now - w.start >= WINDOW_MS) this.windows.delete(peer);
   }
 
   /** A session for a browser that presented the right token; `uid` binds it (null: unbound). */

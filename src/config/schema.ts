@@ -182,6 +182,17 @@ export const ConfigSchema = z.strictObject({
   timers: z.strictObject({ max_active_per_agent: int(1, 256) }).prefault({}),
   queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
+  // The TCP listeners (src/http/connections.ts): how long a connection may take to send a request,
+  // and how many connections other users (per uid) and other hosts (per address) may hold.
+  http: z
+    .strictObject({
+      headers_timeout_ms: z.number().int().min(100).max(600_000).default(10_000),
+      request_timeout_ms: z.number().int().min(100).max(3_600_000).default(120_000),
+      keep_alive_timeout_ms: z.number().int().min(100).max(600_000).default(72_000),
+      max_connections_per_user: int(1, 256),
+      max_connections_others: int(1, 2048),
+    })
+    .prefault({}),
 })
   .superRefine((c, ctx) => {
     // The default model must name a provider svc has: `builtin` (offline) or a [providers.NAME].
@@ -212,6 +223,7 @@ export const STARTUP_ONLY_KEYS = new Set([
   'inbox.module_dirs',
   'inbox.streams',
   'auth.oidc',
+  'http',
 ]);
 
 /** A key is start-up only when it, or a table that holds it, is listed in STARTUP_ONLY_KEYS. */

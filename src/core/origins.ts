@@ -1,7 +1,8 @@
 /**
  * Host and Origin rules on plain strings (CONTRACT.md section 4): what counts as a loopback peer,
- * host or origin, and how origins compare. The HTTP guards (`http/auth.ts`) and the desktop-reveal
- * gate (`runtime/file-references.ts`) both decide with them.
+ * host or origin, which origins are the daemon's own, and how origins compare. The HTTP guards
+ * (`http/auth.ts`, `http/session-cookie.ts`) and the desktop-reveal gate
+ * (`runtime/file-references.ts`) all decide with them.
  */
 import { isIPv4 } from 'node:net';
 
@@ -50,10 +51,34 @@ export function hostAllowed(hostHeader: string | undefined, allowed: string[]): 
   return allowed.some((a) => hostName(a) === name || a.toLowerCase() === hostHeader.toLowerCase());
 }
 
-export function originAllowed(origin: string, allowed: string[]): boolean {
+/** A loopback origin (`http://localhost:3000`, `http://127.0.0.1:8700`, `http://[::1]:5173`). */
+export function isLoopbackOrigin(origin: string): boolean {
+  const normalised = normaliseOrigin(origin);
+  return normalised !== null && isLoopbackName(new URL(normalised).hostname);
+}
+
+/**
+ * The daemon's own origin as a browser names it: the origin the request was addressed to, the Host
+ * header (already checked by `hostAllowed`) over http, or over https when a TLS proxy sits in front.
+ * A page of the daemon (the console on `/`) sends this origin; no other server can serve a page
+ * at the same host and port.
+ */
+export function ownOrigins(hostHeader: string | undefined): string[] {
+  if (!hostHeader) return [];
+  return [normaliseOrigin(`http://${hostHeader}`), normaliseOrigin(`https://${hostHeader}`)].filter((o): o is string => o !== null);
+}
+
+/**
+ * Whether a request carrying `Origin` may be served at all: it comes from the daemon's own origin
+ * (see ownOrigins) or from one the configuration trusts (`trusted`: auth.allowed_origins and the
+ * origin of auth.oidc.redirect_url, normalised). Any other page is refused, another port of this
+ * host included: a page on localhost:3000 is another site's page, and a simple request
+ * (`fetch(url, {method: 'POST', mode: 'no-cors'})`) needs no preflight. `null` (sandboxed frames,
+ * file://) and anything that is not an http(s) origin are refused.
+ */
+export function originAllowed(origin: string, hostHeader: string | undefined, trusted: ReadonlySet<string>): boolean {
   // Compared as origins (`https://x:443` is `https://x`), the way the CORS answer matches them.
   const normalised = normaliseOrigin(origin);
   if (normalised === null) return false;
-  if (allowed.some((a) => normaliseOrigin(a) === normalised)) return true;
-  return isLoopbackName(new URL(normalised).hostname);
+  return trusted.has(normalised) || ownOrigins(hostHeader).includes(normalised);
 }

@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { listOrigins } from '../auth/index.js';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { sseConnectionOf } from '../events/sse.js';
@@ -19,6 +20,8 @@ export interface AuthPolicy {
   readAccess: 'loopback' | 'token';
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** The origin of auth.oidc.redirect_url: a page there is the daemon's own (OIDC configured). */
+  oidcOrigin?: string;
   /** Serve loopback clients whose uid cannot be determined (auth.trust_loopback_peers). */
   trustLoopbackPeers: boolean;
   /**
@@ -45,7 +48,8 @@ export function bearerToken(request: FastifyRequest): string | null {
 /**
  * The rule, in order (README "Security"):
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
- * 1. The Host and Origin checks (DNS rebinding, web pages of other origins).
+ * 1. The Host and Origin checks (DNS rebinding, web pages of other origins): a request with an
+ *    Origin is served only from the daemon's own origin or a trusted one, on every route.
  * 2. `open` routes need nothing more.
  * 3. A credential (the control token, or a browser session) authorises the request whoever sends
  *    it; a session the console signed in from this machine only from the uid that signed in (a
@@ -56,12 +60,13 @@ export function bearerToken(request: FastifyRequest): string | null {
  *    refused unless auth.trust_loopback_peers allows a loopback one.
  */
 export function installAuth(app: FastifyInstance, policy: AuthPolicy): void {
+  const trusted = trustedOrigins(policy);
   // Callback-style: on a connection whose peer is already known the hook completes synchronously
   // (no promise per request); only a connection's first request waits for the /proc lookup.
   app.addHook('onRequest', (request, reply, done) => {
     let pending: Promise<void> | undefined;
     try {
-      pending = authorise(request, reply, policy);
+      pending = authorise(request, reply, policy, trusted);
     } catch (err) {
       done(err as Error);
       return;
@@ -76,21 +81,30 @@ export function isPreflight(request: FastifyRequest): boolean {
   return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 }
 
+/** Origins other than the Host's own whose pages may use the API: listed ones, the OIDC redirect URL's. */
+function trustedOrigins(policy: AuthPolicy): ReadonlySet<string> {
+  const trusted = listOrigins(policy.allowedOrigins);
+  if (policy.oidcOrigin) trusted.add(policy.oidcOrigin);
+  return trusted;
+}
+
 /** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
-function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy): Promise<void> | undefined {
+function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy, trusted: ReadonlySet<string>): Promise<void> | undefined {
   const remote = request.socket.remoteAddress;
   // The Unix socket (no remote address) is its own boundary: mode 0600, a directory of ours.
   if (remote === undefined) return;
   const host = request.headers.host;
   if (!hostAllowed(host, policy.allowedHosts)) throw errors.hostNotAllowed(host ?? '');
   const origin = request.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, policy.allowedOrigins)) throw errors.crossOriginRejected(origin);
+  // Before anything else runs or any body is read, whatever the route and the mode: a page of
+  // another origin (another localhost port included) is refused even for a simple request.
+  if (origin !== undefined && !originAllowed(origin, host, trusted)) throw errors.crossOriginRejected(origin);
   // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
   const auth = request.routeOptions.config?.auth ?? 'read';
   if (auth === 'open') return;
   // A CORS preflight never carries credentials: one from a listed origin was answered by the CORS
-  // hook already, any other is refused 403 cross_origin_rejected after this hook (browser.ts),
-  // whatever auth.read_access says, rather than 401.
+  // hook already, one from another origin refused above; the daemon's own pages never send one,
+  // and browser.ts refuses it 403 cross_origin_rejected after this hook rather than 401.
   if (origin !== undefined && isPreflight(request)) return;
   const presented = policy.token ? bearerToken(request) : null;
   if (presented !== null && tokenMatches(presented, policy.token)) return;

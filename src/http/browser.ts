@@ -4,8 +4,9 @@
  * - CORS (`@fastify/cors`) for exactly the origins listed in auth.allowed_origins (normalised):
  *   preflights answered 204 with the allowed methods and headers, credentials allowed, and the
  *   same headers on every response, errors and SSE included. No CORS header for any other origin,
- *   loopback ones included: a page on another localhost port can neither read answers nor send
- *   JSON. A preflight from an origin that is not listed is refused: 403 `cross_origin_rejected`.
+ *   and no answer either: the auth hook refuses every request from an origin that is neither the
+ *   daemon's own nor trusted (403 `cross_origin_rejected`), and a preflight from one that is not
+ *   listed (the daemon's own pages never send one) is refused here the same way.
  * - Local mode with OIDC configured: a request carrying an `Origin` (a web page's request) to a
  *   route that is not open needs a session (401 `session_required`); requests without an Origin
  *   (the CLI, scripts) keep the local-mode rule. In bearer mode the auth hook itself accepts a

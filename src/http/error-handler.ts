@@ -103,8 +103,27 @@ export function installErrorHandling(app: FastifyInstance): void {
     reply.code(appError.status).headers(appError.headers).type('application/json; charset=utf-8');
     return reply.send(envelope(appError));
   });
-  app.setNotFoundHandler((request) => {
-    // Masked: an unknown method on a callback path must not echo its capability token.
-    throw errors.routeNotFound(request.method, maskUrl(request.url.split('?')[0]!));
+  const words = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    for (const segment of route.url.split('/')) if (!segment.startsWith(':') && segment !== '*') words.add(segment);
   });
+  app.setNotFoundHandler((request) => {
+    throw errors.routeNotFound(request.method, redactedPath(request.url.split('?')[0]!, words));
+  });
+}
+
+/** Longest path segment a 404 repeats when it is not a word of a served route. */
+const MAX_ECHOED_SEGMENT = 16;
+
+/**
+ * The path a 404 repeats: what a caller needs to spot a typo, never a capability token. A
+ * misspelled callback path (`/api/callback/enqueue/<token>`) is not a callback path, so masking
+ * callback URLs (maskUrl) does not reach it: every segment that is neither a word of a served route
+ * nor short is replaced, and a callback token (43 characters) is never short.
+ */
+function redactedPath(path: string, words: ReadonlySet<string>): string {
+  return maskUrl(path)
+    .split('/')
+    .map((segment) => (segment.length <= MAX_ECHOED_SEGMENT || words.has(segment) ? segment : '***'))
+    .join('/');
 }

@@ -10,12 +10,14 @@
  * CLOSE_WAIT) row with a live inode counts: a socket its owner already closed is listed with
  * uid 0 and inode 0, which must never read as "root". Anything else, a socket from another host
  * or another network namespace, a system without /proc, is "unknown", and the caller fails closed.
- * The answer is looked up once per connection and cached on the socket.
+ * The answer is looked up once per connection and cached on the socket; look-ups arriving
+ * together share one read of the table.
  */
 import fs from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import os from 'node:os';
 import type { Socket } from 'node:net';
+import { isLoopbackAddress } from '../core/origins.js';
 
 export interface ProcNetRow {
   localAddress: string;
@@ -113,21 +115,86 @@ export function findPeerUid(rows: ProcNetRow[], conn: ConnectionEnds): number | 
 
 const PROC_FILES = ['/proc/net/tcp', '/proc/net/tcp6'];
 
-async function lookupPeerUid(socket: Socket): Promise<number | null> {
-  const { localAddress, localPort, remoteAddress, remotePort } = socket;
-  if (!localAddress || !localPort || !remoteAddress || !remotePort) return null;
-  const conn = { localAddress, localPort, remoteAddress, remotePort };
+/** Port as /proc/net/tcp writes it: four upper-case hex digits. */
+const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/**
+ * The rows whose ports are those of a wanted connection (`<client port><server port>` in hex, the
+ * client's row listing its own port first), read without parsing the rest: the table lists every
+ * socket of the namespace, tens of thousands of rows when connections churn (TIME_WAIT ones
+ * included), and a full parse of that costs ~100 ms of the event loop. Only the matching lines are
+ * parsed; their addresses are compared by `findPeerUid`.
+ */
+export function rowsForPorts(text: string, wanted: ReadonlySet<string>): ProcNetRow[] {
+  const rows: ProcNetRow[] = [];
+  let start = text.indexOf('\n') + 1;
+  while (start > 0 && start < text.length) {
+    const next = text.indexOf('\n', start);
+    const end = next === -1 ? text.length : next;
+    const local = text.indexOf(': ', start) + 2;
+    const localEnd = local > 1 && local < end ? text.indexOf(' ', local) : -1;
+    const remoteEnd = localEnd === -1 ? -1 : text.indexOf(' ', localEnd + 1);
+    if (remoteEnd !== -1 && remoteEnd < end && wanted.has(text.slice(localEnd - 4, localEnd) + text.slice(remoteEnd - 4, remoteEnd))) {
+      rows.push(...parseProcNetTcp(`\n${text.slice(start, end)}`));
+    }
+    start = end + 1;
+  }
+  return rows;
+}
+
+interface Waiting {
+  conn: ConnectionEnds;
+  resolve: (uid: number | null) => void;
+}
+
+/**
+ * Look-ups wait for the next read of the table, which answers all of them: a burst of connections
+ * costs one read, not one each, and reads never overlap.
+ */
+let waiting: Waiting[] = [];
+let reading = false;
+
+function scheduleRead(): void {
+  if (reading || waiting.length === 0) return;
+  reading = true;
+  setImmediate(() => {
+    const batch = waiting;
+    waiting = [];
+    void answer(batch).finally(() => {
+      reading = false;
+      scheduleRead();
+    });
+  });
+}
+
+async function answer(batch: Waiting[]): Promise<void> {
+  let left = batch;
   for (const file of PROC_FILES) {
+    if (left.length === 0) break;
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');
     } catch {
       continue;
     }
-    const uid = findPeerUid(parseProcNetTcp(text), conn);
-    if (uid !== null) return uid;
+    const rows = rowsForPorts(text, new Set(left.map((w) => hexPort(w.conn.remotePort) + hexPort(w.conn.localPort))));
+    left = left.filter((w) => {
+      const uid = findPeerUid(rows, w.conn);
+      if (uid === null) return true;
+      w.resolve(uid);
+      return false;
+    });
   }
-  return null;
+  for (const w of left) w.resolve(null);
+}
+
+function lookupPeerUid(socket: Socket): Promise<number | null> {
+  const { localAddress, localPort, remoteAddress, remotePort } = socket;
+  if (!localAddress || !localPort || !remoteAddress || !remotePort) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    waiting.push({ conn: { localAddress, localPort, remoteAddress, remotePort }, resolve });
+    scheduleRead();
+  });
 }
 
 const cache = new WeakMap<Socket, Promise<number | null>>();
@@ -151,3 +218,25 @@ export function knownPeerUid(socket: Socket): number | null | undefined {
 
 /** The daemon's own uid (null where the platform has none). */
 export const ownUid: number | null = typeof process.getuid === 'function' ? process.getuid() : null;
+
+/**
+ * Who a TCP peer is, for per-peer budgets (connections, sign-in failures): `uid:<n>` for a
+ * process of this machine over loopback (`uid:unknown` when its uid cannot be found), else
+ * `address:<a>`, an IPv6 address by its /64 (one host's usual allocation, so that a host cannot
+ * multiply its budget by changing addresses).
+ */
+export async function peerKey(socket: Socket): Promise<string> {
+  const remote = socket.remoteAddress;
+  if (remote === undefined) return 'unix';
+  if (!isLoopbackAddress(remote)) return addressKey(remote);
+  const uid = await peerUid(socket);
+  return uid === null ? 'uid:unknown' : `uid:${uid}`;
+}
+
+export function addressKey(remote: string): string {
+  const a = normaliseAddress(remote);
+  return `address:${isIPv4(a) ? a : `${a.split(':').slice(0, 4).join(':')}::/64`}`;
+}
+
+/** The key `peerKey` gives the daemon's own user (null where there are no uids). */
+export const ownKey: string | null = ownUid === null ? null : `uid:${ownUid}`;

@@ -16,7 +16,7 @@ import type { Services } from '../services.js';
 import type { Session, SessionStore } from '../auth/sessions.js';
 import { TokenSessions } from '../auth/token-sessions.js';
 import { PENDING_TTL_MS } from '../auth/oidc.js';
-import { normaliseOrigin } from '../core/origins.js';
+import { normaliseOrigin, ownOrigins } from '../core/origins.js';
 import { peerUid } from './peer-user.js';
 
 /** A live session of a request: which family, and the uid it is bound to (null: unbound). */
@@ -92,12 +92,6 @@ function originMayUseSession(request: FastifyRequest, ok: (origin: string) => bo
  */
 export const tokenCookieName = (request: FastifyRequest) => `svc_console_${request.socket.localPort ?? 0}`;
 
-/** The daemon's own origin as the browser sees it (the Host already passed the allowlist). */
-const ownOrigins = (request: FastifyRequest) => {
-  const host = request.headers.host ?? '';
-  return [normaliseOrigin(`http://${host}`), normaliseOrigin(`https://${host}`)];
-};
-
 /**
  * Both session families: the console's control-token session first, then the OIDC one. A token
  * session counts from no Origin, the daemon's own origin or a listed one; an OIDC session from
@@ -108,7 +102,7 @@ export function sessionAuthenticator(deps: { browserAuth: BrowserAuth | null; to
   if (!b && !t) return null;
   const fromToken = (request: FastifyRequest): CurrentSession | null => {
     if (!t) return null;
-    const live = liveSession(request, tokenCookieName(request), t.sessions, (o) => listedOrigins.has(o) || ownOrigins(request).includes(o));
+    const live = liveSession(request, tokenCookieName(request), t.sessions, (o) => listedOrigins.has(o) || ownOrigins(request.headers.host).includes(o));
     return live && { ...live, kind: 'token', store: t.sessions, uid: TokenSessions.boundUid(live.session) };
   };
   const fromOidc = (request: FastifyRequest): CurrentSession | null => {

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostName, isLoopbackAddress, originAllowed } from '../core/origins.js';
+import { hostName, isLoopbackAddress, isLoopbackOrigin } from '../core/origins.js';
 
 /** Most references one resolve request may carry (spec Limits). */
 export const MAX_REFERENCES = 64;
@@ -246,7 +246,7 @@ export function directLoopbackWithMatchingOrigin(c: ConnectionFacts): boolean {
   const host = c.headers.host;
   const origin = c.headers.origin;
   if (typeof host !== 'string' || typeof origin !== 'string') return false;
-  if (!originAllowed(origin, [])) return false;
+  if (!isLoopbackOrigin(origin)) return false;
   const name = hostName(host);
   if (!(name === 'localhost' || name === '[::1]' || name.startsWith('127.'))) return false;
   let url: URL;

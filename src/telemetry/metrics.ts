@@ -47,6 +47,7 @@ export class Metrics {
   readonly messagesEnqueued = this.counter('svc_messages_enqueued', 'Messages admitted into agent queues');
   readonly storeCommits = this.counter('svc_store_commits', 'SQLite transactions committed');
   readonly sseDisconnectedLagging = this.counter('svc_sse_lagging_disconnects', 'SSE clients disconnected for falling too far behind');
+  readonly httpConnectionsRefused = this.counter('svc_http_connections_refused', 'TCP connections reset because their peer was over its connection budget');
 
   private readonly uptime: Gauge;
 

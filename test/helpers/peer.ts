@@ -37,3 +37,41 @@ export function requestAs(uid: number, url: string, init: { method?: string; hea
 }
 
 export const codeOf = (r: { body: string }) => (JSON.parse(r.body) as { code?: string }).code;
+
+export interface HeldConnections {
+  /** The newest count the child reported: connections established, and of those, closed since. */
+  latest(): { connected: number; closed: number; settled: boolean };
+  kill(): void;
+}
+
+/**
+ * A child running as `uid` that opens `count` TCP connections to 127.0.0.1:`port` and holds them
+ * without sending a byte (half-open requests), reporting every 100 ms how many were established
+ * and how many the server has closed since.
+ */
+export function holdConnectionsAs(uid: number, port: number, count: number): HeldConnections {
+  if (process.getuid?.() !== 0) throw new Error('these tests start a client as another user and must run as root');
+  const script = `
+    const net = require('node:net');
+    let connected = 0, closed = 0, done = 0;
+    const [port, count] = [Number(process.argv[1]), Number(process.argv[2])];
+    for (let i = 0; i < count; i++) {
+      const s = net.connect(port, '127.0.0.1');
+      let was = false;
+      s.resume();
+      s.on('connect', () => { was = true; connected++; });
+      s.on('error', () => {});
+      s.on('close', () => { done++; if (was) closed++; });
+    }
+    setInterval(() => console.log(JSON.stringify({ connected, closed, settled: connected + done - closed >= count })), 100);`;
+  const child = spawn(process.execPath, ['-e', script, String(port), String(count)], { uid, gid: uid, cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+  let latest = { connected: 0, closed: 0, settled: false };
+  let buffer = '';
+  child.stdout.on('data', (d) => {
+    buffer += d;
+    const lines = buffer.split('\n');
+    buffer = lines.pop()!;
+    if (lines.length > 0) latest = JSON.parse(lines.at(-1)!);
+  });
+  return { latest: () => latest, kill: () => child.kill('SIGKILL') };
+}

@@ -202,7 +202,20 @@ describe('bearer mode via --token', () => {
   });
 
   describe('Origin header (cross-origin defence)', () => {
-    it.each(['http://evil.example', 'https://evil.example', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:8700', 'https://app.example.evil', 'null', 'file://'])(
+    it.each([
+      'http://evil.example',
+      'https://evil.example',
+      'http://localhost.evil.example',
+      'http://127.0.0.1.evil.example:8700',
+      'https://app.example.evil',
+      'null',
+      'file://',
+      // Another port of this host is another site's page too.
+      'http://localhost:3000',
+      'http://localhost',
+      'http://127.0.0.1:5173',
+      'http://[::1]:3000',
+    ])(
       'Origin %s -> 403 cross_origin_rejected',
       async (origin) => {
         expectError(await request(d, 'GET', '/api/', { headers: { origin } }), 403, 'cross_origin_rejected');
@@ -213,7 +226,8 @@ describe('bearer mode via --token', () => {
       },
     );
 
-    it.each(['http://localhost:3000', 'http://localhost', 'http://127.0.0.1:5173', 'http://[::1]:3000', 'https://app.example'])('Origin %s is accepted', async (origin) => {
+    it.each(['https://app.example', 'own'])('Origin %s is accepted', async (listedOrOwn) => {
+      const origin = listedOrOwn === 'own' ? d.base : listedOrOwn;
       const res = await request(d, 'GET', '/api/', { headers: { origin } });
       expect(res.status, res.text).toBe(200);
       const ok = await request(d, 'POST', '/api/agents/main/enqueue', { body: { text: 'x' }, headers: { origin, ...bearer() } });
@@ -221,7 +235,7 @@ describe('bearer mode via --token', () => {
     });
 
     it('a browser origin still needs the token on control routes', async () => {
-      expectUnauthorized(await request(d, 'GET', '/api/control/agents/main/detail', { headers: { origin: 'http://localhost:3000' } }));
+      for (const origin of ['https://app.example', d.base]) expectUnauthorized(await request(d, 'GET', '/api/control/agents/main/detail', { headers: { origin } }));
     });
   });
 });

@@ -158,7 +158,7 @@ describe('console sign-in with the control token (bearer mode)', () => {
     expect(status(await request(d, 'GET', '/api/auth/session'))).toEqual({ status: 401, code: 'session_required' });
   });
 
-  it('counts the session from no Origin, the daemon\'s own origin and a listed one; never from another localhost port', async () => {
+  it('counts the session from no Origin, the daemon\'s own origin and a listed one; another localhost port is refused outright', async () => {
     const { cookie } = await signInHere();
     const other = `http://127.0.0.1:${portOf(d) + 1}`;
     for (const origin of [`http://127.0.0.1:${portOf(d)}`, LISTED]) {
@@ -166,14 +166,14 @@ describe('console sign-in with the control token (bearer mode)', () => {
     }
     for (const url of [CONTROL, READ, INBOX, '/api/auth/session']) {
       const res = await request(d, 'GET', url, withCookie(cookie, { origin: other }));
-      expect(res.status, url).toBe(401);
+      expect(status(res), url).toEqual({ status: 403, code: 'cross_origin_rejected' });
     }
     // The other port's page cannot sign out the console either.
     const logout = await request(d, 'POST', '/api/auth/logout', withCookie(cookie, { origin: other }));
-    expect(logout.json.revoked).toBe(false);
+    expect(status(logout)).toEqual({ status: 403, code: 'cross_origin_rejected' });
     expect((await request(d, 'GET', CONTROL, withCookie(cookie))).status).toBe(200);
     // localhost and 127.0.0.1 are different origins.
-    expect((await request(d, 'GET', CONTROL, withCookie(cookie, { origin: `http://localhost:${portOf(d) + 1}` }))).status).toBe(401);
+    expect((await request(d, 'GET', CONTROL, withCookie(cookie, { origin: `http://localhost:${portOf(d)}` }))).status).toBe(403);
   });
 
   it('refuses a sign-in from a foreign origin, and a preflight for it from any origin that is not listed', async () => {
@@ -350,6 +350,25 @@ describe('the sign-in throttle over TCP', () => {
     // The token itself still works as a header: the throttle is about the sign-in form.
     expect((await request(d, 'GET', CONTROL, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
   }, 30_000);
+
+  it("another local user's wrong tokens pause that user only: the owner still signs in", async () => {
+    const d = await bearerDaemon();
+    const signInAs = (token: string) =>
+      requestAs(OTHER_UID, `${d.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    for (let i = 1; i <= 12; i++) {
+      const res = await signInAs(`guess-${i}`);
+      expect({ status: res.status, code: codeOf(res) }, `attempt ${i}`).toEqual(i <= 10 ? { status: 401, code: 'auth_required' } : { status: 429, code: 'overloaded' });
+    }
+    // The owner's right token signs in at once, and their wrong one is counted for them alone.
+    const { id } = await signIn(d);
+    expect(id).toMatch(SESSION_ID);
+    expect(status(await request(d, 'POST', '/api/auth/token', { body: { token: 'owner-typo' } }))).toEqual({ status: 401, code: 'auth_required' });
+    await signIn(d);
+    // The other user stays paused, even with the right token.
+    const theirs = await signInAs(TOKEN);
+    expect({ status: theirs.status, code: codeOf(theirs) }).toEqual({ status: 429, code: 'overloaded' });
+    expect(theirs.headers['set-cookie']).toBeUndefined();
+  }, 60_000);
 });
 
 describe('sessions across restarts', () => {

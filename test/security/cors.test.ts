@@ -73,10 +73,12 @@ describe('CORS on the control plane', () => {
     const refused = await request(d, 'GET', '/api/control/runtime/status', { headers: { origin: LISTED } });
     expect(refused.status).toBe(401);
     expectCors(refused, LISTED);
-    // A loopback origin that is not listed keeps the non-CORS access it had, without CORS headers.
-    const loopback = await request(d, 'GET', '/api/handshake', { headers: { origin: 'http://localhost:3000' } });
-    expect(loopback.status).toBe(200);
-    expectNoCors(loopback);
+    // The daemon's own origin (the console) is served without CORS headers; a loopback origin
+    // that is not listed is refused like any other.
+    const own = await request(d, 'GET', '/api/handshake', { headers: { origin: d.base } });
+    expect(own.status).toBe(200);
+    expectNoCors(own);
+    expectRejected(await request(d, 'GET', '/api/handshake', { headers: { origin: 'http://localhost:3000' } }));
     expectRejected(await request(d, 'GET', '/api/handshake', { headers: { origin: 'https://evil.example' } }));
   });
 

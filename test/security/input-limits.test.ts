@@ -95,6 +95,30 @@ describe('callback tokens', () => {
     expect(logged.logs()).not.toContain(token);
     expect(logged.logs()).toContain('callbacks');
   });
+
+  it('are not echoed by the 404 of a misspelled callback path, which still names the method and the path', async () => {
+    const token = 'T0KEN' + 'y'.repeat(38);
+    const variants = [
+      `/api/callback/enqueue/${token}`,
+      `/api/calbacks/wake/${token}`,
+      `/callbacks/enqueue/${token}`,
+      `/api/callbacks-enqueue-${token}`,
+      `/api/callback/enqueue${token}`,
+      `/api/callback%2Fenqueue%2F${token}`,
+      `/api/control/agents/main/external-triggers/${token}`,
+    ];
+    for (const path of variants) {
+      const res = await rawRequest(d.listen, 'POST', path);
+      expect(res, path).toMatch(/^HTTP\/1\.1 404/);
+      expect(res, path).not.toContain(token);
+      expect(res, path).not.toContain(token.slice(0, 17));
+    }
+    // Still helpful: the method, the words of the path, short segments and route words.
+    const res = await request(d, 'POST', `/api/callback/enqueue/${token}`);
+    expect(res.json).toMatchObject({ code: 'route_not_found', error: 'no route for POST /api/callback/enqueue/***' });
+    const typo = await request(d, 'PATCH', '/api/control/agents/main/external-triggers');
+    expect(typo.json.error).toBe('no route for PATCH /api/control/agents/main/external-triggers');
+  });
 });
 
 /** A request sent byte for byte (clients would normalise `/./` and `//`). */

@@ -258,11 +258,11 @@ describe('OIDC sign-in in bearer mode', () => {
     }
   });
 
-  it('a session is not accepted from an origin that is not listed (another localhost port)', async () => {
+  it('a session is not accepted from an origin that is not listed (another localhost port): the request is refused outright', async () => {
     const jar = new CookieJar();
     await signIn(jar, base, 'alice');
     const res = await request(d, 'POST', '/api/control/agents/main/prompt', { body: { text: 'x' }, headers: { ...cookieOf(jar), origin: 'http://127.0.0.1:9999' } });
-    expect(res.status).toBe(401);
+    expect({ status: res.status, code: res.json.code }).toEqual({ status: 403, code: 'cross_origin_rejected' });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -310,11 +310,15 @@ describe('OIDC with a public client in local mode', () => {
     const page = await request(local, 'GET', '/api/control/runtime/status', { headers: { origin: LISTED_ORIGIN } });
     expect({ status: page.status, code: page.json.code }).toEqual({ status: 401, code: 'session_required' });
     const loopbackPage = await request(local, 'GET', '/api/agents/list', { headers: { origin: 'http://localhost:3000' } });
-    expect(loopbackPage.status).toBe(401);
+    expect({ status: loopbackPage.status, code: loopbackPage.json.code }).toEqual({ status: 403, code: 'cross_origin_rejected' });
     const jar = new CookieJar();
     await signIn(jar, localBase, 'alice');
     const signedIn = await request(local, 'GET', '/api/control/runtime/status', { headers: { origin: LISTED_ORIGIN, ...cookieOf(jar) } });
     expect(signedIn.status).toBe(200);
+    // The origin of redirect_url is the daemon's own, even when the request names it by another host.
+    const redirectOrigin = { origin: localBase, host: `localhost:${localPort}` };
+    expect((await request(local, 'GET', '/api/control/runtime/status', { headers: { ...redirectOrigin, ...cookieOf(jar) } })).status).toBe(200);
+    expect((await request(local, 'GET', '/api/control/runtime/status', { headers: { ...redirectOrigin, origin: `http://localhost:${localPort + 1}` } })).status).toBe(403);
     // Open routes stay open.
     expect((await request(local, 'GET', '/api/handshake', { headers: { origin: LISTED_ORIGIN } })).status).toBe(200);
   });

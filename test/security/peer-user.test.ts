@@ -5,7 +5,7 @@
  * requests from a child process; the tests run as root so that they can start it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProcAddress, findPeerUid, normaliseAddress, parseProcNetTcp } from '../../src/http/peer-user.js';
+import { decodeProcAddress, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/http/peer-user.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { codeOf, OTHER_UID, requestAs } from '../helpers/peer.js';
 
@@ -34,6 +34,20 @@ describe('the /proc/net/tcp reader', () => {
     expect(rows).toHaveLength(4);
     // The server sees remote 127.0.0.1:50000 (0xC350) on its local port 8700 (0x21FC).
     expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '::ffff:127.0.0.1', remotePort: 50000 })).toBe(65534);
+  });
+
+  it('picks the rows of the wanted ports without parsing the others, in both tables', () => {
+    const rows = rowsForPorts(table, new Set(['C35021FC', 'C35121FC']));
+    expect(rows.map((r) => r.localPort)).toEqual([50000, 50001]);
+    expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '127.0.0.1', remotePort: 50000 })).toBe(65534);
+    expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '127.0.0.1', remotePort: 50001 })).toBeNull();
+    const v6 = [
+      '  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 00000000000000000000000001000000:C352 00000000000000000000000001000000:21FC 01 00000000:00000000 00:00000000 00000000  1000        0 1004 1 0 20 4 30 10 -1',
+    ].join('\n');
+    const found = rowsForPorts(v6, new Set(['C35221FC']));
+    expect(findPeerUid(found, { localAddress: '::1', localPort: 8700, remoteAddress: '::1', remotePort: 50002 })).toBe(1000);
+    expect(rowsForPorts(v6, new Set(['21FCC352']))).toEqual([]);
   });
 
   it('never reads a closed (orphaned) socket as root, and knows nothing of other hosts', () => {

@@ -19,14 +19,24 @@ describe('browser guards', () => {
   it('accepts a listed host with or without port', () => {
     expect(hostAllowed('svc.internal:8700', ['svc.internal'])).toBe(true);
   });
-  it.each(['http://localhost:3000', 'https://127.0.0.1', 'http://[::1]:5173'])('accepts loopback Origin %s', (o) => {
-    expect(originAllowed(o, [])).toBe(true);
+  it.each([
+    ['http://127.0.0.1:8700', '127.0.0.1:8700'],
+    ['http://localhost:8700', 'LocalHost:8700'],
+    ['http://[::1]:8700', '[::1]:8700'],
+    ['http://localhost', 'localhost:80'],
+    ['https://svc.example', 'svc.example'],
+  ])('accepts the daemon\'s own Origin %s (Host %s)', (o, host) => {
+    expect(originAllowed(o, host, new Set())).toBe(true);
   });
-  it.each(['http://evil.example', 'null', 'file://', 'http://localhost.evil.example'])('refuses Origin %s', (o) => {
-    expect(originAllowed(o, [])).toBe(false);
-  });
-  it('accepts a listed origin', () => {
-    expect(originAllowed('https://ops.example.com', ['https://ops.example.com/'])).toBe(true);
+  it.each(['http://localhost:3000', 'https://127.0.0.1', 'http://[::1]:5173', 'http://127.0.0.1:8701', 'http://evil.example', 'null', 'file://', 'http://localhost.evil.example'])(
+    'refuses Origin %s on a daemon at 127.0.0.1:8700',
+    (o) => {
+      expect(originAllowed(o, '127.0.0.1:8700', new Set())).toBe(false);
+    },
+  );
+  it('accepts a trusted origin, and refuses any origin without a Host', () => {
+    expect(originAllowed('https://ops.example.com:443', '127.0.0.1:8700', new Set(['https://ops.example.com']))).toBe(true);
+    expect(originAllowed('http://127.0.0.1:8700', undefined, new Set())).toBe(false);
   });
   it('compares tokens by value, whatever their lengths', () => {
     expect(tokenMatches('abc', 'abc')).toBe(true);

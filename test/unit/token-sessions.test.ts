@@ -38,43 +38,56 @@ function setup() {
 }
 
 describe('the sign-in throttle', () => {
+  const PEER = 'uid:1000';
   it(`allows ${FAILURES_PER_MINUTE} failures a minute, then refuses until the minute is over, then opens again`, () => {
     const { clock, start } = setup();
     const t = start('tok')!;
-    expect(t.throttledForMs()).toBe(0);
+    expect(t.throttledForMs(PEER)).toBe(0);
     for (let i = 0; i < FAILURES_PER_MINUTE - 1; i++) {
-      t.recordFailure();
+      t.recordFailure(PEER);
       clock.advance(1000);
     }
-    expect(t.throttledForMs()).toBe(0);
-    t.recordFailure(); // the 10th, 9 s into the window
-    expect(t.throttledForMs()).toBe(51_000);
+    expect(t.throttledForMs(PEER)).toBe(0);
+    t.recordFailure(PEER); // the 10th, 9 s into the window
+    expect(t.throttledForMs(PEER)).toBe(51_000);
     clock.advance(50_999);
-    expect(t.throttledForMs()).toBe(1);
+    expect(t.throttledForMs(PEER)).toBe(1);
     clock.advance(1);
-    expect(t.throttledForMs()).toBe(0);
+    expect(t.throttledForMs(PEER)).toBe(0);
 
     // A new window: one failure does not throttle, ten do again, for the rest of that minute.
-    t.recordFailure();
-    expect(t.throttledForMs()).toBe(0);
-    for (let i = 1; i < FAILURES_PER_MINUTE; i++) t.recordFailure();
-    expect(t.throttledForMs()).toBe(60_000);
+    t.recordFailure(PEER);
+    expect(t.throttledForMs(PEER)).toBe(0);
+    for (let i = 1; i < FAILURES_PER_MINUTE; i++) t.recordFailure(PEER);
+    expect(t.throttledForMs(PEER)).toBe(60_000);
     // More failures while throttled do not extend the pause beyond the minute.
-    for (let i = 0; i < 100; i++) t.recordFailure();
+    for (let i = 0; i < 100; i++) t.recordFailure(PEER);
     clock.advance(30_000);
-    expect(t.throttledForMs()).toBe(30_000);
+    expect(t.throttledForMs(PEER)).toBe(30_000);
     clock.advance(30_000);
-    expect(t.throttledForMs()).toBe(0);
+    expect(t.throttledForMs(PEER)).toBe(0);
   });
 
   it('failures spread over more than a minute never throttle', () => {
     const { clock, start } = setup();
     const t = start('tok')!;
     for (let i = 0; i < 5 * FAILURES_PER_MINUTE; i++) {
-      t.recordFailure();
-      expect(t.throttledForMs(), `failure ${i + 1}`).toBe(0);
+      t.recordFailure(PEER);
+      expect(t.throttledForMs(PEER), `failure ${i + 1}`).toBe(0);
       clock.advance(6_700); // the 10th comes 60.3 s after the first
     }
+  });
+
+  it('counts each peer on its own: one peer throttled leaves the others free', () => {
+    const { clock, start } = setup();
+    const t = start('tok')!;
+    for (let i = 0; i < 3 * FAILURES_PER_MINUTE; i++) t.recordFailure('uid:65534');
+    expect(t.throttledForMs('uid:65534')).toBe(60_000);
+    expect(t.throttledForMs(PEER)).toBe(0);
+    expect(t.throttledForMs('address:10.0.0.9')).toBe(0);
+    t.recordFailure(PEER);
+    clock.advance(60_000);
+    expect(t.throttledForMs('uid:65534')).toBe(0);
   });
 });
 

@@ -221,7 +221,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a browser in with the control token (the console's sign-in form): sets a session cookie
-         * @description Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in from this machine (over loopback or another of its addresses) is bound to the signing user: from another user's connection it counts for nothing. After 10 wrong tokens in a minute the route answers 429 overloaded until the minute is over.
+         * @description Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in from this machine (over loopback or another of its addresses) is bound to the signing user: from another user's connection it counts for nothing. After 10 wrong tokens in a minute from one peer (a local user, or a remote address) the route answers that peer 429 overloaded until the minute is over.
          */
         post: operations["signInWithToken"];
         delete?: never;

@@ -10,7 +10,7 @@ import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { tokenMatches } from '../auth.js';
-import { peerUid } from '../peer-user.js';
+import { peerKey, peerUid } from '../peer-user.js';
 import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/browser-auth.js';
 import {
   clearedLoginCookie,
@@ -129,18 +129,20 @@ export function browserAuthRoutes(s: Services): AnyRoute[] {
       tags,
       summary: 'Sign a browser in with the control token (the console\'s sign-in form): sets a session cookie',
       description:
-        'Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in from this machine (over loopback or another of its addresses) is bound to the signing user: from another user\'s connection it counts for nothing. After 10 wrong tokens in a minute the route answers 429 overloaded until the minute is over.',
+        'Bearer mode only (404 token_sign_in_unavailable in local mode, where no sign-in is needed). The token is compared in constant time and not kept: the answer sets an HttpOnly, SameSite=Strict session cookie (svc_console_<port>) that stands in for the token until it expires (auth.token_session_ttl_s) or POST /api/auth/logout. A session signed in from this machine (over loopback or another of its addresses) is bound to the signing user: from another user\'s connection it counts for nothing. After 10 wrong tokens in a minute from one peer (a local user, or a remote address) the route answers that peer 429 overloaded until the minute is over.',
       body: TokenLoginBody,
       bodyExample: { token: 'the control token' },
       responses: { 200: { description: 'Signed in', schema: TokenLoginResponse, headers: { 'Set-Cookie': 'The session cookie' } } },
       handler: async ({ body, request, reply }) => {
         const t = s.tokenSessions;
         if (!t) throw errors.tokenSignInUnavailable();
-        const wait = t.throttledForMs();
+        // Throttled per peer: another user's wrong tries never pause the owner's sign-in.
+        const peer = await peerKey(request.socket);
+        const wait = t.throttledForMs(peer);
         if (wait > 0) throw errors.overloaded('too many wrong tokens: sign-in is paused for a minute', Math.ceil(wait / 1000));
         if (!tokenMatches(body.token, s.config.controlToken)) {
-          t.recordFailure();
-          s.logger.warn({ remote: request.socket.remoteAddress }, 'console sign-in refused: wrong control token');
+          t.recordFailure(peer);
+          s.logger.warn({ remote: request.socket.remoteAddress, peer }, 'console sign-in refused: wrong control token');
           throw errors.unauthorized();
         }
         // Bound to the signing uid whenever the connection is one of this machine's, over loopback
