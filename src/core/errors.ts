@@ -308,6 +308,8 @@ export const errors = {
   entryNotFound: (entryId: string, agentId: string) =>
     new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
+  /** A CEL filter whose cost is known at creation to be over the limit (src/inbox/cel.ts). */
+  filterTooCostly: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'filter_too_costly', `filter too costly: ${reason}`, extra),
   /** A terminal registration would move a binding (a terminal to another agent, or an agent to another terminal) without forceRebind. */
   registrationConflict: (message: string, extra: { agentId: string; targetId: string; boundAgentId: string }) =>
     new AppError(409, 'registration_conflict', `${message}; register again with forceRebind: true to rebind`, extra),

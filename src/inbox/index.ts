@@ -148,7 +148,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     hosts,
     sources,
     compaction,
-    githubWebhooks: new GithubWebhooks({ sources, streams, credentials, logger: deps.logger }),
+    githubWebhooks: new GithubWebhooks({ sources, streams, credentials, logger: deps.logger, clock }),
     agents,
     entries,
     subscriptions,

@@ -7,13 +7,18 @@
  * The live subscriptions are held in memory, indexed by source, so an append touches only the
  * subscriptions of its own source. Every in-memory change made inside a transaction is undone if
  * that transaction (or savepoint) rolls back, so memory always mirrors what committed.
+ *
+ * Each subscription's CEL filter gets one CostBudget per pass (an append, or a catch-up): an event
+ * whose evaluation goes over its limit is not matched, and the subscription's `filterError` says
+ * so (in memory, since the daemon started; the log warns at most once a minute per subscription).
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import { isoAt, type Clock } from '../core/clock.js';
+import { LogLimiter } from '../core/log-limiter.js';
 import type { Store } from '../store/store.js';
 import type { EventMatch, InboxEntries } from './entries.js';
-import type { CompiledFilter } from './filters.js';
+import { CostBudget, EVAL_COST_BASE, PASS_COST_BASE, type CompiledFilter } from './filters.js';
 import type { StoredEvent, StreamService } from './streams.js';
 
 export type CleanupMode = 'manual' | 'at' | 'on_terminal' | 'on_terminal_or_at';
@@ -30,6 +35,18 @@ export interface LiveSubscription {
   consumed: number;
   /** A terminal signal for trackedResourceRef has been seen (removal is scheduled). */
   terminal: boolean;
+  /** Events its filter went over the cost limit on (not matched), since the daemon started. */
+  filterError: FilterError | null;
+}
+
+export interface FilterError {
+  code: 'filter_too_costly';
+  message: string;
+  /** When the last one was seen, and its offset. */
+  at: string;
+  offset: number;
+  /** How many events since the daemon started. */
+  events: number;
 }
 
 export interface MatcherDeps {
@@ -47,10 +64,12 @@ export class Matcher {
   private readonly bySource = new Map<string, LiveSubscription[]>();
   private readonly byId = new Map<string, LiveSubscription>();
   private readonly setConsumed: Database.Statement;
+  private readonly costWarnings: LogLimiter;
   private terminalListener: (sub: LiveSubscription) => void = () => {};
 
   constructor(private readonly deps: MatcherDeps) {
     this.setConsumed = deps.store.db.prepare('UPDATE inbox_subscriptions SET consumed_offset = ? WHERE subscription_id = ?');
+    this.costWarnings = new LogLimiter(deps.clock);
     deps.streams.onAppended((sourceId, events) => this.onAppended(sourceId, events));
     deps.streams.setConsumerCounter((sourceId) => this.count(sourceId));
   }
@@ -102,14 +121,16 @@ export class Matcher {
    */
   catchUp(sub: LiveSubscription, throughOffset: number): number {
     const matches: EventMatch[] = [];
+    const budget = new CostBudget();
     let consumed = sub.consumed;
     while (consumed < throughOffset) {
       const events = this.deps.streams.read(sub.sourceId, consumed, Math.min(CATCH_UP_CHUNK, throughOffset - consumed));
       const inRange = events.filter((e) => e.offset <= throughOffset);
       if (inRange.length === 0) break;
-      for (const event of inRange) this.consider(sub, event, JSON.stringify(event), matches);
+      for (const event of inRange) this.consider(sub, event, JSON.stringify(event), matches, budget);
       consumed = inRange[inRange.length - 1]!.offset;
     }
+    this.recordOverruns(sub, budget);
     this.advance([[sub, Math.max(consumed, sub.consumed)]]);
     return this.deps.entries.addEventEntries(matches).length;
   }
@@ -127,24 +148,45 @@ export class Matcher {
       if (sub.consumed >= last) continue;
       // Behind the stream (should not happen while pushed): consume the gap from the stream first.
       if (sub.consumed < first - 1) this.catchUp(sub, first - 1);
+      const budget = new CostBudget();
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
         if (event.offset <= sub.consumed) continue;
-        this.consider(sub, event, (json[i] ??= JSON.stringify(event)), matches);
+        this.consider(sub, event, (json[i] ??= JSON.stringify(event)), matches, budget);
       }
+      this.recordOverruns(sub, budget);
       moves.push([sub, last]);
     }
     this.advance(moves);
     this.deps.entries.addEventEntries(matches);
   }
 
-  private consider(sub: LiveSubscription, event: StoredEvent, eventJson: string, out: EventMatch[]): void {
-    if (!event.pruned && sub.filter.test(event)) out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson });
+  private consider(sub: LiveSubscription, event: StoredEvent, eventJson: string, out: EventMatch[], budget: CostBudget): void {
+    budget.admit(eventJson.length);
+    if (!event.pruned && sub.filter.test(event, budget)) out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson });
     if (!sub.terminal && isTerminalSignal(sub, event)) {
       sub.terminal = true;
       this.deps.store.onRollback(() => (sub.terminal = false));
       this.terminalListener(sub);
     }
+  }
+
+  /** Inside the pass's transaction: the filter's overruns on the subscription (undone on rollback), and a warning. */
+  private recordOverruns(sub: LiveSubscription, budget: CostBudget): void {
+    if (budget.overruns === 0) return;
+    const before = sub.filterError;
+    const events = (before?.events ?? 0) + budget.overruns;
+    sub.filterError = {
+      code: 'filter_too_costly',
+      message: `the filter's expr went over its cost limit (${EVAL_COST_BASE} units per event and ${PASS_COST_BASE} per append, each plus one per byte of the events) on ${events} event(s), which were not matched`,
+      at: isoAt(this.deps.clock.now()),
+      offset: budget.lastOverrun!,
+      events,
+    };
+    this.deps.store.onRollback(() => (sub.filterError = before));
+    this.costWarnings.limit(sub.subscriptionId, (suppressed) =>
+      this.deps.logger.warn({ subscriptionId: sub.subscriptionId, offset: budget.lastOverrun, events: budget.overruns, suppressed }, 'subscription filter over its cost limit; events not matched'),
+    );
   }
 
   /** Persist new consumer offsets; the in-memory ones follow, and go back on rollback. */

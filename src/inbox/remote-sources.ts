@@ -14,7 +14,8 @@
  *   (null on the first); `notBefore` (epoch ms on the daemon's clock, `now`) holds off the next
  *   scheduled poll (rate limits). `credential` is `{profile, kind, secret}` or null
  *   (source-credentials.ts): in memory only; messages are scrubbed of the secret and a result that
- *   contains it is refused.
+ *   contains it is refused. Failure messages are one line, without stack frames or svc's install
+ *   directory, at most 500 characters (core/error-text.ts), wherever they are stored or answered.
  * A module that cannot be imported, or whose default export has no `poll`, is refused at creation
  * with 400 invalid_source_module; one outside the module directories with 400
  * source_module_not_allowed (module-path.ts), checked again before every load. svc's own modules
@@ -22,6 +23,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
+import { errorText } from '../core/error-text.js';
 import { AppError, errors, type Issue } from '../core/errors.js';
 import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import { ModuleLocations } from './module-path.js';
@@ -35,8 +37,6 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 export const MODULE_TIME_LIMIT_MS = 30_000;
 /** A managed remote source whose last subscription went away is paused this long after. */
 export const IDLE_AUTO_PAUSE_MS = 5 * 60_000;
-/** A module's failure message is its own text: kept this short wherever it is stored or answered. */
-export const MODULE_ERROR_MAX_CHARS = 500;
 
 export const RemoteSourceConfigSchema = z.strictObject({
   modulePath: z
@@ -139,11 +139,11 @@ export class RemoteModules {
     const modulePath = await this.resolve(spec);
     const outcome = await runModuleJob({ op: 'check', modulePath, moduleConfig: spec.moduleConfig, ...ctx }, this.limit(spec), this.shutdown.signal);
     if (!outcome.ok && outcome.stage === 'aborted') throw errors.shuttingDown();
-    if (!outcome.ok && outcome.stage !== 'validate') throw errors.invalidSourceModule(spec.modulePath, bounded(redact(outcome.error, ctx.credential)));
+    if (!outcome.ok && outcome.stage !== 'validate') throw errors.invalidSourceModule(spec.modulePath, errorText(redact(outcome.error, ctx.credential)));
     const schema = this.schemaOf(spec, outcome.schema);
     const issues = moduleConfigIssues(spec, schema);
     if (issues.length > 0) throw errors.invalidRequest(issues);
-    if (!outcome.ok) throw errors.invalidSourceConfig(`the module refused moduleConfig: ${bounded(redact(outcome.error, ctx.credential))}`);
+    if (!outcome.ok) throw errors.invalidSourceConfig(`the module refused moduleConfig: ${errorText(redact(outcome.error, ctx.credential))}`);
     return { schema };
   }
 
@@ -152,10 +152,10 @@ export class RemoteModules {
     try {
       const modulePath = await this.resolve(spec);
       const outcome = await runModuleJob({ op: 'schema', modulePath, moduleConfig: spec.moduleConfig }, this.limit(spec), this.shutdown.signal);
-      if (!outcome.ok) return { schema: null, error: bounded(`${outcome.stage}: ${outcome.error}`) };
+      if (!outcome.ok) return { schema: null, error: errorText(`${outcome.stage}: ${outcome.error}`) };
       return { schema: this.schemaOf(spec, outcome.schema), error: null };
     } catch (err) {
-      if (err instanceof AppError) return { schema: null, error: bounded(`${err.code}: ${err.message}`) };
+      if (err instanceof AppError) return { schema: null, error: errorText(`${err.code}: ${err.message}`) };
       throw err;
     }
   }
@@ -178,7 +178,7 @@ export class RemoteModules {
    * events and the cursor are stored and served.
    */
   async poll(spec: ModuleSpec, cursor: unknown, configRef: string | null, ctx: ModuleContext & { now: number }): Promise<PollOutcome> {
-    const fail = (error: string, aborted = false): PollOutcome => ({ ok: false, error: bounded(redact(error, ctx.credential)), ...(aborted ? { aborted: true as const } : {}) });
+    const fail = (error: string, aborted = false): PollOutcome => ({ ok: false, error: errorText(redact(error, ctx.credential)), ...(aborted ? { aborted: true as const } : {}) });
     let modulePath: string;
     try {
       modulePath = await this.resolve(spec);
@@ -225,9 +225,6 @@ export function redact(text: string, credential: ModuleCredential | null): strin
   return text.split(credential.secret).join('[redacted]');
 }
 
-export function bounded(text: string): string {
-  return text.length <= MODULE_ERROR_MAX_CHARS ? text : `${text.slice(0, MODULE_ERROR_MAX_CHARS - 1)}…`;
-}
 
 /**
  * Due times of polls (`poll:<id>`) and idle auto-pauses (`idle:<id>`) on the injected clock; one

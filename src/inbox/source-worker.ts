@@ -20,7 +20,8 @@
  * never by its message: importing a file that is not a module (a password file, a token) fails
  * with a message or stack that quotes the file's text ("Unexpected identifier 'hunter2'",
  * "hunter2 is not defined", the offending source line). Messages of the module's own validate and
- * poll are its own and pass through, cut to MESSAGE_MAX characters.
+ * poll are its own and pass through (a poll's with its error's class), cut to MESSAGE_MAX
+ * characters; a stack never crosses (the daemon makes them one line, core/error-text.ts).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -30,7 +31,15 @@ const { pathToFileURL } = require('node:url');
 const controller = new AbortController();
 const MESSAGE_MAX = 500;
 const cut = (t) => (t.length <= MESSAGE_MAX ? t : t.slice(0, MESSAGE_MAX - 1) + '…');
-const describe = (e) => cut(e && e.stack ? String(e.stack).split('\n').slice(0, 3).join(' | ') : String(e));
+// What a poll threw, as its class and message: never its stack (frames name files of the install).
+const describe = (e) => {
+  try {
+    if (e && typeof e.message === 'string') return cut((typeof e.name === 'string' && e.name ? e.name + ': ' : '') + e.message);
+    return cut(String(e));
+  } catch {
+    return 'the poll failed with a value that cannot be shown';
+  }
+};
 const url = pathToFileURL(where.modulePath).href;
 // The first position in the module file named by the stack: ESM frames use its URL, a CommonJS
 // syntax error's header and frames its plain path.

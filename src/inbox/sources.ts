@@ -22,6 +22,7 @@
  */
 import { KeyedSerial } from '../core/serial.js';
 import type { Clock } from '../core/clock.js';
+import { errorText } from '../core/error-text.js';
 import { AppError, errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
@@ -29,7 +30,7 @@ import type { Logger } from 'pino';
 import type { Host, HostService } from './hosts.js';
 import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor, sourceConfigSchema } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
-import { bounded, IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
+import { IDLE_AUTO_PAUSE_MS, RemoteSchedule, type ModuleSpec, type RemoteModules } from './remote-sources.js';
 import type { CredentialResolution, SourceCredentials } from './source-credentials.js';
 import type { SharedSource } from './stream-backend.js';
 import { EventInputSchema, type AppendResult, type EventInput, type StreamService } from './streams.js';
@@ -337,7 +338,7 @@ export class SourceService {
     const resolved = this.deps.credentials.resolve(host, configRef);
     // svc's own modules are checked by their schema (moduleSpecFor); user modules load and validate.
     if (spec.builtin === null) await this.deps.modules.check(spec, { hostConfig: host.config, credential: resolved.ok ? resolved.credential : null });
-    return resolved.ok ? null : bounded(resolved.error);
+    return resolved.ok ? null : errorText(resolved.error);
   }
 
   // --- managed remote sources: pause, resume, poll -------------------------------------------
@@ -425,9 +426,9 @@ export class SourceService {
     return { sourceId, appended: appended.appended, deduped: appended.deduped, state: this.row(sourceId).state };
   }
 
-  /** The message is stored, logged and answered (502) at most MODULE_ERROR_MAX_CHARS long. */
+  /** The message is stored, logged and answered (502) as one safe line (core/error-text.ts). */
   private markError(sourceId: string, message: string): Failure {
-    const error = bounded(message);
+    const error = errorText(message);
     this.deps.store.tx(() => {
       const row = this.stmts.byId.get(sourceId);
       if (!row) return;

@@ -23,7 +23,7 @@ import { TimerSchedule } from '../runtime/timer-scheduler.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import { compileFilter, type FilterSpec } from './filters.js';
-import type { CleanupMode, LiveSubscription, Matcher } from './matcher.js';
+import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';
 import type { SourceService } from './sources.js';
 import type { StreamService } from './streams.js';
 
@@ -51,6 +51,8 @@ export interface Subscription {
   /** When the cleanup policy removes the subscription (null: not scheduled). */
   removeAt: string | null;
   createdAt: string;
+  /** Events its CEL filter went over the cost limit on, since the daemon started (null: none). */
+  filterError: FilterError | null;
 }
 
 export interface StartInput {
@@ -178,7 +180,7 @@ export class SubscriptionService {
   }
 
   get(subscriptionId: string): Subscription {
-    return toSubscription(this.row(subscriptionId), this.deps.matcher.get(subscriptionId)?.consumed);
+    return toSubscription(this.row(subscriptionId), this.deps.matcher.get(subscriptionId));
   }
 
   list(query: SubscriptionListQuery = {}): Subscription[] {
@@ -187,7 +189,7 @@ export class SubscriptionService {
     else if (query.sourceId !== undefined) rows = this.stmt.bySource.all(query.sourceId) as SubscriptionRow[];
     else rows = this.stmt.all.all() as SubscriptionRow[];
     if (query.agentId !== undefined && query.sourceId !== undefined) rows = rows.filter((r) => r.source_id === query.sourceId);
-    return rows.map((r) => toSubscription(r, this.deps.matcher.get(r.subscription_id)?.consumed));
+    return rows.map((r) => toSubscription(r, this.deps.matcher.get(r.subscription_id)));
   }
 
   delete(subscriptionId: string): void {
@@ -304,6 +306,7 @@ export class SubscriptionService {
       cleanupMode: cleanup.mode,
       consumed,
       terminal: false,
+      filterError: null,
     };
     this.deps.matcher.add(live);
     this.deps.matcher.catchUp(live, highWatermarkOffset);
@@ -385,11 +388,13 @@ export class SubscriptionService {
       subscriptionId: row.subscription_id,
       agentId: row.agent_id,
       sourceId: row.source_id,
-      filter: compileFilter(JSON.parse(row.filter) as FilterSpec, this.deps.logger),
+      // Created under the limits of its time: the run-time cost limit still applies.
+      filter: compileFilter(JSON.parse(row.filter) as FilterSpec, this.deps.logger, { stored: true }),
       trackedResourceRef: row.tracked_resource_ref,
       cleanupMode: row.cleanup_mode,
       consumed: row.consumed_offset,
       terminal: row.terminal_at !== null,
+      filterError: null,
     };
   }
 }
@@ -410,7 +415,7 @@ function checkCleanup(input: CreateSubscriptionInput): CleanupPolicy {
   };
 }
 
-function toSubscription(r: SubscriptionRow, consumed: number | undefined): Subscription {
+function toSubscription(r: SubscriptionRow, live: LiveSubscription | undefined): Subscription {
   return {
     subscriptionId: r.subscription_id,
     agentId: r.agent_id,
@@ -421,9 +426,10 @@ function toSubscription(r: SubscriptionRow, consumed: number | undefined): Subsc
     startPolicy: r.start_policy,
     startOffset: r.start_offset,
     startTime: r.start_time,
-    consumedOffset: consumed ?? r.consumed_offset,
+    consumedOffset: live?.consumed ?? r.consumed_offset,
     terminalAt: r.terminal_at,
     removeAt: r.remove_at_ms === null ? null : isoAt(r.remove_at_ms),
     createdAt: r.created_at,
+    filterError: live?.filterError ?? null,
   };
 }

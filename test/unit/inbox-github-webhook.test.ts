@@ -93,14 +93,18 @@ describe('signed deliveries', () => {
     expect(t.s.inbox.entries.list(agent.agentId, { limit: 10 })).toHaveLength(1);
   });
 
-  it('ping appends nothing; another event is kept whole, keyed by its delivery', async () => {
+  it('ping appends nothing; a push is keyed by what it moved; another event is kept whole, keyed by its payload', async () => {
     const ping = await deliver('ping', { zen: 'Keep it logically awesome.', hook_id: 1, repository });
     expect(ping.json()).toMatchObject({ event: 'ping', eventId: null, appended: 0, deduped: 0 });
-    const push = { ref: 'refs/heads/main', commits: [{ id: 'abc' }], repository };
+    const push = { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), commits: [{ id: 'b'.repeat(40) }], repository };
     const first = await deliver('push', push, { id: 'push-1' });
-    expect(first.json()).toMatchObject({ eventId: 'deliveries:push-1', appended: 1 });
-    expect(stored()[0]).toMatchObject({ type: 'github.push', data: push, metadata: { eventType: 'push', deliveryId: 'push-1' } });
+    expect(first.json()).toMatchObject({ eventId: `pushes:refs/heads/main:${'a'.repeat(40)}..${'b'.repeat(40)}`, appended: 1 });
+    expect(stored()[0]).toMatchObject({ type: 'github.push', data: push, metadata: { eventType: 'push', deliveryId: 'push-1', ref: 'refs/heads/main' } });
     expect((await deliver('push', push, { id: 'push-1' })).json()).toMatchObject({ appended: 0, deduped: 1 });
+    const release = { action: 'published', release: { id: 5, tag_name: 'v1.0.0' }, repository };
+    const published = await deliver('release', release, { id: 'release-1' });
+    expect(published.json()).toMatchObject({ eventId: expect.stringMatching(/^payloads:[0-9a-f]{64}$/), appended: 1 });
+    expect(stored()[1]).toMatchObject({ type: 'github.release', data: release, metadata: { eventType: 'release', deliveryId: 'release-1' } });
   });
 
   it("accepts GitHub's form encoding (payload=…), signed over the encoded bytes", async () => {

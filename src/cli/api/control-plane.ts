@@ -2369,7 +2369,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an agent to a source (or, with the host shortcut, to every source of a host)
-         * @description Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, CEL) are 400 invalid_filter.
+         * @description Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, CEL) are 400 invalid_filter; a CEL expr known to be too costly (comprehensions nested more than 2 deep, or over the cost limit on an empty event) is 400 filter_too_costly. At run time an event the expr goes over its cost limit on is not matched, and filterError of the subscription says so.
          */
         post: operations["inboxCreateSubscription"];
         delete?: never;
@@ -2842,7 +2842,7 @@ export interface paths {
         put?: never;
         /**
          * A GitHub webhook delivery for a github source (the source's stream gets the event)
-         * @description Needs no control token: the X-Hub-Signature-256 HMAC-SHA256 of the raw body with the secret of the source's webhookSecretRef credential profile is the authentication (missing: 401 webhook_signature_required; wrong: 403 webhook_signature_invalid; nothing is appended). A source that does not exist, is not a github source, has no webhookSecretRef or whose secret is not stored answers the same 404 source_not_found. Content type application/json or application/x-www-form-urlencoded (payload=…), at most 4194304 bytes (413). X-GitHub-Event and X-GitHub-Delivery are required (400). repository.full_name must be the source's repository (400 webhook_repository_mismatch). issues, pull_request, issue_comment and workflow_run deliveries become the events polling gives for the same state (same ids); other events become github.<event> keyed by the delivery id; ping appends nothing. A replayed or redelivered delivery is deduplicated (deduped: 1). The Host header must be a loopback name or listed in auth.allowed_hosts (a tunnel that keeps the public host name needs it there).
+         * @description Needs no control token: the X-Hub-Signature-256 HMAC-SHA256 of the raw body with the secret of the source's webhookSecretRef credential profile is the authentication (missing: 401 webhook_signature_required; wrong: 403 webhook_signature_invalid; nothing is appended). A source that does not exist, is not a github source, has no webhookSecretRef or whose secret is not stored answers the same 404 source_not_found. Content type application/json or application/x-www-form-urlencoded (payload=…), at most 4194304 bytes (413). X-GitHub-Event and X-GitHub-Delivery are required (400); neither is signed, so the body decides what the event is. repository.full_name must be the source's repository (400 webhook_repository_mismatch). issues, pull_request, issue_comment and workflow_run bodies become the events polling gives for the same state (same ids), a push is keyed by its ref and the commits it moved, other events become github.<event> keyed by a hash of the payload; ping appends nothing. An event name of those five on a body that is not one is 400 invalid_request. A signed body sent again, whatever its delivery id or event name, is deduplicated (deduped: 1). The Host header must be a loopback name or listed in auth.allowed_hosts (a tunnel that keeps the public host name needs it there).
          */
         post: operations["receiveGithubWebhook"];
         delete?: never;
@@ -5390,6 +5390,18 @@ export interface components {
             terminalAt: string | null;
             removeAt: string | null;
             createdAt: string;
+            /** @description events the CEL filter went over its cost limit on (not matched), since the daemon started; null: none */
+            filterError: {
+                /** @enum {string} */
+                code: "filter_too_costly";
+                message: string;
+                /** @description when the last such event was seen */
+                at: string;
+                /** @description the last such event */
+                offset: number;
+                /** @description how many since the daemon started */
+                events: number;
+            } | null;
         };
         CreateSubscriptionBody: {
             agentId: string;
@@ -5435,7 +5447,7 @@ export interface components {
             match?: {
                 [key: string]: string | number | boolean | null | (string | number | boolean | null)[];
             };
-            /** @description CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter) */
+            /** @description CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter; comprehensions nested more than 2 deep: 400 filter_too_costly); run with a cost limit */
             expr?: string;
             /** @description AgentInbox's block: dot path over event.metadata -> wanted value (an object matches key by key, an array any of its values, or all of them when the actual value is an array) */
             metadata?: {
@@ -5747,7 +5759,7 @@ export interface components {
             /** @description the event's id in the source's stream (null for ping) */
             eventId: string | null;
             appended: number;
-            /** @description 1 when this state (or this delivery) was already stored: a replay or redelivery */
+            /** @description 1 when this state (or this body) was already stored: a replay or redelivery */
             deduped: number;
         };
     };
@@ -15624,7 +15636,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionList"];
                 };
             };
-            /** @description Bad request. Codes: invalid_request, invalid_json, invalid_filter. */
+            /** @description Bad request. Codes: invalid_request, invalid_json, invalid_filter, filter_too_costly. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -350,7 +350,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe an agent to a source (or, with the host shortcut, to every source of a host)
-         * @description Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, CEL) are 400 invalid_filter.
+         * @description Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, CEL) are 400 invalid_filter; a CEL expr known to be too costly (comprehensions nested more than 2 deep, or over the cost limit on an empty event) is 400 filter_too_costly. At run time an event the expr goes over its cost limit on is not matched, and filterError of the subscription says so.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -1349,6 +1349,18 @@ export interface components {
             terminalAt: string | null;
             removeAt: string | null;
             createdAt: string;
+            /** @description events the CEL filter went over its cost limit on (not matched), since the daemon started; null: none */
+            filterError: {
+                /** @enum {string} */
+                code: "filter_too_costly";
+                message: string;
+                /** @description when the last such event was seen */
+                at: string;
+                /** @description the last such event */
+                offset: number;
+                /** @description how many since the daemon started */
+                events: number;
+            } | null;
         };
         CreateSubscriptionBody: {
             agentId: string;
@@ -1394,7 +1406,7 @@ export interface components {
             match?: {
                 [key: string]: string | number | boolean | null | (string | number | boolean | null)[];
             };
-            /** @description CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter) */
+            /** @description CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter; comprehensions nested more than 2 deep: 400 filter_too_costly); run with a cost limit */
             expr?: string;
             /** @description AgentInbox's block: dot path over event.metadata -> wanted value (an object matches key by key, an array any of its values, or all of them when the actual value is an array) */
             metadata?: {
@@ -3507,7 +3519,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionList"];
                 };
             };
-            /** @description Bad request. Codes: invalid_request, invalid_json, invalid_filter. */
+            /** @description Bad request. Codes: invalid_request, invalid_json, invalid_filter, filter_too_costly. */
             400: {
                 headers: {
                     [name: string]: unknown;

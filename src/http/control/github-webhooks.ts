@@ -19,7 +19,7 @@ const Received = z
     deliveryId: z.string().openapi({ description: 'X-GitHub-Delivery' }),
     eventId: z.string().nullable().openapi({ description: "the event's id in the source's stream (null for ping)" }),
     appended: z.number().int(),
-    deduped: z.number().int().openapi({ description: '1 when this state (or this delivery) was already stored: a replay or redelivery' }),
+    deduped: z.number().int().openapi({ description: '1 when this state (or this body) was already stored: a replay or redelivery' }),
   })
   .openapi('GithubWebhookReceived');
 
@@ -49,7 +49,7 @@ export function githubWebhookRoutes(s: Services): AnyRoute[] {
       auth: 'open',
       tags: ['inbox'],
       summary: "A GitHub webhook delivery for a github source (the source's stream gets the event)",
-      description: `Needs no control token: the X-Hub-Signature-256 HMAC-SHA256 of the raw body with the secret of the source's webhookSecretRef credential profile is the authentication (missing: 401 webhook_signature_required; wrong: 403 webhook_signature_invalid; nothing is appended). A source that does not exist, is not a github source, has no webhookSecretRef or whose secret is not stored answers the same 404 source_not_found. Content type application/json or application/x-www-form-urlencoded (payload=…), at most ${WEBHOOK_BODY_LIMIT} bytes (413). X-GitHub-Event and X-GitHub-Delivery are required (400). repository.full_name must be the source's repository (400 webhook_repository_mismatch). issues, pull_request, issue_comment and workflow_run deliveries become the events polling gives for the same state (same ids); other events become github.<event> keyed by the delivery id; ping appends nothing. A replayed or redelivered delivery is deduplicated (deduped: 1). The Host header must be a loopback name or listed in auth.allowed_hosts (a tunnel that keeps the public host name needs it there).`,
+      description: `Needs no control token: the X-Hub-Signature-256 HMAC-SHA256 of the raw body with the secret of the source's webhookSecretRef credential profile is the authentication (missing: 401 webhook_signature_required; wrong: 403 webhook_signature_invalid; nothing is appended). A source that does not exist, is not a github source, has no webhookSecretRef or whose secret is not stored answers the same 404 source_not_found. Content type application/json or application/x-www-form-urlencoded (payload=…), at most ${WEBHOOK_BODY_LIMIT} bytes (413). X-GitHub-Event and X-GitHub-Delivery are required (400); neither is signed, so the body decides what the event is. repository.full_name must be the source's repository (400 webhook_repository_mismatch). issues, pull_request, issue_comment and workflow_run bodies become the events polling gives for the same state (same ids), a push is keyed by its ref and the commits it moved, other events become github.<event> keyed by a hash of the payload; ping appends nothing. An event name of those five on a body that is not one is 400 invalid_request. A signed body sent again, whatever its delivery id or event name, is deduplicated (deduped: 1). The Host header must be a loopback name or listed in auth.allowed_hosts (a tunnel that keeps the public host name needs it there).`,
       params: Params,
       rawBody: true,
       bodyLimit: WEBHOOK_BODY_LIMIT,

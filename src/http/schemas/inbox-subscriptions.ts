@@ -32,7 +32,7 @@ export const SubscriptionFilter = z
       .record(z.string(), z.union([MatchScalar, z.array(MatchScalar)]))
       .optional()
       .openapi({ description: 'dot path over the event (type, subject, id, time, data.*, metadata.*) -> value, or array of values (any of)' }),
-    expr: z.string().optional().openapi({ description: 'CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter)' }),
+    expr: z.string().optional().openapi({ description: 'CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter; comprehensions nested more than 2 deep: 400 filter_too_costly); run with a cost limit' }),
     metadata: OpenObject.optional().openapi({
       description:
         "AgentInbox's block: dot path over event.metadata -> wanted value (an object matches key by key, an array any of its values, or all of them when the actual value is an array)",
@@ -87,6 +87,16 @@ export const Subscription = z
     terminalAt: z.string().nullable(),
     removeAt: z.string().nullable(),
     createdAt: z.string(),
+    filterError: z
+      .object({
+        code: z.literal('filter_too_costly'),
+        message: z.string(),
+        at: z.string().openapi({ description: 'when the last such event was seen' }),
+        offset: z.number().int().openapi({ description: 'the last such event' }),
+        events: z.number().int().openapi({ description: 'how many since the daemon started' }),
+      })
+      .nullable()
+      .openapi({ description: 'events the CEL filter went over its cost limit on (not matched), since the daemon started; null: none' }),
   })
   .openapi('Subscription');
 

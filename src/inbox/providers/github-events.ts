@@ -8,9 +8,15 @@
  * or replayed webhook, and a webhook plus the poll that sees the same state are one event: the
  * stream stores an id once. Issues and pull requests are keyed by number, not id, because the
  * issues list (polling) and pull_request webhooks carry different ids for one pull request but the
- * same number. A deletion gets `…:deleted` (the object's updated_at does not change when it goes);
- * webhook events without a resource state (push, releases, reviews, …) are keyed by their
- * delivery: `deliveries:<X-GitHub-Delivery>`.
+ * same number. A deletion gets `…:deleted` (the object's updated_at does not change when it goes).
+ * A push is what it moved: `pushes:<ref>:<before>..<after>`. Other webhook events (releases,
+ * reviews, stars, …) have no resource state and are keyed by their body:
+ * `payloads:<sha256 of the payload>`, so a replay with a fresh X-GitHub-Delivery is one event too.
+ *
+ * A webhook's kind comes from its body, not from X-GitHub-Event (a header the HMAC does not cover):
+ * `bodyKind` tells an issue, pull request, issue comment, workflow run, push or ping by the keys
+ * GitHub puts in each (and the keys of their sibling events that it must not have), so a captured
+ * body sent again under another event name maps to the same event.
  *
  * `subject` is AgentInbox's resource ref: `repo:<owner>/<repo>:issue:<n>`, `…:pr:<n>` (comments
  * carry their issue's or pull request's), `…:workflow_run:<id>`. `metadata.lifecycle` is
@@ -18,6 +24,8 @@
  * run completes, else `active`: a subscription with `trackedResourceRef` = the subject and cleanup
  * `on_terminal(_or_at)` ends there.
  */
+
+import { createHash } from 'node:crypto';
 
 export interface RepoRef {
   owner: string;
@@ -169,24 +177,64 @@ export function workflowRunEvent(r: RepoRef, run: Obj, via: Origin): GithubEvent
   };
 }
 
+/** A push: the ref, and the commits it moved from and to (a force-push back to a commit is another push). */
+export function pushEvent(r: RepoRef, p: Obj, via: Origin): GithubEvent {
+  const ref = str(p.ref) ?? '';
+  const before = str(p.before) ?? '';
+  const after = str(p.after) ?? '';
+  return {
+    id: `pushes:${ref}:${before}..${after}`,
+    type: 'github.push',
+    subject: null,
+    data: p,
+    metadata: { ...common(r, 'push', null, via), ref, before, after, number: null, isPullRequest: false },
+  };
+}
+
+/** Webhook events svc maps by their body; X-GitHub-Event naming one of them must agree with the body. */
+export const BODY_KINDS = ['issues', 'pull_request', 'issue_comment', 'workflow_run', 'push'] as const;
+export type BodyKind = (typeof BODY_KINDS)[number] | 'ping';
+
+const isObj = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * What a webhook body is, by its keys (docs.github.com "Webhook events and payloads"), or null for
+ * any other event. Siblings that carry the same object are told apart by their own key:
+ * pull_request_review(_comment, _thread) have `review`, `comment`, `thread`; deployment(_status,
+ * _review) have `deployment`, `deployment_status`, `approver` or `workflow_job_run(s)`.
+ */
+export function bodyKind(p: Obj): BodyKind | null {
+  const has = (...keys: string[]) => keys.some((k) => p[k] !== undefined);
+  if (typeof p.zen === 'string' && p.hook_id !== undefined) return 'ping';
+  if (isObj(p.comment) && isObj(p.issue)) return 'issue_comment';
+  if (isObj(p.issue) && !has('comment')) return 'issues';
+  if (isObj(p.pull_request) && !has('review', 'comment', 'thread')) return 'pull_request';
+  if (isObj(p.workflow_run) && !has('deployment', 'deployment_status', 'approver', 'workflow_job_run', 'workflow_job_runs', 'workflow_job')) return 'workflow_run';
+  if (typeof p.ref === 'string' && typeof p.before === 'string' && typeof p.after === 'string') return 'push';
+  return null;
+}
+
 /**
  * A verified webhook delivery as an event, or null for `ping` (GitHub's hello when a hook is
- * created). Issues, pull requests, issue comments and workflow runs map as polling does; any other
- * event keeps its whole payload as `data`, with the issue or pull request it concerns as subject.
+ * created). The body decides (bodyKind): issues, pull requests, issue comments and workflow runs
+ * map as polling does, a push by what it moved; any other event keeps its whole payload as `data`,
+ * typed by its X-GitHub-Event, with the issue or pull request it concerns as subject.
  */
 export function webhookEvent(r: RepoRef, eventName: string, deliveryId: string, payload: Obj): GithubEvent | null {
-  if (eventName === 'ping') return null;
+  const kind = bodyKind(payload);
+  if (eventName === 'ping' || kind === 'ping') return null;
   const via: Origin = { origin: 'webhook', action: str(payload.action), deliveryId, sender: login(payload.sender) };
-  if (eventName === 'issues' && payload.issue) return issueLikeEvent(r, asObj(payload.issue), via, false);
-  if (eventName === 'pull_request' && payload.pull_request) return issueLikeEvent(r, asObj(payload.pull_request), via, true);
-  if (eventName === 'issue_comment' && payload.comment) return commentEvent(r, asObj(payload.comment), via, asObj(payload.issue));
-  if (eventName === 'workflow_run' && payload.workflow_run) return workflowRunEvent(r, asObj(payload.workflow_run), via);
+  if (kind === 'issues') return issueLikeEvent(r, asObj(payload.issue), via, false);
+  if (kind === 'pull_request') return issueLikeEvent(r, asObj(payload.pull_request), via, true);
+  if (kind === 'issue_comment') return commentEvent(r, asObj(payload.comment), via, asObj(payload.issue));
+  if (kind === 'workflow_run') return workflowRunEvent(r, asObj(payload.workflow_run), via);
+  if (kind === 'push') return pushEvent(r, payload, via);
   const pr = num(asObj(payload.pull_request).number);
   const issue = asObj(payload.issue);
   const issueNumber = num(issue.number);
   const subject = pr !== null ? resourceRef(r, 'pr', pr) : issueNumber !== null ? resourceRef(r, issue.pull_request ? 'pr' : 'issue', issueNumber) : null;
   return {
-    id: `deliveries:${deliveryId}`,
+    id: `payloads:${createHash('sha256').update(JSON.stringify(payload)).digest('hex')}`,
     type: `github.${eventName}`,
     subject,
     data: payload,

@@ -10,24 +10,32 @@
  *   secret, or one whose secret cannot be read all answer the same 404 source_not_found (the log
  *   says which), so the route tells nothing about sources or secrets;
  * - the body: a signature that does not verify is 403 webhook_signature_invalid, none is 401
- *   webhook_signature_required; nothing is appended either way;
- * - replays: a delivery sent again (a replay, or GitHub's redelivery with the same
- *   X-GitHub-Delivery) maps to the same event id (resource state, or the delivery id for other
- *   events), which the stream stores once: it answers `deduped: 1` and appends nothing;
+ *   webhook_signature_required; nothing is appended either way, and the warning goes to the log
+ *   at most once a minute per source and reason, with the count of those not written (LogLimiter);
+ * - replays: a signed body sent again (GitHub's redelivery, or a captured body with a fresh
+ *   X-GitHub-Delivery) maps to the same event id (its resource state, what a push moved, or a hash
+ *   of the payload for other events), which the stream stores once: it answers `deduped: 1` and
+ *   appends nothing (logged at debug);
+ * - the headers: X-GitHub-Event and X-GitHub-Delivery are not signed. The body decides what the
+ *   event is (github-events.ts bodyKind), so a body sent again under another event name is the same
+ *   event; an event name svc maps (issues, pull_request, issue_comment, workflow_run, push) on a body
+ *   that is not one is 400 invalid_request (GitHub never sends that);
  * - another repository's delivery signed with the same secret (one secret shared by two hooks): 400
  *   webhook_repository_mismatch unless `repository.full_name` is the source's repository.
  * Bodies are limited to WEBHOOK_BODY_LIMIT bytes (413), JSON or GitHub's form encoding (`payload=`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock.js';
 import { AppError, errors } from '../../core/errors.js';
+import { LogLimiter } from '../../core/log-limiter.js';
 import { parseJsonBody } from '../../core/json-guard.js';
 import { moduleSpecFor } from '../host-types.js';
 import type { SourceCredentials } from '../source-credentials.js';
 import type { Source } from '../source-records.js';
 import type { SourceService } from '../sources.js';
 import { EventInputSchema, type StreamService } from '../streams.js';
-import { asObj, webhookEvent, type RepoRef } from './github-events.js';
+import { asObj, BODY_KINDS, bodyKind, webhookEvent, type RepoRef } from './github-events.js';
 
 /** GitHub caps payloads at 25 MB; the events svc maps are far smaller (an issue body is at most 64 KiB). */
 export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
@@ -64,22 +72,32 @@ export function signatureMatches(secret: string, body: Buffer, header: string): 
   return timingSafeEqual(Buffer.from(m[1]!, 'hex'), expected);
 }
 
+const MAPPED_EVENTS: ReadonlySet<string> = new Set(BODY_KINDS);
+
 export class GithubWebhooks {
+  private readonly refusals: LogLimiter;
+
   constructor(
     private readonly deps: {
       sources: SourceService;
       streams: StreamService;
       credentials: SourceCredentials;
       logger: Logger;
+      clock: Clock;
     },
-  ) {}
+  ) {
+    this.refusals = new LogLimiter(deps.clock);
+  }
 
   async receive(req: WebhookRequest): Promise<WebhookResult> {
     const { source, secret } = this.target(req.sourceId);
     const body = req.body ?? Buffer.alloc(0);
-    if (req.signature === undefined) throw errors.webhookSignatureRequired();
+    if (req.signature === undefined) {
+      this.refused(`${source.sourceId}:unsigned`, { sourceId: source.sourceId }, 'github webhook refused: no signature');
+      throw errors.webhookSignatureRequired();
+    }
     if (!signatureMatches(secret, body, req.signature)) {
-      this.deps.logger.warn({ sourceId: req.sourceId, deliveryId: req.deliveryId }, 'github webhook refused: signature does not verify');
+      this.refused(`${source.sourceId}:signature`, { sourceId: source.sourceId, deliveryId: req.deliveryId }, 'github webhook refused: signature does not verify');
       throw errors.webhookSignatureInvalid();
     }
     const event = req.event ?? '';
@@ -93,6 +111,9 @@ export class GithubWebhooks {
     const repo = repoOf(source);
     const named = String(asObj(payload.repository).full_name ?? '');
     if (named.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) throw errors.webhookRepositoryMismatch(req.sourceId, `${repo.owner}/${repo.repo}`, named || null);
+    if (MAPPED_EVENTS.has(event) && bodyKind(payload) !== event) {
+      throw errors.invalidRequest([{ path: 'headers.x-github-event', message: `the body is not a ${event} delivery` }]);
+    }
     const mapped = webhookEvent(repo, event, deliveryId, payload);
     if (mapped) {
       // The payload is the caller's: what it makes of the event must still be a valid event.
@@ -100,21 +121,24 @@ export class GithubWebhooks {
       if (!checked.success) throw errors.invalidRequest(checked.error.issues.map((i) => ({ path: ['event', ...i.path].join('.'), message: i.message })));
     }
     const result = mapped ? await this.deps.streams.append(source.sourceId, [mapped]) : { appended: 0, deduped: 0 };
-    this.deps.logger.info({ sourceId: source.sourceId, event, deliveryId, appended: result.appended, deduped: result.deduped }, 'github webhook received');
+    // A replay is logged at debug: anyone holding a captured body can send it again at will.
+    const level = result.appended > 0 ? 'info' : 'debug';
+    this.deps.logger[level]({ sourceId: source.sourceId, event, deliveryId, appended: result.appended, deduped: result.deduped }, 'github webhook received');
     return { ok: true, sourceId: source.sourceId, event, deliveryId, eventId: mapped?.id ?? null, appended: result.appended, deduped: result.deduped };
   }
 
   /** The source and its webhook secret, or the one 404 for every way of not having both. */
   private target(sourceId: string): { source: Source; secret: string } {
-    const notFound = (reason: string): AppError => {
-      this.deps.logger.warn({ sourceId, reason }, 'github webhook refused: no webhook on this source');
+    // Keyed by the source when it exists, else by the reason alone: a caller names any id it likes.
+    const notFound = (reason: string, known = true): AppError => {
+      this.refused(known ? `${sourceId}:no-webhook` : 'no-such-source', { sourceId, reason }, 'github webhook refused: no webhook on this source');
       return errors.sourceNotFound(sourceId, { sourceId });
     };
     let source: Source;
     try {
       source = this.deps.sources.get(sourceId);
     } catch (err) {
-      if (err instanceof AppError) throw notFound('no such source');
+      if (err instanceof AppError) throw notFound('no such source', false);
       throw err;
     }
     if (source.sourceType !== 'github') throw notFound(`a ${source.sourceType} source`);
@@ -123,6 +147,10 @@ export class GithubWebhooks {
     const found = this.deps.credentials.lookup(ref);
     if (!found.ok) throw notFound(found.error);
     return { source, secret: found.credential.secret };
+  }
+
+  private refused(key: string, fields: Record<string, unknown>, message: string): void {
+    this.refusals.limit(key, (suppressed) => this.deps.logger.warn({ ...fields, suppressed }, message));
   }
 }
 
