@@ -222,8 +222,12 @@ export class Store {
       parent.rollbackHooks.push(...child.rollbackHooks);
       return result;
     } catch (err) {
-      sp.rollback.run();
-      sp.release.run();
+      // A full disk or an I/O error makes SQLite roll back the whole transaction, savepoints and
+      // all: then there is nothing left to roll back here, and the caller must see that error.
+      if (this.db.inTransaction) {
+        sp.rollback.run();
+        sp.release.run();
+      }
       runHooks(child.rollbackHooks);
       throw err;
     } finally {
@@ -301,12 +305,14 @@ export class Store {
             try {
               outcomes.push({ ok: true, value: this.tx(item.fn) });
             } catch (error) {
+              // SQLite rolled the whole transaction back (disk full, I/O error): every write of the batch is undone.
+              if (!this.db.inTransaction) throw error;
               outcomes.push({ ok: false, error });
             }
           }
         }).hooks;
       } catch (error) {
-        // The commit itself failed (disk full, I/O error): nobody's write is durable.
+        // The transaction was lost or its commit failed (disk full, I/O error): nobody's write stands.
         for (const item of batch) item.reject(error);
         continue;
       } finally {
@@ -390,18 +396,30 @@ export class Store {
     this.db.pragma(`wal_checkpoint(${mode})`);
   }
 
+  /**
+   * Commit what is queued, checkpoint and close. When the final checkpoint fails (a full disk), the
+   * database is closed all the same and the error thrown after: what was committed stays in the
+   * WAL, which the next open replays; callers still waiting for an fsync are told it failed.
+   */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
     this.checkpointer?.close();
-    // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
-    this.checkpoint();
-    this.durableThrough = this.committedGen;
+    let failed: unknown = null;
+    try {
+      // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
+      this.checkpoint();
+      this.durableThrough = this.committedGen;
+    } catch (err) {
+      failed = err;
+      for (const committed of this.waiting.splice(0)) committed.settle(err);
+    }
     this.pump();
     this.db.close();
     // An fsync still running keeps the descriptor until it returns (walSyncer).
     this.releaseWal();
+    if (failed) throw failed;
   }
 }
 
