@@ -7202,6 +7202,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -7273,6 +7282,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7367,6 +7385,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -7454,6 +7481,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8106,6 +8142,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11183,6 +11228,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14922,6 +14976,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -17729,6 +17792,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -17801,6 +17873,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
