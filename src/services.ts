@@ -44,6 +44,7 @@ import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry } from './runtime/providers/index.js';
 import { ModelCatalog } from './runtime/models.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
+import { storageFaultOf } from './store/faults.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -259,5 +260,11 @@ export async function stopServices(s: Services): Promise<void> {
   // Spans of the work stopped above: a short flush to the collector, the last diagnostics write.
   await s.otlp.stop();
   s.diagnostics.stop();
-  s.store.close();
+  try {
+    s.store.close();
+  } catch (err) {
+    // The database is closed all the same; only a refused disk write is not a failed shutdown.
+    if (storageFaultOf(err) === null) throw err;
+    s.logger.error({ err }, 'the final checkpoint was refused by the disk: committed writes stay in the WAL and the next start replays them');
+  }
 }

@@ -49,7 +49,10 @@ export function registerServe(program: Command): void {
         setTimeout(() => process.exit(1), EXIT_DEADLINE_MS).unref();
         daemon.close(reason).then(
           () => process.exit(0),
-          () => process.exit(1),
+          (err: unknown) => {
+            daemon!.logger.fatal({ err }, 'shutdown failed');
+            process.exit(1);
+          },
         );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));

@@ -336,6 +336,9 @@ export const errors = {
 
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
+  /** The disk holding the database is full (src/store/faults.ts): nothing of the request was written. */
+  insufficientStorage: () =>
+    new AppError(507, 'insufficient_storage', 'the disk holding the database is full: nothing was written; retry once space is freed', {}, { 'retry-after': '5' }),
 
   // --- browser sign-in: OIDC and sessions (src/auth/) ----------------------------------------
   // Never quote a code, a state, a token or a session id: these messages reach logs and browsers.

@@ -1,14 +1,16 @@
 /**
  * The one error handler (CONTRACT.md section 3): every failure on either surface becomes the
  * JSON envelope `{ok:false, error, code, ...}`. Typed AppErrors carry their own status and code;
- * Fastify's own request errors are mapped by code; anything else is a bug: logged, and answered
- * with a generic 500 that reveals nothing.
+ * Fastify's own request errors are mapped by code; a write the full disk refused is 507
+ * insufficient_storage; anything else is a bug: logged, and answered with a generic 500 that
+ * reveals nothing.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../core/errors.js';
 import { boundText } from '../core/json-guard.js';
+import { storageFaultOf } from '../store/faults.js';
 import { maskUrl } from '../telemetry/logger.js';
 
 /** Longest message, and longest string anywhere in the extra fields, an error body quotes. */
@@ -51,6 +53,7 @@ export function toAppError(err: unknown, contentType?: string): AppError | null 
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return errors.uriTooLong();
   }
+  if (storageFaultOf(err) === 'full') return errors.insufficientStorage();
   const status = e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(status, 'invalid_request', e.message ?? 'bad request');

@@ -48,6 +48,7 @@ const TITLES: Record<number, string> = {
   501: 'Not supported here',
   502: 'An upstream failed',
   503: 'Unavailable now: retry after Retry-After seconds',
+  507: 'The disk holding the database is full: nothing was written; retry after Retry-After seconds',
 };
 
 /** The auth hook's refusals (src/http/auth.ts): what every TCP request may meet. */
@@ -104,8 +105,11 @@ export function errorResponses(codes: ErrorCodes, surface: 'control' | 'inbox'):
   return out;
 }
 
-/** What a full queue answers (src/runtime/queue.ts): routes that enqueue on a public or operator budget. */
-export const QUEUE_FULL: ErrorCodes = { 429: ['overloaded'] };
+/** A write the full disk refused (src/store/faults.ts; any write route can meet it, the ones that take messages and events say so). */
+export const DISK_FULL: ErrorCodes = { 507: ['insufficient_storage'] };
+
+/** What a full queue answers (src/runtime/queue.ts), or a full disk: routes that enqueue on a public or operator budget. */
+export const QUEUE_FULL: ErrorCodes = { 429: ['overloaded'], ...DISK_FULL };
 
 /** Public enqueue: the caller's provenance is checked (src/core/provenance.ts) before the queue. */
 export const PUBLIC_ENQUEUE: ErrorCodes = {

@@ -28,11 +28,13 @@
  * writes survive kill -9 but not a power cut.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { migrate } from './migrations/index.js';
 import { Texts } from './texts.js';
+import { walSyncer, type WalSync } from './wal-sync.js';
+
+export type { WalSync };
 
 type Hook = () => void;
 
@@ -70,7 +72,7 @@ export type SyncMode = 'full' | 'normal';
 export interface StoreOptions {
   /** 'full' (default): acknowledged writes survive a power cut; 'normal': only a crash of svc. */
   synchronous?: SyncMode;
-  /** Default: fsync of the WAL file in libuv's thread pool (walSyncer). Tests inject a slow or failing one. */
+  /** Default: fsync of the WAL file in libuv's thread pool (wal-sync.ts). Tests inject a slow or failing one. */
   syncWal?: WalSync;
   /** WAL checkpoints in a worker thread (checkpointer.ts); `false` leaves them to SQLite. */
   checkpointer?: Partial<CheckpointerOptions> | false;
@@ -84,8 +86,6 @@ const CHECKPOINT_CATCH_UP_FRAMES = 16384;
 /** A WAL that grew past this is truncated back to it once checkpointed (bytes). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
-/** Makes everything written to the WAL so far durable, then calls `done` (on the event loop). */
-export type WalSync = (done: (err: Error | null) => void) => void;
 
 /** `Store.write` options for work promised to nobody (the run loop's progress, housekeeping). */
 export const INTERNAL = { durable: false } as const;
@@ -222,8 +222,12 @@ export class Store {
       parent.rollbackHooks.push(...child.rollbackHooks);
       return result;
     } catch (err) {
-      sp.rollback.run();
-      sp.release.run();
+      // A full disk or an I/O error makes SQLite roll back the whole transaction, savepoints and
+      // all: then there is nothing left to roll back here, and the caller must see that error.
+      if (this.db.inTransaction) {
+        sp.rollback.run();
+        sp.release.run();
+      }
       runHooks(child.rollbackHooks);
       throw err;
     } finally {
@@ -301,12 +305,14 @@ export class Store {
             try {
               outcomes.push({ ok: true, value: this.tx(item.fn) });
             } catch (error) {
+              // SQLite rolled the whole transaction back (disk full, I/O error): every write of the batch is undone.
+              if (!this.db.inTransaction) throw error;
               outcomes.push({ ok: false, error });
             }
           }
         }).hooks;
       } catch (error) {
-        // The commit itself failed (disk full, I/O error): nobody's write is durable.
+        // The transaction was lost or its commit failed (disk full, I/O error): nobody's write stands.
         for (const item of batch) item.reject(error);
         continue;
       } finally {
@@ -390,18 +396,30 @@ export class Store {
     this.db.pragma(`wal_checkpoint(${mode})`);
   }
 
+  /**
+   * Commit what is queued, checkpoint and close. When the final checkpoint fails (a full disk), the
+   * database is closed all the same and the error thrown after: what was committed stays in the
+   * WAL, which the next open replays; callers still waiting for an fsync are told it failed.
+   */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
     this.checkpointer?.close();
-    // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
-    this.checkpoint();
-    this.durableThrough = this.committedGen;
+    let failed: unknown = null;
+    try {
+      // A checkpoint syncs the WAL before copying it and the database file after: all is durable.
+      this.checkpoint();
+      this.durableThrough = this.committedGen;
+    } catch (err) {
+      failed = err;
+      for (const committed of this.waiting.splice(0)) committed.settle(err);
+    }
     this.pump();
     this.db.close();
     // An fsync still running keeps the descriptor until it returns (walSyncer).
     this.releaseWal();
+    if (failed) throw failed;
   }
 }
 
@@ -421,52 +439,6 @@ const AUTO_VACUUM_INCREMENTAL = 2;
 
 function runHooks(hooks: Hook[]): void {
   for (const hook of hooks) hook();
-}
-
-/**
- * fsync of the WAL file in libuv's thread pool. The file descriptor is opened at the first sync
- * (the WAL exists by then: the migrations wrote it) and kept: SQLite truncates and reuses the
- * WAL, never replaces it, while its connection is open. The directory is synced once, so the
- * WAL's own entry is durable too (what SQLite does at its first FULL sync of a new WAL).
- */
-function walSyncer(file: string): { sync: WalSync; release: () => void } {
-  let fd: number | null = null;
-  let running = false;
-  let released = false;
-  const closeFd = () => {
-    if (fd !== null) fs.closeSync(fd);
-    fd = null;
-  };
-  const sync: WalSync = (done) => {
-    if (released) return setImmediate(() => done(new Error('store is closed')));
-    if (fd === null) {
-      try {
-        fd = fs.openSync(`${file}-wal`, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW);
-        const dir = fs.openSync(path.dirname(file), fs.constants.O_RDONLY);
-        try {
-          fs.fsyncSync(dir);
-        } finally {
-          fs.closeSync(dir);
-        }
-      } catch (err) {
-        setImmediate(() => done(err as Error));
-        return;
-      }
-    }
-    running = true;
-    fs.fsync(fd, (err) => {
-      running = false;
-      if (released) closeFd();
-      done(err);
-    });
-  };
-  return {
-    sync,
-    release: () => {
-      released = true;
-      if (!running) closeFd();
-    },
-  };
 }
 
 /**

@@ -11,7 +11,7 @@
  *     a normal answer, streamed as SSE in the provider's real wire format (thoughts, then text chunks,
  *     then each tool call with its argument fragments, then finish and usage); `json: true` answers
  *     one plain application/json document instead; `hangAfter: true` streams the pieces and then
- *     keeps the connection open until the client aborts.
+ *     keeps the connection open until the client aborts; `after: promise` answers once it settles.
  *   - `{ type: 'error', status, message?, retryAfter? }`: that HTTP status with the provider's error
  *     body and an optional Retry-After header.
  *   - `{ type: 'hang' }`: never answers (not even headers) until the client goes away.
@@ -44,6 +44,8 @@ export interface AnswerReply {
   json?: boolean;
   /** Stream everything, then keep the connection open until the client aborts. */
   hangAfter?: boolean;
+  /** Answer only once this settles (the test decides when the model replies). */
+  after?: Promise<unknown>;
 }
 
 export type Reply =
@@ -145,6 +147,7 @@ export class FakeModelServer {
       res.end(reply.body);
       return;
     }
+    if (reply.after) await reply.after.catch(() => undefined);
     if (reply.json) return sendJson(res, 200, this.wire.document(reply, request));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const frame of this.wire.frames(reply, request)) {

@@ -1,52 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deriveProvenance, type Priority } from '../../src/core/provenance.js';
 import type { EventEnvelope } from '../../src/events/event-log.js';
-import { ProviderError, type CompletionRequest, type CompletionResult, type ModelProvider } from '../../src/runtime/providers/types.js';
+import { ProviderError, type CompletionResult } from '../../src/runtime/providers/types.js';
 import type { Tool } from '../../src/runtime/tools/types.js';
 import { startServices } from '../../src/services.js';
+import { gate, scriptedAgent, until, type ScriptProvider } from '../helpers/run-loop.js';
 import { testServices, type TestServices } from '../helpers/services.js';
-
-/** A provider whose rounds the test scripts: each call takes the next step (or answers "done"). */
-class ScriptProvider implements ModelProvider {
-  readonly name = 'test';
-  readonly kind = 'test';
-  readonly requests: CompletionRequest[] = [];
-  steps: Array<(req: CompletionRequest) => Promise<CompletionResult> | CompletionResult> = [];
-  async complete(req: CompletionRequest): Promise<CompletionResult> {
-    this.requests.push({ ...req, messages: [...req.messages] });
-    const step = this.steps.shift();
-    return step ? step(req) : { text: 'done', toolCalls: [], stopReason: 'stop' };
-  }
-  async listModels(): Promise<string[]> {
-    return ['m'];
-  }
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { open, opened };
-}
-
-async function until(cond: () => boolean, what = 'condition', ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 let t: TestServices;
 let provider: ScriptProvider;
 
 function setup(opts: { start?: boolean } = {}) {
   t = testServices({ start: false, runLoop: true });
-  provider = new ScriptProvider();
-  t.s.providers.register(provider);
-  t.s.store.tx(() => {
-    t.s.agents.ensureDefault();
-    t.s.agents.setModelOverride('main', 'test/m');
-  });
+  provider = scriptedAgent(t.s);
   if (opts.start !== false) startServices(t.s);
 }
 

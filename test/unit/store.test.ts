@@ -220,6 +220,49 @@ describe('Store', () => {
     store.close();
   });
 
+  /** The database may grow by `pages` more pages: SQLITE_FULL past that, as on a full disk. */
+  const capPages = (store: Store, pages: number) => store.db.pragma(`max_page_count = ${(store.db.pragma('page_count', { simple: true }) as number) + pages}`);
+
+  it('a full disk in the middle of a group commit fails every write of the batch with SQLITE_FULL and commits none; writes work again once there is room', async () => {
+    const store = open();
+    store.db.exec('CREATE TABLE big (s TEXT)');
+    const seen: string[] = [];
+    const small = (v: number) =>
+      store.write(() => {
+        store.db.prepare('INSERT INTO t VALUES (?)').run(v);
+        store.afterCommit(() => seen.push(`small ${v}`));
+        store.onRollback(() => seen.push(`undone ${v}`));
+      });
+    capPages(store, 2);
+    // SQLite rolls the whole transaction back when a statement hits the limit, not only its savepoint.
+    const outcomes = await Promise.allSettled([small(1), store.write(() => store.db.prepare('INSERT INTO big VALUES (?)').run('x'.repeat(200_000))), small(2)]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : 'fulfilled'))).toEqual(['SQLITE_FULL', 'SQLITE_FULL', 'SQLITE_FULL']);
+    expect(store.db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
+    expect(seen).toEqual(['undone 1']);
+    store.db.pragma('max_page_count = 1073741823');
+    await small(3);
+    expect(store.db.prepare('SELECT v FROM t').pluck().all()).toEqual([3]);
+    expect(seen).toEqual(['undone 1', 'small 3']);
+    store.close();
+  });
+
+  it('close when the final checkpoint fails (a full disk): the database is closed all the same and the error thrown after', async () => {
+    const file = dbFile();
+    const store = Store.open(file, { checkpointer: false });
+    store.db.exec('CREATE TABLE big (s TEXT)');
+    await store.write(() => store.db.prepare('INSERT INTO big VALUES (?)').run('y'.repeat(100_000)));
+    // (A real full disk is test/integration/disk-full.test.ts; here only the checkpoint fails.)
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    store.checkpoint = () => {
+      throw full;
+    };
+    expect(() => store.close()).toThrow(full);
+    expect(store.db.open).toBe(false);
+    const again = Store.open(file);
+    expect(again.db.prepare('SELECT length(s) FROM big').pluck().all()).toEqual([100_000]);
+    again.close();
+  });
+
   it('synchronous "normal" commits without any fsync', async () => {
     const syncs: Array<(err: Error | null) => void> = [];
     const store = Store.open(dbFile(), { synchronous: 'normal', syncWal: (done) => syncs.push(done) });

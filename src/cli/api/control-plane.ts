@@ -7214,6 +7214,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -7285,6 +7294,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7379,6 +7397,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -7466,6 +7493,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8118,6 +8154,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11195,6 +11240,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14934,6 +14988,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -17741,6 +17804,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {
@@ -17813,6 +17885,15 @@ export interface operations {
             };
             /** @description Overloaded: retry after Retry-After seconds. Codes: overloaded. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2817,6 +2817,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The disk holding the database is full: nothing was written; retry after Retry-After seconds. Codes: insufficient_storage. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Error envelope */
             default: {
                 headers: {

@@ -1,5 +1,6 @@
 /** Hosts, sources and streams (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
 import type { Services } from '../../services.js';
+import { DISK_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/common.js';
 import {
@@ -203,7 +204,7 @@ export function inboxStreamRoutes(s: Services): AnyRoute[] {
       method: 'POST',
       url: '/sources/:sourceId/events',
       operationId: 'appendSourceEvents',
-      errors: { 409: ['manual_append_unsupported'], 503: ['stream_backend_unavailable'] },
+      errors: { 409: ['manual_append_unsupported'], 503: ['stream_backend_unavailable'], ...DISK_FULL },
       bodyExample: { type: 'build.failed', subject: 'main#1432', data: { job: 'unit', url: 'https://ci.example.org/1432' } },
       auth: 'control',
       tags: ['sources'],

@@ -5,33 +5,37 @@
  *
  * - One JetStream stream per source stream, `<prefix>_<sourceId>` on subject `<prefix>.<sourceId>`;
  *   the inbox offset is the JetStream sequence, so offsets are gap-free and the same on every daemon.
- * - An append publishes each event with `Nats-Msg-Id` = its id (JetStream drops a repeat inside its
- *   duplicate window) after checking the local mirror for ids already stored; it is answered once
- *   JetStream acknowledged it (stored on a quorum of replicas) and this daemon mirrored it.
+ * - An append publishes each event with `Nats-Msg-Id` = its id (JetStream answers a repeat inside
+ *   its duplicate window as a duplicate) after checking the local mirror for ids already stored; it
+ *   is answered once JetStream acknowledged every event (stored on a quorum of replicas) and this
+ *   daemon mirrored them, and counts as appended only what it stored. While the connection to NATS
+ *   is down it is refused at once (connection.ts).
  * - Every daemon mirrors every stream into its own SQLite tables through an ordered consumer that
  *   starts after the mirror's head: the mirror, the subscriptions' matching and their consumer
  *   offsets commit in one transaction, so a restart resumes exactly where the mirror stopped and no
  *   event is matched twice or skipped. Reads (replay, offsets by time, stats) answer from the mirror.
  * - A copy of an id stored beyond the duplicate window is skipped by every mirror (the first
  *   offset of an id wins): it takes an offset and is never matched.
- * - The catalogue (a KV bucket `<prefix>_catalog`) shares sources between daemons: a source
+ * - The catalogue (a KV bucket `<prefix>_catalog`, catalog.ts) shares sources between daemons: a source
  *   registered on one daemon appears on the others; deleting it anywhere deletes it everywhere.
  * - JetStream retention (`max_age_s`, `max_bytes`) moves the retained range (every stream's state is
- *   listed every 5 s); compaction is not
- *   offered (501 compaction_unsupported).
+ *   listed every 5 s); compaction is not offered (501 compaction_unsupported).
  */
-import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck, type StreamConfig } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import { connect, credsAuthenticator, headers, nanos, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import { HOST_TYPES } from '../host-types.js';
-import { SqliteStreamBackend, type MirroredEvent } from '../sqlite-stream-backend.js';
+import { SqliteStreamBackend } from '../sqlite-stream-backend.js';
 import type { BackendAppendResult, PreparedEvent, RemoteHooks, RemoteStreams, SharedSource, StreamBackend, StreamBounds, StreamStats } from '../stream-backend.js';
 import type { StoredEvent } from '../streams.js';
+import { watchCatalog } from './catalog.js';
+import { decode, encodeAll, streamConfig, type Outgoing } from './layout.js';
+import { ConnectionDown, ConnectionState, credentialOptions } from './connection.js';
+import { Follower } from './follower.js';
 
 export interface JetStreamSettings {
   servers: string[];
@@ -51,23 +55,6 @@ export interface JetStreamBackendDeps {
   origin: string;
 }
 
-const ShortText = z.string().min(1).max(512);
-const SharedSourceSchema = z.strictObject({
-  sourceId: z.string().regex(/^src_[0-9A-Z]{26}$/),
-  hostId: z.string().regex(/^hst_[0-9A-Z]{26}$/),
-  hostType: z.enum(HOST_TYPES),
-  hostKey: ShortText,
-  hostConfig: z.record(z.string(), z.unknown()),
-  streamKind: ShortText,
-  streamKey: ShortText,
-  config: z.record(z.string(), z.unknown()),
-  configRef: ShortText.nullable(),
-  createdMs: z.number().int().min(0),
-  origin: z.string().regex(/^dmn_[0-9A-Z]{26}$/),
-});
-
-/** JetStream's own default; shorter when the streams keep events for less. */
-const DUPLICATE_WINDOW_MS = 120_000;
 /** How long an append waits for the local mirror before answering from JetStream's acks alone. */
 const MIRROR_WAIT_MS = 5_000;
 /** Stream info (the retained range) and catalogue retries. */
@@ -75,84 +62,6 @@ const REFRESH_MS = 5_000;
 const RETRY_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 5_000;
 const CONSUMER_EXPIRES_MS = 5_000;
-
-/** An event as published: its id (the Nats-Msg-Id) and its encoded body. */
-interface Outgoing {
-  id: string;
-  body: string;
-}
-
-/** Room left in a message for its headers (Nats-Msg-Id and the protocol line). */
-const HEADER_ALLOWANCE = 1024;
-
-/** The body of a published event: the prepared event with the publishing daemon's append time. */
-function encode(e: PreparedEvent, appendedMs: number): string {
-  return `{"id":${JSON.stringify(e.id)},"type":${JSON.stringify(e.type)},"subject":${JSON.stringify(e.subject)},"timeMs":${e.timeMs},"appendedMs":${appendedMs},"data":${e.dataJson},"metadata":${e.metadataJson}}`;
-}
-
-/** A message on a stream's subject; one that is not svc's (published by another client) is kept as `jetstream.message`. */
-function decode(m: JsMsg): MirroredEvent {
-  const text = m.string();
-  const appendedFallback = Math.floor(m.info.timestampNanos / 1e6);
-  try {
-    const b = JSON.parse(text) as Record<string, unknown>;
-    if (typeof b.id === 'string' && typeof b.type === 'string' && typeof b.timeMs === 'number' && typeof b.appendedMs === 'number') {
-      const data = b.data ?? null;
-      const metadata = (b.metadata && typeof b.metadata === 'object' ? b.metadata : {}) as Record<string, unknown>;
-      const event = { id: b.id, type: b.type, subject: typeof b.subject === 'string' ? b.subject : null, time: isoAt(b.timeMs), timeMs: b.timeMs, data, metadata, dataJson: JSON.stringify(data), metadataJson: JSON.stringify(metadata) };
-      return { offset: m.seq, event, appendedMs: b.appendedMs };
-    }
-  } catch {
-    // not JSON: kept as text below
-  }
-  const id = m.headers?.get('Nats-Msg-Id') || `jetstream-${m.seq}`;
-  const event = { id, type: 'jetstream.message', subject: m.subject, time: isoAt(appendedFallback), timeMs: appendedFallback, data: text, metadata: {}, dataJson: JSON.stringify(text), metadataJson: '{}' };
-  return { offset: m.seq, event, appendedMs: appendedFallback };
-}
-
-/** Connection options from the credential material: a .creds file's text, or a token. */
-export function credentialOptions(material: string | null): Partial<ConnectionOptions> {
-  if (!material) return {};
-  if (material.includes('-----BEGIN NATS USER JWT-----')) return { authenticator: credsAuthenticator(new TextEncoder().encode(material)) };
-  return { token: material.trim() };
-}
-
-/** One mirrored stream: its consumer, what it received, what committed, and appends waiting for it. */
-class Follower {
-  /** Last offset received from the consumer (pending or committed). */
-  received: number;
-  /** Last offset committed to the mirror. */
-  ingested: number;
-  pending: MirroredEvent[] = [];
-  flushScheduled = false;
-  stopped = false;
-  /** After a failed mirror write: ignore deliveries until the consumer restarts at `ingested`. */
-  resetting = false;
-  /** Bumped by a failed mirror write: batches received before it are dropped. */
-  epoch = 0;
-  /** The consumer was (re)created: its first delivery may follow a gap (retention). */
-  resumed = true;
-  stopConsumer: (() => void) | null = null;
-  waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void }> = [];
-  /** `received` at the last look of the stall watchdog (refresh). */
-  receivedAtLastLook = 0;
-
-  constructor(
-    readonly streamId: string,
-    head: number,
-  ) {
-    this.received = head;
-    this.ingested = head;
-  }
-
-  settle(): void {
-    this.waiters = this.waiters.filter((w) => {
-      if (w.through > this.ingested) return true;
-      w.resolve(true);
-      return false;
-    });
-  }
-}
 
 export class JetStreamBackend implements StreamBackend, RemoteStreams {
   readonly name = 'jetstream';
@@ -167,6 +76,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   /** Sources registered here whose stream or catalogue entry could not be written yet. */
   private readonly unshared = new Map<string, SharedSource>();
   private nc: NatsConnection | null = null;
+  private readonly connection: ConnectionState;
   private js: JetStreamClient | null = null;
   private jsm: JetStreamManager | null = null;
   private catalog: KV | null = null;
@@ -177,6 +87,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   constructor(private readonly deps: JetStreamBackendDeps) {
     this.mirror = new SqliteStreamBackend(deps.store);
     this.origin = deps.origin;
+    this.connection = new ConnectionState(deps.logger);
   }
 
   // --- names -----------------------------------------------------------------------------------
@@ -260,7 +171,9 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       await this.nc.close().catch(() => {});
       throw new Error(`inbox.streams: JetStream at ${servers.join(', ')} is not usable: ${(err as Error).message}`);
     }
-    void this.watchStatus(this.nc);
+    void this.connection.watch(this.nc, () => this.closed, () => {
+      for (const f of this.followers.values()) f.stopConsumer?.();
+    });
     await this.loadHeads();
   }
 
@@ -295,9 +208,17 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     }
   }
 
+  /**
+   * Refused at once (503) while the connection is down. What counts as appended is what this
+   * append stored: an id the mirror already held, a copy JetStream dropped as a duplicate (the same
+   * id appended through another daemon at the same moment) and a copy the mirror skips (the id's
+   * first offset wins) are `deduped`. Each copy names its append (`appendId`), so once the mirror
+   * has caught up the kept copy of each id tells whose it is.
+   */
   async publish(streamId: string, events: PreparedEvent[], appendedMs: number): Promise<BackendAppendResult> {
     const js = this.js;
     if (!js || this.closed) throw errors.streamBackendUnavailable(streamId, 'not connected to NATS');
+    if (this.connection.down) throw errors.streamBackendUnavailable(streamId, new ConnectionDown().message);
     const follower = this.follow(streamId);
     const known = new Set(this.mirror.offsetsOf(streamId, events.map((e) => e.id)).keys());
     const fresh: PreparedEvent[] = [];
@@ -307,30 +228,24 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       fresh.push(e);
     }
     if (fresh.length === 0) return { stored: [], deduped: events.length };
-    const outgoing = this.encodeAll(streamId, fresh, appendedMs);
-    const last = await this.withStream(streamId, () => this.sendBatch(js, streamId, outgoing));
-    this.sawSeq(streamId, last.seq);
-    let caughtUp = await this.caughtUp(follower, last.seq);
-    let offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
-    const retry = outgoing.filter((o) => !offsets.has(o.id));
-    if (retry.length > 0) {
-      // Dropped on the way (a leader change) or not mirrored in time: one acknowledged publish
-      // each; a copy JetStream already holds is answered as a duplicate with its sequence.
-      const acks = await this.withStream(streamId, () => Promise.all(retry.map((o) => this.sendOne(js, streamId, o))));
-      const through = Math.max(...acks.map((a) => a.seq));
-      this.sawSeq(streamId, through);
-      caughtUp = await this.caughtUp(follower, through);
-      if (caughtUp) offsets = this.mirror.offsetsOf(streamId, fresh.map((e) => e.id));
-      else acks.forEach((a, i) => offsets.set(retry[i]!.id, a.seq));
+    const appendId = randomBytes(12).toString('base64url');
+    const outgoing = encodeAll(streamId, fresh, appendedMs, appendId, this.nc?.info?.max_payload ?? Infinity);
+    const copies = new Map<string, number>();
+    follower.copies.set(appendId, copies);
+    try {
+      const { offsets, acked } = await this.send(js, follower, outgoing);
+      const mine = fresh.filter((e) => acked.has(e.id) || (offsets.has(e.id) && copies.get(e.id) === offsets.get(e.id)));
+      // Read from the mirror when it holds them; else (it lags) built from the acknowledgements.
+      const mirrored = this.mirror.at(streamId, mine.map((e) => offsets.get(e.id)!));
+      const stored: StoredEvent[] =
+        mirrored.length === mine.length
+          ? mirrored
+          : mine.map((e) => ({ sourceId: streamId, offset: offsets.get(e.id)!, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false }));
+      stored.sort((x, y) => x.offset - y.offset);
+      return { stored, deduped: events.length - stored.length };
+    } finally {
+      follower.copies.delete(appendId);
     }
-    const stored = caughtUp
-      ? this.mirror.at(streamId, [...offsets.values()])
-      : fresh.flatMap((e) => {
-          const offset = offsets.get(e.id);
-          return offset === undefined ? [] : [{ sourceId: streamId, offset, id: e.id, type: e.type, subject: e.subject, time: e.time, data: e.data, metadata: e.metadata, appendedAt: isoAt(appendedMs), pruned: false }];
-        });
-    stored.sort((x, y) => x.offset - y.offset);
-    return { stored, deduped: events.length - stored.length };
   }
 
   async close(): Promise<void> {
@@ -343,36 +258,49 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   // --- publishing ------------------------------------------------------------------------------
 
   /**
+   * Publish `events` and wait for the mirror. Returns each id's offset in the mirror (the id's first
+   * offset); if the mirror has not caught up in time, what it does not hold yet has its acknowledged
+   * sequence instead and is listed in `acked` (counted as appended: the mirror cannot tell yet).
+   */
+  private async send(js: JetStreamClient, follower: Follower, events: Outgoing[]): Promise<{ offsets: Map<string, number>; acked: Set<string> }> {
+    const streamId = follower.streamId;
+    const ids = events.map((o) => o.id);
+    const last = await this.withStream(streamId, () => this.sendBatch(js, streamId, events));
+    this.sawSeq(streamId, last.seq);
+    await this.caughtUp(follower, last.seq);
+    const offsets = this.mirror.offsetsOf(streamId, ids);
+    const retry = events.filter((o) => !offsets.has(o.id));
+    if (retry.length === 0) return { offsets, acked: new Set() };
+    // Dropped on the way (a leader change) or not mirrored in time: one acknowledged publish
+    // each; a copy JetStream already holds is answered as a duplicate with its sequence.
+    const acks = await this.withStream(streamId, () => this.connection.whileUp(() => Promise.all(retry.map((o) => this.sendOne(js, streamId, o)))));
+    const through = Math.max(...acks.map((a) => a.seq));
+    this.sawSeq(streamId, through);
+    if (await this.caughtUp(follower, through)) return { offsets: this.mirror.offsetsOf(streamId, ids), acked: new Set() };
+    acks.forEach((a, i) => offsets.set(retry[i]!.id, a.seq));
+    return { offsets, acked: new Set(retry.map((o) => o.id)) };
+  }
+
+  /**
    * A batch in order on one connection with one acknowledgement, for its last event: JetStream
    * stores a connection's messages in order, so once the last one is stored every earlier one is
-   * stored or was dropped (publish() finds those in the mirror and sends them again).
+   * stored or was dropped (send() finds those in the mirror and sends them again). Refused as soon
+   * as the connection drops.
    */
   private sendBatch(js: JetStreamClient, streamId: string, events: Outgoing[]): Promise<PubAck> {
     const subject = this.subject(streamId);
-    for (let i = 0; i < events.length - 1; i++) {
-      const h = headers();
-      h.set('Nats-Msg-Id', events[i]!.id);
-      this.nc!.publish(subject, events[i]!.body, { headers: h });
-    }
-    return this.sendOne(js, streamId, events[events.length - 1]!);
+    return this.connection.whileUp(() => {
+      for (let i = 0; i < events.length - 1; i++) {
+        const h = headers();
+        h.set('Nats-Msg-Id', events[i]!.id);
+        this.nc!.publish(subject, events[i]!.body, { headers: h });
+      }
+      return this.sendOne(js, streamId, events[events.length - 1]!);
+    });
   }
 
   private sendOne(js: JetStreamClient, streamId: string, e: Outgoing): Promise<PubAck> {
     return js.publish(this.subject(streamId), e.body, { msgID: e.id, timeout: REQUEST_TIMEOUT_MS });
-  }
-
-  /**
-   * Each event's message, encoded once. An event larger than the servers' max_payload (1 MiB by
-   * default) could never be stored: the whole append is refused (413) before anything is sent.
-   */
-  private encodeAll(streamId: string, events: PreparedEvent[], appendedMs: number): Outgoing[] {
-    const limit = (this.nc?.info?.max_payload ?? Infinity) - HEADER_ALLOWANCE;
-    return events.map((e) => {
-      const body = encode(e, appendedMs);
-      const bytes = Buffer.byteLength(body);
-      if (bytes > limit) throw errors.eventTooLarge(streamId, e.id, bytes, limit);
-      return { id: e.id, body };
-    });
   }
 
   /** Run a publish; a stream missing in JetStream (created while NATS was unreachable) is created and the publish retried once. Failures are 503. */
@@ -391,26 +319,13 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   }
 
   private async ensureStream(streamId: string): Promise<void> {
-    const jsm = this.jsm!;
-    const { replicas, max_age_s, max_bytes } = this.deps.settings;
-    const maxAgeMs = max_age_s * 1000;
-    const config: Partial<StreamConfig> & { name: string } = {
-      name: this.streamName(streamId),
-      subjects: [this.subject(streamId)],
-      num_replicas: replicas,
-      storage: StorageType.File,
-      retention: RetentionPolicy.Limits,
-      discard: DiscardPolicy.Old,
-      max_age: nanos(maxAgeMs),
-      max_bytes: max_bytes > 0 ? max_bytes : -1,
-      duplicate_window: nanos(maxAgeMs > 0 ? Math.min(DUPLICATE_WINDOW_MS, maxAgeMs) : DUPLICATE_WINDOW_MS),
-    };
+    const config = streamConfig(this.deps.settings, this.streamName(streamId), this.subject(streamId));
     try {
-      await jsm.streams.add(config);
+      await this.jsm!.streams.add(config);
     } catch (err) {
       // Created earlier with other limits (the configuration changed): take the current ones.
       if (!/already in use/i.test((err as Error).message)) throw err;
-      await jsm.streams.update(config.name, config);
+      await this.jsm!.streams.update(config.name, config);
     }
   }
 
@@ -443,9 +358,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   private unfollow(streamId: string): void {
     const f = this.followers.get(streamId);
     if (!f) return;
-    f.stopped = true;
-    f.stopConsumer?.();
-    for (const w of f.waiters) w.resolve(false);
+    f.stop();
     this.followers.delete(streamId);
   }
 
@@ -474,12 +387,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   private receive(f: Follower, m: JsMsg): void {
     if (f.stopped || f.resetting || m.seq <= f.received) return;
     f.received = m.seq;
-    const item = decode(m);
-    if (f.resumed) {
-      item.resumed = true;
-      f.resumed = false;
-    }
-    f.pending.push(item);
+    f.take(decode(m));
     if (f.flushScheduled) return;
     f.flushScheduled = true;
     setImmediate(() => this.flush(f));
@@ -524,58 +432,23 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
    * stall without an error while JetStream holds newer events.
    */
   private caughtUp(f: Follower, through: number): Promise<boolean> {
-    if (f.ingested >= through) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      f.waiters.push({ through, resolve });
-      setTimeout(() => {
-        if (f.ingested >= through) return;
-        resolve(false);
-        this.restartStalled(f, 'an append waited for the mirror');
-      }, MIRROR_WAIT_MS).unref();
-    });
-  }
-
-  private restartStalled(f: Follower, why: string): void {
-    if (f.stopped || !f.stopConsumer) return;
-    this.deps.logger.warn({ sourceId: f.streamId, received: f.received }, `inbox.streams: consumer stalled (${why}); starting it again`);
-    f.stopConsumer();
+    return f.holds(through, MIRROR_WAIT_MS, () => f.restartStalled(this.deps.logger, 'an append waited for the mirror'));
   }
 
   // --- catalogue and retention -----------------------------------------------------------------
 
-  /** Every source in the catalogue (current values, then changes): import, follow, forget. */
-  private async watchCatalog(): Promise<void> {
-    while (!this.closed) {
-      try {
-        const iter = await this.catalog!.watch({ key: 'source.>' });
-        for await (const entry of iter) {
-          if (this.closed) break;
-          const id = entry.key.slice('source.'.length);
-          if (entry.operation === 'DEL' || entry.operation === 'PURGE') this.forget(id);
-          else this.adopt(entry.key, entry.string());
-        }
-      } catch (err) {
-        if (!this.closed) this.deps.logger.warn({ err: (err as Error).message }, 'inbox.streams: catalogue watch restarting');
-      }
-      if (!this.closed) await new Promise((r) => setTimeout(r, RETRY_MS).unref());
-    }
-  }
-
-  /**
-   * Anyone who may write to the catalogue bucket can put a record in it: records are checked like
-   * any other input, and one that is not a source (or names another key's id) is logged and skipped.
-   */
-  private adopt(key: string, text: string): void {
-    if (!this.hooks) return;
-    let source: SharedSource;
-    try {
-      source = SharedSourceSchema.parse(JSON.parse(text));
-      if (key !== `source.${source.sourceId}`) throw new Error(`the record names source ${source.sourceId}`);
-    } catch (err) {
-      this.deps.logger.warn({ key, err: (err as Error).message.slice(0, 500) }, 'inbox.streams: catalogue entry is not a source; skipped');
-      return;
-    }
-    if (source.origin === this.origin || this.hooks.hasSource(source.sourceId) || this.hooks.importSource(source)) this.follow(source.sourceId);
+  /** Every source in the catalogue (current values, then changes): import and follow, or forget. */
+  private watchCatalog(): Promise<void> {
+    return watchCatalog(this.catalog!, {
+      logger: this.deps.logger,
+      closed: () => this.closed,
+      retryMs: RETRY_MS,
+      put: (source) => {
+        if (!this.hooks) return;
+        if (source.origin === this.origin || this.hooks.hasSource(source.sourceId) || this.hooks.importSource(source)) this.follow(source.sourceId);
+      },
+      deleted: (sourceId) => this.forget(sourceId),
+    });
   }
 
   private forget(sourceId: string): void {
@@ -608,25 +481,12 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     this.sawSeq(streamId, last);
     const f = this.followers.get(streamId);
     // JetStream holds events the consumer has not delivered since the last look: it stalled.
-    if (f && last > f.received && f.received === f.receivedAtLastLook) this.restartStalled(f, `JetStream is at ${last}`);
+    if (f && last > f.received && f.received === f.receivedAtLastLook) f.restartStalled(this.deps.logger, `JetStream is at ${last}`);
     if (f) f.receivedAtLastLook = f.received;
     if (first > this.mirror.bounds(streamId).retainedFromOffset && this.followers.has(streamId)) {
       await this.deps.store.write(() => {
         if (this.hooks?.hasSource(streamId)) this.mirror.retainFrom(streamId, Math.min(first, last + 1));
       });
-    }
-  }
-
-  /** Connection changes are logged; after a reconnect every consumer starts again after what it received (the server it pulled from may be gone). */
-  private async watchStatus(nc: NatsConnection): Promise<void> {
-    try {
-      for await (const s of nc.status()) {
-        if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
-        this.deps.logger.warn({ server: 'server' in s ? s.server : undefined }, `inbox.streams: NATS ${s.type}`);
-        if (s.type === 'reconnect') for (const f of this.followers.values()) f.stopConsumer?.();
-      }
-    } catch (err) {
-      if (!this.closed) this.deps.logger.warn({ err: (err as Error).message }, 'inbox.streams: NATS status stream ended');
     }
   }
 }

@@ -13,6 +13,10 @@
  *
  * Shutdown aborts running turns without recording them: their messages stay `processing` and
  * are retried at the next start like a crash.
+ *
+ * A write the disk refuses (full, an I/O error) does not stop the worker: the same write is tried
+ * again with backoff until it succeeds (write-retry.ts), so the agent answers its pending messages
+ * once space is back, without a restart. Shutdown and deletion end that wait.
  */
 import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../../core/clock.js';
@@ -27,9 +31,10 @@ import type { ResourceService } from '../deps.js';
 import type { ModelProvider, ChatMessage } from '../providers/types.js';
 import { provenanceOf, type Message, type MessageQueue } from '../queue.js';
 import type { Tool } from '../tools/types.js';
-import { INTERNAL, type RunLoopRecords } from './records.js';
+import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
-import { currentTurnView, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
+import { currentTurnView, keepOnRollback, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
+import { WriteRetry } from './write-retry.js';
 
 export interface RunLoopDeps {
   store: Store;
@@ -62,11 +67,14 @@ interface Worker {
   /** The visible history for the model, loaded on the first turn, then kept in step. */
   history: ChatMessage[] | null;
   drive: Promise<void> | null;
+  /** Aborted at shutdown or deletion: ends a write's retries (the worker's `signal`). */
+  halt: AbortController;
 }
 
 export class Scheduler implements ResourceService {
   private readonly workers = new Map<string, Worker>();
   private readonly runner: TurnRunner;
+  private readonly writes: WriteRetry;
   private stopping = false;
 
   /**
@@ -84,7 +92,8 @@ export class Scheduler implements ResourceService {
   }
 
   constructor(private readonly deps: RunLoopDeps) {
-    this.runner = new TurnRunner(deps);
+    this.writes = new WriteRetry(deps);
+    this.runner = new TurnRunner(deps, this.writes);
     deps.queue.onQueued((agentId, priority) => this.onQueued(agentId, priority));
   }
 
@@ -123,6 +132,7 @@ export class Scheduler implements ResourceService {
     this.stopping = true;
     const drives: Promise<void>[] = [];
     for (const w of this.workers.values()) {
+      w.halt.abort();
       if (w.current) this.abortTurn(w.current, 'shutdown', 'shutdown');
       if (w.drive) drives.push(w.drive);
     }
@@ -133,6 +143,7 @@ export class Scheduler implements ResourceService {
   async stopAgent(agentId: string): Promise<void> {
     const w = this.workers.get(agentId);
     if (w) {
+      w.halt.abort();
       if (w.current) this.abortTurn(w.current, 'deleted', 'deleted');
       if (w.drive) await w.drive;
       this.workers.delete(agentId);
@@ -159,6 +170,16 @@ export class Scheduler implements ResourceService {
     return t ? currentTurnView(t) : null;
   }
 
+  /** Writes of the run loop waiting to be tried again (the disk refused them). */
+  get retryingWrites(): number {
+    return this.writes.waiting;
+  }
+
+  /** Try again now every refused write whose backoff has passed on the clock (the timer does this; tests call it). */
+  retryDue(): void {
+    this.writes.retryDue();
+  }
+
   /** Look for work now (control start). */
   kickAgent(agentId: string): void {
     if (!this.stopping) this.kick(this.worker(agentId));
@@ -178,7 +199,7 @@ export class Scheduler implements ResourceService {
 
   private worker(agentId: string): Worker {
     let w = this.workers.get(agentId);
-    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null }));
+    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null, halt: new AbortController() }));
     return w;
   }
 
@@ -202,11 +223,11 @@ export class Scheduler implements ResourceService {
   }
 
   private async drive(w: Worker): Promise<void> {
-    const { store, logger } = this.deps;
+    const who = { agentId: w.agentId, signal: w.halt.signal };
     try {
       do {
         w.kicked = false;
-        let turn = await store.write(() => this.claim(w), INTERNAL);
+        let turn = await this.writes.write(() => this.claim(w), who);
         while (turn) {
           const outcome = await this.runner.run(turn, this.historyOf(w));
           const t: ActiveTurn = turn;
@@ -216,14 +237,15 @@ export class Scheduler implements ResourceService {
             t.settle();
             return;
           }
-          turn = await store.write(() => {
+          turn = await this.writes.write(() => {
             this.finish(w, t, outcome);
             return this.claim(w);
-          }, INTERNAL);
+          }, who);
         }
       } while (w.kicked && !this.stopping);
     } catch (err) {
-      logger.error({ err, agent_id: w.agentId }, 'run loop worker failed; the agent resumes on its next message');
+      // Halted (shutdown, deletion) while a write waited: nothing recorded, as for a running turn.
+      if (!w.halt.signal.aborted) this.deps.logger.error({ err, agent_id: w.agentId }, 'run loop worker failed; the agent resumes on its next message');
       w.current?.settle();
       w.current = null;
     }
@@ -263,9 +285,11 @@ export class Scheduler implements ResourceService {
     });
     // Current from inside the transaction: a control stop group-committed in the same batch, right
     // after this claim, must see (and abort) the turn it opened, not miss it until the commit.
+    // Rolled back, the turn being finished in the same transaction (if any) is current again.
+    const previous = w.current;
     w.current = turn;
     store.onRollback(() => {
-      if (w.current === turn) w.current = null;
+      if (w.current === turn) w.current = previous;
     });
     store.afterCommit(() => {
       if (hub.watched(w.agentId)) hub.publish(w.agentId, 'turn_started', { turn: currentTurnView(turn), kind: message.kind, priority: message.priority, model_ref: turn.modelRef });
@@ -277,6 +301,7 @@ export class Scheduler implements ResourceService {
   private finish(w: Worker, turn: ActiveTurn, outcome: TurnOutcome): void {
     const { agents, queue, records, events, briefs, clock, store, hub } = this.deps;
     const now = isoAt(clock.now());
+    keepOnRollback(store, turn);
     const messages: Message[] = [turn.message, ...turn.interjected];
     const base = { turn_id: turn.turnId, message_id: turn.message.message_id };
     for (const e of turn.entries) records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at);

@@ -10,7 +10,8 @@
  * Durable writes inside a turn happen only around tool calls (the round with its `tool_called`
  * events, then the results with any interjection); the final round, the reply, the brief and the
  * message outcome are written by the scheduler in the transaction that also claims the next
- * message. The runner never throws: every failure becomes an outcome.
+ * message. A write the disk refuses is tried again until it succeeds or the turn is aborted
+ * (write-retry.ts). The runner never throws: every failure becomes an outcome.
  */
 import { isoAt } from '../../core/clock.js';
 import type { FailureArtifact } from '../briefs.js';
@@ -18,9 +19,10 @@ import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall }
 import type { Message } from '../queue.js';
 import type { Tool, ToolOutcome } from '../tools/types.js';
 import { provenanceOf } from '../queue.js';
+import type { Store } from '../../store/store.js';
 import { renderMessage, systemPrompt } from './render.js';
-import { INTERNAL } from './records.js';
 import type { RunLoopDeps } from './scheduler.js';
+import type { WriteRetry } from './write-retry.js';
 
 /** Model rounds per turn at most; the last round's text is the reply even if it asked for tools. */
 export const MAX_ROUNDS = 16;
@@ -79,8 +81,31 @@ export function currentTurnView(t: ActiveTurn) {
   return { turn_id: t.turnId, message_id: t.message.message_id, status: 'running' as const, round: t.round, started_at: t.startedAt };
 }
 
+/**
+ * Inside a turn's write: if it rolls back (to be tried again), the turn's counters are as before
+ * it, so a retried write numbers its activities as the first attempt would have.
+ */
+export function keepOnRollback(store: Store, turn: ActiveTurn): void {
+  const { activitySeq, interjectPending } = turn;
+  store.onRollback(() => {
+    turn.activitySeq = activitySeq;
+    turn.interjectPending = interjectPending;
+  });
+}
+
 export class TurnRunner {
-  constructor(private readonly deps: RunLoopDeps) {}
+  constructor(
+    private readonly deps: RunLoopDeps,
+    private readonly writes: WriteRetry,
+  ) {}
+
+  /** A write of this turn, tried again while the disk refuses it, until the turn is aborted. */
+  private write<T>(turn: ActiveTurn, fn: () => T): Promise<T> {
+    return this.writes.write(() => {
+      keepOnRollback(this.deps.store, turn);
+      return fn();
+    }, { agentId: turn.agentId, signal: turn.controller.signal });
+  }
 
   /** The skills section of the system prompt; a library that cannot be read costs the turn nothing. */
   private skillSection(agentId: string): string {
@@ -176,8 +201,8 @@ export class TurnRunner {
 
   /** The round that asked for tools: its activity, `model_round`, and a `tool_called` per call. */
   private recordRound(turn: ActiveTurn, round: number, result: CompletionResult): Promise<void> {
-    const { store, events, records } = this.deps;
-    return store.write(() => {
+    const { events, records } = this.deps;
+    return this.write(turn, () => {
       const now = this.now();
       records.setRounds(turn.turnId, round);
       this.roundRecords(turn, { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null }, result.toolCalls, now);
@@ -186,7 +211,7 @@ export class TurnRunner {
         records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_call', payload, now);
         events.append(turn.agentId, 'tool_called', payload);
       }
-    }, INTERNAL);
+    });
   }
 
   /** The round activity and `model_round` event (also written for the final round by the scheduler). */
@@ -216,7 +241,7 @@ export class TurnRunner {
    */
   private recordResultsAndSafePoint(turn: ActiveTurn, round: number, calls: ToolCall[], results: ToolOutcome[]): Promise<Message[]> {
     const { store, events, records, queue } = this.deps;
-    return store.write(() => {
+    return this.write(turn, () => {
       const now = this.now();
       calls.forEach((call, i) => {
         const r = results[i]!;
@@ -234,7 +259,7 @@ export class TurnRunner {
       }
       store.afterCommit(() => turn.interjected.push(...admitted));
       return admitted;
-    }, INTERNAL);
+    });
   }
 
   private outcomeOf(turn: ActiveTurn, err: unknown): TurnOutcome {
