@@ -19,6 +19,7 @@ import { buildControlSurface, buildInboxSurface, type Surface } from './http/sur
 import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
+import { SpecialFileError } from './store/private-file.js';
 import { createLogger } from './telemetry/logger.js';
 import { VERSION } from './version.js';
 
@@ -108,7 +109,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   try {
     services = createServices(config, opts.clock ?? systemClock, logger);
   } catch (err) {
-    if (err instanceof SchemaTooNewError) throw new StartupError(err.message);
+    if (err instanceof SchemaTooNewError || err instanceof SpecialFileError) throw new StartupError(err.message);
     throw new StartupError(`cannot open the database in ${config.home}: ${(err as Error).message}`);
   }
 

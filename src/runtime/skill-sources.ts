@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
-import { writePrivateFile } from '../store/private-file.js';
+import { readRegularFile, writePrivateFile } from '../store/private-file.js';
 
 export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';
@@ -346,7 +346,7 @@ export function readLock(home: string): LockFile {
   const file = path.join(home, LOCK_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).text;
   } catch {
     return { version: 1, skills: {} };
   }

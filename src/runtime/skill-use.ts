@@ -8,6 +8,7 @@
  * Reads never leave the skill: the file's real path must lie inside the skill directory's real
  * path and be a regular file; at most OPEN_MAX_BYTES of it are returned. Reads are asynchronous.
  */
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
@@ -74,7 +75,8 @@ export class SkillUse {
     }
     const rel = path.relative(root, real);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw errors.skillFileNotAllowed(name, file, 'it is outside the skill directory');
-    const handle = await fs.open(real, 'r');
+    // Non-blocking: a FIFO in the skill would hold a thread of libuv's pool for good; fstat refuses it below.
+    const handle = await fs.open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const st = await handle.stat();
       if (!st.isFile()) throw errors.skillFileNotAllowed(name, file, 'not a regular file');
