@@ -146,7 +146,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     }
     // Every listener is up, and before the announcement: whoever saw `listening` finds the file.
     writeDaemonFile(config.home, {
-      pid: process.pid,
       listen: services.endpoints.listen,
       url: connectUrl(services.endpoints.listen),
       socket: config.socketPath,

@@ -12,6 +12,7 @@
  * or another network namespace, a system without /proc, is "unknown", and the caller fails closed.
  * The answer is looked up once per connection and cached on the socket.
  */
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import os from 'node:os';
@@ -30,6 +31,7 @@ export interface ProcNetRow {
 
 const ESTABLISHED = 0x01;
 const CLOSE_WAIT = 0x08;
+const LISTEN = 0x0a;
 
 const littleEndian = os.endianness() === 'LE';
 
@@ -111,7 +113,33 @@ export function findPeerUid(rows: ProcNetRow[], conn: ConnectionEnds): number | 
   return null;
 }
 
+/** Bound to these, a listening socket takes connections to every local address (`::` may take IPv4 too). */
+const WILDCARDS = new Set(['0.0.0.0', normaliseAddress('::')]);
+
+/**
+ * The listening sockets a connection to `address`:`port` may reach: those bound to that port on
+ * that address or on a wildcard address of either family. Who owns them is who would answer.
+ */
+export function findListeners(rows: ProcNetRow[], address: string, port: number): ProcNetRow[] {
+  const a = normaliseAddress(address);
+  return rows.filter((r) => r.state === LISTEN && r.localPort === port && (r.localAddress === a || WILDCARDS.has(r.localAddress)));
+}
+
 const PROC_FILES = ['/proc/net/tcp', '/proc/net/tcp6'];
+
+/** Every row of /proc/net/tcp and tcp6, read synchronously (for the CLI); null when neither can be read. */
+export function readProcNetTcpSync(): ProcNetRow[] | null {
+  let rows: ProcNetRow[] | null = null;
+  for (const file of PROC_FILES) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      (rows ??= []).push(...parseProcNetTcp(text));
+    } catch {
+      /* a kernel without IPv6, or no /proc */
+    }
+  }
+  return rows;
+}
 
 async function lookupPeerUid(socket: Socket): Promise<number | null> {
   const { localAddress, localPort, remoteAddress, remotePort } = socket;

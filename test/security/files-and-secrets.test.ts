@@ -2,7 +2,7 @@
  * Files and secrets (README "Security"): the database and its WAL/SHM are the owner's alone
  * whatever the home's mode, the control token given as --token does not stay in the process list,
  * the inbox socket only lives in a directory no other user can write to, and a FIFO where a
- * regular file belongs (credentials.json, secrets.json, config.toml, a token file)
+ * regular file belongs (credentials.json, secrets.json, config.toml, a token file, daemon.json)
  * is refused at once instead of stopping the daemon or the CLI for good.
  */
 import { execFileSync } from 'node:child_process';
@@ -113,5 +113,14 @@ describe('special files where a regular file belongs', () => {
     const c = await runSvc(['serve', '--home', token, '--listen', '127.0.0.1:0', '--token-file', path.join(token, 'token')]);
     expect(c.code).toBe(1);
     expect(c.stderr).toContain(`control token file ${path.join(token, 'token')} is a fifo, not a regular file`);
+  });
+
+  it('a FIFO at daemon.json is no daemon: the CLI falls back to the config address at once', async () => {
+    const home = pool.home();
+    fs.writeFileSync(path.join(home, 'config.toml'), 'listen = "127.0.0.1:1"\n');
+    mkfifo(path.join(home, 'daemon.json'));
+    const r = await runSvc(['agents', 'list', '--home', home]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('cannot reach the svc daemon at http://127.0.0.1:1');
   });
 });
