@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
-import { MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
+import { isInside, MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
 import { readRegularFile, writePrivateFile } from '../store/private-file.js';
 
 export { SKILL_FILE };
@@ -125,8 +125,29 @@ export interface InvalidSkill {
   error: string;
 }
 
-/** Every `<root>/<dir>/SKILL.md` (dot-directories skipped; symlinked directories followed). */
-export function scanRoot(root: string): { skills: Array<{ dir: string; manifest: SkillManifest }>; invalid: InvalidSkill[] } {
+/**
+ * Why the skill directory `dir` of a workspace is not the workspace's own: once every link is
+ * resolved (the directory itself, `.svc` or `skills` above it), it must lie inside the workspace's
+ * real path. Null when it does. A link out would let a repository list, and the model open, any
+ * directory the daemon can read.
+ */
+export function outsideWorkspace(dir: string, workspace: string): string | null {
+  let real: string;
+  let top: string;
+  try {
+    real = fs.realpathSync.native(dir);
+    top = fs.realpathSync.native(workspace);
+  } catch {
+    return `${dir} cannot be resolved`;
+  }
+  return isInside(top, real) ? null : `${dir} resolves to ${real}, outside the workspace ${workspace}`;
+}
+
+/**
+ * Every `<root>/<dir>/SKILL.md` (dot-directories skipped; symlinked directories followed). With
+ * `workspace`, a directory that resolves outside that workspace is listed as invalid instead.
+ */
+export function scanRoot(root: string, opts: { workspace?: string } = {}): { skills: Array<{ dir: string; manifest: SkillManifest }>; invalid: InvalidSkill[] } {
   const skills: Array<{ dir: string; manifest: SkillManifest }> = [];
   const invalid: InvalidSkill[] = [];
   let entries: string[];
@@ -146,6 +167,11 @@ export function scanRoot(root: string): { skills: Array<{ dir: string; manifest:
       if (!fs.statSync(dir).isDirectory()) continue;
     } catch {
       invalid.push({ path: dir, error: `${dir} is a broken link` });
+      continue;
+    }
+    const outside = opts.workspace === undefined ? null : outsideWorkspace(dir, opts.workspace);
+    if (outside) {
+      invalid.push({ path: dir, error: outside });
       continue;
     }
     try {
