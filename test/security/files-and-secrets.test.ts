@@ -91,13 +91,15 @@ describe('special files where a regular file belongs', () => {
     expect(fs.lstatSync(path.join(d.home, 'credentials.json')).isFIFO()).toBe(true);
   });
 
-  it('a FIFO at secrets.json, config.toml or the token file: svc serve refuses to start, naming the file', async () => {
+  it('a FIFO at secrets.json: svc serve refuses to start, naming the file', async () => {
     const secrets = pool.home();
     mkfifo(path.join(secrets, 'secrets.json'));
     const a = await runSvc(['serve', '--home', secrets, '--listen', '127.0.0.1:0']);
     expect(a.code).toBe(1);
     expect(a.stderr).toContain(`${path.join(secrets, 'secrets.json')} is a fifo, not a regular file`);
+  });
 
+  it('a FIFO at config.toml: svc serve refuses to start and the CLI says so, neither waits', async () => {
     const config = pool.home();
     mkfifo(path.join(config, 'config.toml'));
     const b = await runSvc(['serve', '--home', config, '--listen', '127.0.0.1:0']);
@@ -107,7 +109,9 @@ describe('special files where a regular file belongs', () => {
     const cli = await runSvc(['agents', 'list', '--home', config]);
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toContain('is a fifo, not a regular file');
+  });
 
+  it('a FIFO as the token file: svc serve refuses to start, naming it', async () => {
     const token = pool.home();
     mkfifo(path.join(token, 'token'));
     const c = await runSvc(['serve', '--home', token, '--listen', '127.0.0.1:0', '--token-file', path.join(token, 'token')]);
