@@ -19,7 +19,9 @@ import { clientErrorHandler } from './http/error-handler.js';
 import { buildControlSurface, buildInboxSurface, type Surface } from './http/surfaces.js';
 import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
+import { bindPathLength, listenPrivately, removeSocketFile, type PlacedSocket } from './socket-file.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
+import { SpecialFileError } from './store/private-file.js';
 import { createLogger } from './telemetry/logger.js';
 import { VERSION } from './version.js';
 
@@ -49,6 +51,7 @@ export class Daemon {
     readonly control: Surface,
     readonly inbox: Surface,
     private readonly inboxTcp: http.Server | null,
+    private readonly socketFile: PlacedSocket,
     readonly logger: Logger,
   ) {}
 
@@ -78,6 +81,7 @@ export class Daemon {
     ];
     this.inboxTcp?.closeAllConnections();
     await Promise.race([Promise.allSettled(servers), delay(SHUTDOWN_BUDGET_MS - 1000)]);
+    removeSocketFile(this.socketFile);
     await stopServices(this.services);
     removeDaemonFile(this.services.config.home, process.pid);
     this.logger.info('stopped');
@@ -96,7 +100,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const logger = createLogger(config.values.log_level, opts.logDestination);
   ensureWritableHome(config.home);
   warnIfSecretReadable(config.configFile, config.tokenInConfigFile, logger);
-  if (config.socketPath.length > MAX_SOCKET_PATH) {
+  // The socket is first bound at a temporary path beside its own (socket-file.ts): both must fit.
+  if (bindPathLength(config.socketPath) > MAX_SOCKET_PATH) {
     throw new StartupError(`socket path ${config.socketPath} is longer than ${MAX_SOCKET_PATH} bytes; choose a shorter --socket`);
   }
 
@@ -109,13 +114,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   try {
     services = createServices(config, opts.clock ?? systemClock, logger);
   } catch (err) {
-    if (err instanceof SchemaTooNewError) throw new StartupError(err.message);
+    if (err instanceof SchemaTooNewError || err instanceof SpecialFileError) throw new StartupError(err.message);
     throw new StartupError(`cannot open the database in ${config.home}: ${(err as Error).message}`);
   }
 
   let control: Surface | null = null;
   let inbox: Surface | null = null;
   let inboxTcp: http.Server | null = null;
+  let socketFile: PlacedSocket | null = null;
   try {
     await openStreams(services.inbox);
     startServices(services);
@@ -134,8 +140,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const addr = control.app.server.address() as AddressInfo;
     services.endpoints.listen = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
 
-    await listenOr(inbox.app.listen({ path: config.socketPath }), `cannot listen on socket ${config.socketPath}`);
-    fs.chmodSync(config.socketPath, 0o600);
+    // Never reachable by others, not even for an instant under umask 000 (socket-file.ts).
+    const inboxApp = inbox.app;
+    const listenText = () => `Server listening at ${config.socketPath}`;
+    socketFile = await listenOr(
+      listenPrivately((bindPath) => inboxApp.listen({ path: bindPath, listenTextResolver: listenText }), config.socketPath),
+      `cannot listen on socket ${config.socketPath}`,
+    );
 
     if (config.values.inbox.port > 0) {
       // Same inbox app, second listener: loopback only, never another interface.
@@ -155,7 +166,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     }
     // Every listener is up, and before the announcement: whoever saw `listening` finds the file.
     writeDaemonFile(config.home, {
-      pid: process.pid,
       listen: services.endpoints.listen,
       url: connectUrl(services.endpoints.listen),
       socket: config.socketPath,
@@ -165,12 +175,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     });
   } catch (err) {
     await Promise.allSettled([control?.app.close(), inbox?.app.close(), inboxTcp ? new Promise((r) => inboxTcp!.close(r)) : null]);
+    if (socketFile) removeSocketFile(socketFile);
     await stopServices(services).catch(() => undefined);
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message);
   }
 
-  const daemon = new Daemon(services, control, inbox, inboxTcp, logger);
+  const daemon = new Daemon(services, control, inbox, inboxTcp, socketFile!, logger);
   // `svc serve` replaces this with a version that also exits the process.
   services.requestShutdown = () => void daemon.close('shutdown requested over HTTP');
   // The listening line is the daemon's announcement: written even when --log-level hides info.
@@ -236,12 +247,12 @@ async function prepareSocket(socketPath: string): Promise<void> {
   fs.unlinkSync(socketPath);
 }
 
-async function listenOr(p: Promise<unknown>, what: string): Promise<void> {
+async function listenOr<T>(p: Promise<T>, what: string): Promise<T> {
   try {
-    await p;
+    return await p;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    const why = code === 'EADDRINUSE' || code === 'EEXIST' ? 'address already in use' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new StartupError(`${what}: ${why}`);
   }
 }

@@ -13,7 +13,7 @@ import type { paths as ControlPaths } from './api/control-plane.js';
 import type { paths as InboxPaths } from './api/inbox.js';
 import path from 'node:path';
 import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/load.js';
-import { connectUrl, liveDaemon, type DaemonInfo } from '../daemon-file.js';
+import { connectUrl, findDaemon, type DaemonLookup } from '../daemon-file.js';
 
 /** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -61,8 +61,8 @@ export interface Target {
   /** Where `base` came from (`svc status` says so: a config fallback may reach another home's daemon). */
   from: 'flag' | 'env' | 'daemon.json' | 'config';
   home: string;
-  /** The running daemon that <home>/daemon.json names, if any. */
-  daemon: DaemonInfo | null;
+  /** What <home>/daemon.json says, and whether the daemon it names was identified (only then is its URL used). */
+  daemon: DaemonLookup;
 }
 
 /** Add the options every client subcommand takes. */
@@ -108,7 +108,9 @@ export function loadClientConfig(flags: ClientFlags, env: NodeJS.ProcessEnv = pr
 
 /**
  * Where to send requests. The control plane: `--url`, `SVC_URL`, else the address in
- * <home>/daemon.json while the daemon that wrote it runs, else the config's `listen`. The socket:
+ * <home>/daemon.json once the daemon that wrote it is identified (daemon-file.ts `findDaemon`: a
+ * stale file may name another user's process and port, which must never get the token), else the
+ * config's `listen`. The socket:
  * `--socket`, `SVC_SOCKET`, else daemon.json's, else the config's. `loaded`: the config, when the
  * caller has already loaded it (`svc doctor`).
  */
@@ -116,7 +118,8 @@ export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = proce
   const { home, config, error } = loaded;
   // A broken config file must not stop a client that was given explicit flags.
   if (error && flags.url === undefined && !env.SVC_URL) throw new ApiError(0, 'config_error', error.message);
-  const running = liveDaemon(home);
+  const daemon = findDaemon(home);
+  const running = daemon.state === 'identified' ? daemon.info : null;
   // An empty SVC_URL counts as unset, as the config's variables do; an empty --url is a bad URL.
   const [url, from]: [string, Target['from']] =
     flags.url !== undefined
@@ -129,7 +132,7 @@ export function resolveTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = proce
   return {
     from,
     home,
-    daemon: running,
+    daemon,
     base: controlBase(url, from),
     socketPath: flags.socket ?? env.SVC_SOCKET ?? running?.socket ?? config?.socketPath ?? '',
     token: flags.token ?? env.SVC_TOKEN ?? config?.controlToken ?? '',

@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
-import { readDaemonFile } from '../daemon-file.js';
 import { resolveExecutable } from '../runtime/task-process.js';
 import { NODE_ENGINE } from '../version.js';
 import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
@@ -88,11 +87,15 @@ export function toolChecks(config: ResolvedConfig | null, terminalTargets: numbe
 
 /** The daemon of the target's home as the CLI reaches it: `target` is where every other command would go. */
 export async function daemonChecks(target: Target): Promise<{ checks: Check[]; terminalTargets: number | null }> {
-  const { home, daemon: running } = target;
-  const file = running ?? readDaemonFile(home);
+  const { home, daemon } = target;
+  const running = daemon.state === 'identified' ? daemon.info : null;
+  const file = daemon.state === 'none' ? null : daemon.info;
   const checks: Check[] = [];
   if (running) checks.push(ok('daemon', `pid ${running.pid}, started ${running.started_at}, svc ${running.version}`));
-  else if (file) checks.push(warn('daemon', `${path.join(home, 'daemon.json')} names pid ${file.pid}, which is not running`, `start it again: svc serve --home ${home}`));
+  else if (daemon.state === 'stale') {
+    const hint = daemon.gone ? `start it again: svc serve --home ${home}` : `ignored, and sent no token: start the daemon again (svc serve --home ${home}), or remove the file`;
+    checks.push(warn('daemon', `${path.join(home, 'daemon.json')} names pid ${daemon.info.pid}, ${daemon.reason}`, hint));
+  }
 
   const where = target.base.origin;
   let auth: string;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { PROTOTYPE_KEYS } from '../core/json-guard.js';
+import { readRegularFile, SpecialFileError } from '../store/private-file.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export class ConfigError extends Error {
@@ -136,8 +137,9 @@ export function formatZodIssue(issue: z.core.$ZodIssue): string {
 export function readTomlFile(file: string): Doc {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).text;
   } catch (err) {
+    if (err instanceof SpecialFileError) throw new ConfigError(`config file ${err.message}`);
     throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
   }
   try {
@@ -156,11 +158,13 @@ function resolveToken(values: Config, base: string): string {
 /** A secret kept in its own file (trimmed); an unreadable or empty file refuses the start. */
 function readSecretFile(what: string, file: string): string {
   try {
-    const secret = fs.readFileSync(file, 'utf8').trim();
+    const secret = readRegularFile(file).text.trim();
     if (!secret) throw new ConfigError(`${what} ${file} is empty`);
     return secret;
   } catch (err) {
     if (err instanceof ConfigError) throw err;
+    // A FIFO or a device would hold `svc serve`, and every CLI command, until something writes to it.
+    if (err instanceof SpecialFileError) throw new ConfigError(`${what} ${err.message}`);
     throw new ConfigError(`cannot read ${what} ${file}: ${(err as Error).message}`);
   }
 }

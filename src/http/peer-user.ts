@@ -13,6 +13,7 @@
  * The answer is looked up once per connection and cached on the socket; look-ups arriving
  * together share one read of the table.
  */
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import os from 'node:os';
@@ -32,6 +33,7 @@ export interface ProcNetRow {
 
 const ESTABLISHED = 0x01;
 const CLOSE_WAIT = 0x08;
+const LISTEN = 0x0a;
 
 const littleEndian = os.endianness() === 'LE';
 
@@ -113,7 +115,33 @@ export function findPeerUid(rows: ProcNetRow[], conn: ConnectionEnds): number | 
   return null;
 }
 
+/** Bound to these, a listening socket takes connections to every local address (`::` may take IPv4 too). */
+const WILDCARDS = new Set(['0.0.0.0', normaliseAddress('::')]);
+
+/**
+ * The listening sockets a connection to `address`:`port` may reach: those bound to that port on
+ * that address or on a wildcard address of either family. Who owns them is who would answer.
+ */
+export function findListeners(rows: ProcNetRow[], address: string, port: number): ProcNetRow[] {
+  const a = normaliseAddress(address);
+  return rows.filter((r) => r.state === LISTEN && r.localPort === port && (r.localAddress === a || WILDCARDS.has(r.localAddress)));
+}
+
 const PROC_FILES = ['/proc/net/tcp', '/proc/net/tcp6'];
+
+/** Every row of /proc/net/tcp and tcp6, read synchronously (for the CLI); null when neither can be read. */
+export function readProcNetTcpSync(): ProcNetRow[] | null {
+  let rows: ProcNetRow[] | null = null;
+  for (const file of PROC_FILES) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      (rows ??= []).push(...parseProcNetTcp(text));
+    } catch {
+      /* a kernel without IPv6, or no /proc */
+    }
+  }
+  return rows;
+}
 
 /** Port as /proc/net/tcp writes it: four upper-case hex digits. */
 const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile, SpecialFileError } from '../store/private-file.js';
 
 interface BuiltinTemplate {
   /** Files written into the agent home (never overwriting one that exists). */
@@ -84,17 +85,16 @@ export function initialMessageOf(homeDir: string, name: string): string | null {
   const b = builtin(name);
   if (b) return b.initialMessage ?? null;
   const file = path.join(templateDir(homeDir, name), INITIAL_MESSAGE_FILE);
-  let stat: fs.Stats;
+  let read: { text: string; stat: fs.Stats };
   try {
-    stat = fs.statSync(file);
+    read = readRegularFile(file, { maxBytes: INITIAL_MESSAGE_MAX_BYTES + 1 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (err instanceof SpecialFileError) throw new Error(`${INITIAL_MESSAGE_FILE} of template ${JSON.stringify(name)} is not a regular file`);
     throw err;
   }
-  if (!stat.isFile()) throw new Error(`${INITIAL_MESSAGE_FILE} of template ${JSON.stringify(name)} is not a regular file`);
-  if (stat.size > INITIAL_MESSAGE_MAX_BYTES) {
-    throw new Error(`${INITIAL_MESSAGE_FILE} of template ${JSON.stringify(name)} is ${stat.size} bytes (at most ${INITIAL_MESSAGE_MAX_BYTES})`);
+  if (read.stat.size > INITIAL_MESSAGE_MAX_BYTES) {
+    throw new Error(`${INITIAL_MESSAGE_FILE} of template ${JSON.stringify(name)} is ${read.stat.size} bytes (at most ${INITIAL_MESSAGE_MAX_BYTES})`);
   }
-  const text = fs.readFileSync(file, 'utf8');
-  return text.trim() === '' ? null : text;
+  return read.text.trim() === '' ? null : read.text;
 }

@@ -1,7 +1,8 @@
 /**
  * The git side of a child agent's worktree (runtime/child-tasks.ts): create a worktree on a new
  * branch, list what the child changed, remove the worktree and delete its branch. Every git call
- * goes through worktrees.ts `git` (execFile, no shell, a time limit, fsmonitor off). Mutations of
+ * goes through worktrees.ts `git` (git-command.ts: no shell, a time limit, and no hook, filter
+ * driver or other program of the repository's configuration runs). Mutations of
  * one repository are serialised: concurrent `git worktree add` on one repository contend for its
  * locks.
  */
@@ -107,7 +108,8 @@ export async function inspectWorktree(w: WorktreeRecord): Promise<{ changed: str
   const dir = w.worktree_path;
   if (!dir || !fs.existsSync(dir)) return null;
   const files = new Set<string>();
-  const status = await git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  // Submodules are not looked into: their own configuration is not checked for filter drivers.
+  const status = await git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all']);
   if (status.code === 0) {
     const parts = status.stdout.split('\0');
     for (let i = 0; i < parts.length; i++) {
@@ -119,7 +121,7 @@ export async function inspectWorktree(w: WorktreeRecord): Promise<{ changed: str
     }
   }
   if (w.base_commit) {
-    const diff = await git(dir, ['diff', '--name-only', '-z', `${w.base_commit}..HEAD`]);
+    const diff = await git(dir, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', `${w.base_commit}..HEAD`]);
     if (diff.code === 0) for (const f of diff.stdout.split('\0')) if (f) files.add(f);
   }
   const branch = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);

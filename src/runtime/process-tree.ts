@@ -65,6 +65,19 @@ export function readProc(pid: number): ProcEntry | null {
   }
 }
 
+/**
+ * The real and effective uid of a process, from the `Uid:` line of /proc/<pid>/status (real,
+ * effective, saved, filesystem); null when it is gone or /proc is not there.
+ */
+export function readUids(pid: number): { real: number; effective: number } | null {
+  try {
+    const line = /^Uid:\s+(\d+)\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line ? { real: Number(line[1]), effective: Number(line[2]) } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Parallel reads of a walk: enough to keep the thread pool busy, few enough to leave it to others too. */
 const WALK_CONCURRENCY = 8;
 

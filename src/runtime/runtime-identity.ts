@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../store/private-file.js';
 
 export interface RuntimeIdentity {
   runtime_id: string;
@@ -41,7 +42,7 @@ export function loadRuntimeIdentity(homeDir: string): RuntimeIdentity {
 
 function readStored(file: string): { runtime_id: string; event_log_epoch: string } | null {
   try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const v = JSON.parse(readRegularFile(file).text) as Record<string, unknown>;
     if (typeof v.runtime_id === 'string' && typeof v.event_log_epoch === 'string') return { runtime_id: v.runtime_id, event_log_epoch: v.event_log_epoch };
   } catch {
     // missing or unreadable: a new identity

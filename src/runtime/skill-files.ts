@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
+import { fileKind } from '../store/private-file.js';
 
 export interface SkillLimits {
   /** Total bytes of the files of one skill. */
@@ -76,14 +77,6 @@ export function isInside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-function kindOf(st: fs.Stats): string {
-  if (st.isFIFO()) return 'a fifo';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  return 'not a regular file or directory';
-}
-
 /**
  * Walk and validate the skill directory `dir` of a source rooted at `root` (default: `dir`
  * itself). Names in errors are relative to `root`. `.git` is skipped.
@@ -105,7 +98,7 @@ export async function walkSkill(
   const manifest = await fsp.lstat(path.join(skillDir, SKILL_FILE)).catch(() => null);
   if (!manifest) throw new Error(`${name('') === '.' ? 'the source' : name('')} holds no ${SKILL_FILE}`);
   if (manifest.isSymbolicLink()) throw errors.skillSourceUnsafe(name(SKILL_FILE), 'symlinked_manifest', `is a symlink; ${SKILL_FILE} must be a regular file`);
-  if (!manifest.isFile()) throw errors.skillSourceUnsafe(name(SKILL_FILE), 'special_file', `is ${kindOf(manifest)}; ${SKILL_FILE} must be a regular file`);
+  if (!manifest.isFile()) throw errors.skillSourceUnsafe(name(SKILL_FILE), 'special_file', `is ${fileKind(manifest)}; ${SKILL_FILE} must be a regular file`);
 
   const tree: SkillTree = { root, dir: skillDir, base, entries: [], bytes: 0, limits };
   const count = (rel: string) => {
@@ -161,7 +154,7 @@ export async function walkSkill(
         }
         tree.entries.push({ rel: r, type: 'file', real, size: st.size, mode: st.mode & 0o777, dev: st.dev, ino: st.ino });
       } else {
-        throw errors.skillSourceUnsafe(name(r), 'special_file', `is ${kindOf(st)}; only regular files and directories are copied`);
+        throw errors.skillSourceUnsafe(name(r), 'special_file', `is ${fileKind(st)}; only regular files and directories are copied`);
       }
     }
   };

@@ -1,16 +1,16 @@
 /**
  * The pieces of skills that touch the outside world: SKILL.md frontmatter (of one skill directory,
  * or of every skill directory in a root: `scanRoot`), where a skill comes from (a local directory,
- * a git URL, the `owner/repo/path@ref` shorthand), git through execFile (never a shell), locating
+ * a git URL, the `owner/repo/path@ref` shorthand), git through git-command.ts (never a shell), locating
  * the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
  * Reading a skill's files (the walk, the content hash, the copy) is skill-files.ts.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
-import { MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
-import { writePrivateFile } from '../store/private-file.js';
+import { runGit } from './git-command.js';
+import { isInside, MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
+import { readRegularFile, writePrivateFile } from '../store/private-file.js';
 
 export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';
@@ -125,8 +125,29 @@ export interface InvalidSkill {
   error: string;
 }
 
-/** Every `<root>/<dir>/SKILL.md` (dot-directories skipped; symlinked directories followed). */
-export function scanRoot(root: string): { skills: Array<{ dir: string; manifest: SkillManifest }>; invalid: InvalidSkill[] } {
+/**
+ * Why the skill directory `dir` of a workspace is not the workspace's own: once every link is
+ * resolved (the directory itself, `.svc` or `skills` above it), it must lie inside the workspace's
+ * real path. Null when it does. A link out would let a repository list, and the model open, any
+ * directory the daemon can read.
+ */
+export function outsideWorkspace(dir: string, workspace: string): string | null {
+  let real: string;
+  let top: string;
+  try {
+    real = fs.realpathSync.native(dir);
+    top = fs.realpathSync.native(workspace);
+  } catch {
+    return `${dir} cannot be resolved`;
+  }
+  return isInside(top, real) ? null : `${dir} resolves to ${real}, outside the workspace ${workspace}`;
+}
+
+/**
+ * Every `<root>/<dir>/SKILL.md` (dot-directories skipped; symlinked directories followed). With
+ * `workspace`, a directory that resolves outside that workspace is listed as invalid instead.
+ */
+export function scanRoot(root: string, opts: { workspace?: string } = {}): { skills: Array<{ dir: string; manifest: SkillManifest }>; invalid: InvalidSkill[] } {
   const skills: Array<{ dir: string; manifest: SkillManifest }> = [];
   const invalid: InvalidSkill[] = [];
   let entries: string[];
@@ -146,6 +167,11 @@ export function scanRoot(root: string): { skills: Array<{ dir: string; manifest:
       if (!fs.statSync(dir).isDirectory()) continue;
     } catch {
       invalid.push({ path: dir, error: `${dir} is a broken link` });
+      continue;
+    }
+    const outside = opts.workspace === undefined ? null : outsideWorkspace(dir, opts.workspace);
+    if (outside) {
+      invalid.push({ path: dir, error: outside });
       continue;
     }
     try {
@@ -237,22 +263,14 @@ export function sourceString(src: SkillSource): string {
 
 // --- git -----------------------------------------------------------------------------------------
 
-const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo', GCM_INTERACTIVE: 'never' };
-
-export function git(args: string[], opts: { cwd?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      { cwd: opts.cwd, signal: opts.signal, timeout: opts.timeoutMs ?? 120_000, env: GIT_ENV, maxBuffer: 16 * 1024 * 1024, windowsHide: true },
-      (err, stdout, stderr) => {
-        if (err) {
-          const detail = String(stderr || err.message).trim().split('\n').filter(Boolean).slice(-2).join('; ');
-          reject(new Error(`git ${args[0]} failed: ${detail}`));
-        } else resolve(String(stdout));
-      },
-    );
-  });
+/** `git ARGS` through git-command.ts; rejects with the last lines of stderr when git fails. */
+export async function git(args: string[], opts: { cwd?: string; signal?: AbortSignal; timeoutMs?: number; network?: boolean } = {}): Promise<string> {
+  const r = await runGit(args, { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, network: opts.network });
+  if (r.code !== 0) {
+    const detail = r.stderr.trim().split('\n').filter(Boolean).slice(-2).join('; ') || (r.killed ? 'timed out' : `exit ${r.code}`);
+    throw new Error(`git ${args[0]} failed: ${detail}`);
+  }
+  return r.stdout;
 }
 
 const isCommitish = (ref: string) => /^[0-9a-f]{7,40}$/i.test(ref);
@@ -260,12 +278,12 @@ const isCommitish = (ref: string) => /^[0-9a-f]{7,40}$/i.test(ref);
 /** Shallow clone of `url` at `ref` into `dest` (which must not exist); returns the commit hash. */
 export async function cloneAt(url: string, ref: string | null, dest: string, signal?: AbortSignal): Promise<string> {
   try {
-    await git(['clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest], { signal });
+    await git(['clone', '--depth', '1', '--quiet', ...(ref ? ['--branch', ref] : []), '--', url, dest], { signal, network: true });
   } catch (err) {
     // --branch takes branches and tags only; a commit needs a full clone and a checkout.
     if (!ref || !isCommitish(ref)) throw err;
     await fs.promises.rm(dest, { recursive: true, force: true });
-    await git(['clone', '--quiet', '--no-checkout', '--', url, dest], { signal });
+    await git(['clone', '--quiet', '--no-checkout', '--', url, dest], { signal, network: true });
     await git(['checkout', '--quiet', ref], { cwd: dest, signal });
   }
   return (await git(['rev-parse', 'HEAD'], { cwd: dest, signal })).trim();
@@ -274,7 +292,7 @@ export async function cloneAt(url: string, ref: string | null, dest: string, sig
 /** The commit `ref` (default HEAD) points at on the remote, via `git ls-remote`. */
 export async function remoteHead(url: string, ref: string | null, signal?: AbortSignal): Promise<string> {
   if (ref && /^[0-9a-f]{40}$/i.test(ref)) return ref.toLowerCase();
-  const out = await git(['ls-remote', '--', url, ...(ref ? [ref, `${ref}^{}`] : ['HEAD'])], { signal, timeoutMs: 60_000 });
+  const out = await git(['ls-remote', '--', url, ...(ref ? [ref, `${ref}^{}`] : ['HEAD'])], { signal, timeoutMs: 60_000, network: true });
   const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
     const [hash, name] = line.trim().split(/\s+/);
@@ -346,7 +364,7 @@ export function readLock(home: string): LockFile {
   const file = path.join(home, LOCK_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).text;
   } catch {
     return { version: 1, skills: {} };
   }

@@ -8,11 +8,13 @@
  * Reads never leave the skill: the file's real path must lie inside the skill directory's real
  * path and be a regular file; at most OPEN_MAX_BYTES of it are returned. Reads are asynchronous.
  */
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
+import { outsideWorkspace } from './skill-sources.js';
 import type { SkillService } from './skills.js';
 
 export interface EffectiveSkill {
@@ -20,6 +22,8 @@ export interface EffectiveSkill {
   description: string;
   path: string;
   scope: string;
+  /** Where it comes from: for a workspace skill, the workspace it must stay inside. */
+  source: string;
 }
 
 /** Skills named in one system prompt, and the longest description quoted there. */
@@ -40,7 +44,7 @@ export class SkillUse {
       out.push(s);
     };
     for (const s of this.deps.skills.list(agentId)) {
-      if (s.available) add({ name: s.name, description: s.description ?? '', path: s.path, scope: s.scope });
+      if (s.available) add({ name: s.name, description: s.description ?? '', path: s.path, scope: s.scope, source: s.source });
     }
     const { skills } = this.deps.skills.catalog(agentId);
     for (const s of skills.filter((x) => x.scope === 'workspace')) add(s);
@@ -65,6 +69,7 @@ export class SkillUse {
     const skill = this.effective(agentId).find((s) => s.name === name);
     if (!skill) throw errors.skillNotFound(name, { agent_id: agentId });
     if (file.includes('\0') || path.isAbsolute(file)) throw errors.skillFileNotAllowed(name, file, 'give a path relative to the skill directory');
+    if (skill.scope === 'workspace' && outsideWorkspace(skill.path, skill.source)) throw errors.skillFileNotAllowed(name, file, 'the skill directory leads outside its workspace');
     const root = await fs.realpath(skill.path);
     let real: string;
     try {
@@ -74,7 +79,8 @@ export class SkillUse {
     }
     const rel = path.relative(root, real);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw errors.skillFileNotAllowed(name, file, 'it is outside the skill directory');
-    const handle = await fs.open(real, 'r');
+    // Non-blocking: a FIFO in the skill would hold a thread of libuv's pool for good; fstat refuses it below.
+    const handle = await fs.open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const st = await handle.stat();
       if (!st.isFile()) throw errors.skillFileNotAllowed(name, file, 'not a regular file');

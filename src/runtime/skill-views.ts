@@ -11,6 +11,8 @@ interface Entry {
   name: string;
   path: string;
   scope: string;
+  /** False for an enabled skill that cannot be used (gone, broken, or a workspace skill now outside it). */
+  available?: boolean;
 }
 
 export function skillEntryView<E extends Entry & { skill_id?: string }>(e: E) {
@@ -27,7 +29,7 @@ export function agentSkillDetail<E extends Entry>(enabled: E[], skillId: string)
   if (!entry) throw errors.skillNotFound(skillId);
   let content = '';
   try {
-    content = readManifest(entry.path).body;
+    if (entry.available !== false) content = readManifest(entry.path).body;
   } catch {
     // unavailable: shown without content
   }

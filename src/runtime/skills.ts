@@ -18,7 +18,7 @@ import type { ResourceService, RuntimeDeps } from './deps.js';
 import type { Job, JobStore } from './jobs.js';
 import { SkillLibrary, type CatalogEntry } from './skill-library.js';
 import { copySkill, placeAtomically, removePath, walkSkill } from './skill-files.js';
-import { readManifest, scanRoot, type InstallMode, type InvalidSkill } from './skill-sources.js';
+import { outsideWorkspace, readManifest, scanRoot, type InstallMode, type InvalidSkill } from './skill-sources.js';
 import type { WorkspaceService } from './workspaces.js';
 
 export type AgentSkillScope = 'agent' | 'workspace' | 'user';
@@ -123,7 +123,7 @@ export class SkillService implements ResourceService {
     const skills: CatalogEntry[] = [];
     const invalid: InvalidSkill[] = [];
     for (const rel of WORKSPACE_ROOTS) {
-      const scanned = scanRoot(path.join(root, rel));
+      const scanned = scanRoot(path.join(root, rel), { workspace: root });
       invalid.push(...scanned.invalid);
       for (const { dir, manifest } of scanned.skills) {
         if (seen.has(manifest.name)) continue;
@@ -207,7 +207,9 @@ export class SkillService implements ResourceService {
     return (this.stmt.list.all(agentId) as AgentSkillRow[]).map((r) => {
       let description: string | null = null;
       try {
-        description = readManifest(r.path).description;
+        // A workspace skill's directory swapped for a link out since it was enabled is not read.
+        const outside = r.scope === 'workspace' ? outsideWorkspace(r.path, r.source) : null;
+        if (!outside) description = readManifest(r.path).description;
       } catch {
         /* gone or broken: reported as unavailable */
       }

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { openRegularFile } from '../store/private-file.js';
 import { readProc, type ProcEntry } from './process-tree.js';
 
 export interface SpawnSpec {
@@ -185,13 +186,14 @@ export interface Tail {
  */
 export function readTail(file: string, limit: number): Tail {
   let fd: number;
+  let size: number;
   try {
-    fd = fs.openSync(file, 'r');
+    // A task can put a FIFO where its output file was: read, it would never end.
+    ({ fd, stat: { size } } = openRegularFile(file));
   } catch {
     return { text: '', truncated: false, bytes: 0 };
   }
   try {
-    const size = fs.fstatSync(fd).size;
     const length = Math.min(size, limit);
     const buf = Buffer.alloc(length);
     let read = 0;

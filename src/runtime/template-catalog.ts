@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../core/errors.js';
+import { readRegularFile } from '../store/private-file.js';
 import { BUILTIN_TEMPLATE_NAMES, builtinTemplateFiles, INITIAL_MESSAGE_FILE, templateExists } from './agent-templates.js';
 
 /** The instructions file a template's detail shows, first found. */
@@ -91,15 +92,7 @@ export class TemplateCatalog {
 /** A regular file's text, at most TEMPLATE_TEXT_MAX_BYTES; null when absent or not a file. */
 function readSmall(file: string): string | null {
   try {
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    try {
-      if (!fs.fstatSync(fd).isFile()) return null;
-      const buf = Buffer.alloc(TEMPLATE_TEXT_MAX_BYTES);
-      const n = fs.readSync(fd, buf, 0, buf.length, 0);
-      return buf.subarray(0, n).toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readRegularFile(file, { nofollow: true, maxBytes: TEMPLATE_TEXT_MAX_BYTES }).text;
   } catch {
     return null;
   }

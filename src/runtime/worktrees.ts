@@ -1,8 +1,8 @@
 /**
- * Git worktrees of a workspace: `git worktree list --porcelain -z`, run with execFile (no shell),
- * a time limit and an output cap, and parsed here.
+ * Git worktrees of a workspace: `git worktree list --porcelain -z`, run through git-command.ts
+ * (no shell, a time limit, an output cap, nothing the repository configures runs), and parsed here.
  */
-import { execFile } from 'node:child_process';
+import { runGit, type ExecResult } from './git-command.js';
 
 export interface WorktreeEntry {
   path: string;
@@ -28,7 +28,6 @@ export interface WorktreeListing {
 }
 
 export const GIT_TIMEOUT_MS = 5000;
-const MAX_OUTPUT = 1 << 20;
 
 /**
  * Parse porcelain output. With `-z` every attribute line ends in NUL and a record ends in an
@@ -92,40 +91,9 @@ export function parseWorktreePorcelain(text: string): WorktreeEntry[] {
   return entries;
 }
 
-export interface ExecResult {
-  code: number | string | null;
-  stdout: string;
-  stderr: string;
-  killed: boolean;
-}
-
+/** `git ARGS` in `cwd` (git-command.ts `runGit`): the daemon's own git calls run nothing the repository configures. */
 export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Promise<ExecResult> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      // fsmonitor and hooks could run programs the repository configures: the daemon's own git
-      // calls (inspection, worktrees it creates and removes for child agents) run none of them.
-      ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', ...args],
-      {
-        cwd,
-        timeout: timeoutMs,
-        maxBuffer: MAX_OUTPUT,
-        windowsHide: true,
-        env: gitEnv(),
-      },
-      (err, stdout, stderr) => {
-        const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-        resolve({ code: e ? (e.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr), killed: Boolean(e?.killed) });
-      },
-    );
-  });
-}
-
-/** The daemon's environment minus its control token, never prompting, in the C locale. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
-  delete env.SVC_TOKEN;
-  return env;
+  return runGit(args, { cwd, timeoutMs });
 }
 
 /** The worktrees of the repository holding `cwd`; is_git false when it is not in one. */

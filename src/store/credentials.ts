@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writePrivateFile } from './private-file.js';
+import { readRegularFile, SpecialFileError, writePrivateFile } from './private-file.js';
 
 export const CREDENTIALS_FILE = 'credentials.json';
 export const CREDENTIAL_KINDS = ['api_key', 'bearer_token'] as const;
@@ -130,8 +130,9 @@ export class CredentialStore {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      parsed = JSON.parse(readRegularFile(this.file).text);
     } catch (err) {
+      if (err instanceof SpecialFileError) throw new CredentialStoreError(`credential store ${err.message}; move it away`);
       throw new CredentialStoreError(`credential store ${this.file} is not valid JSON: ${(err as Error).message}`);
     }
     const raw = (parsed as { profiles?: unknown } | null)?.profiles;

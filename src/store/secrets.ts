@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writePrivateFile } from './private-file.js';
+import { readRegularFile, writePrivateFile } from './private-file.js';
 import type { Store } from './store.js';
 
 export const SECRETS_FILE = 'secrets.json';
@@ -73,7 +73,7 @@ export class SecretStore {
 function readSecrets(file: string): Record<string, string> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw err;

@@ -75,3 +75,42 @@ export function holdConnectionsAs(uid: number, port: number, count: number): Hel
   });
   return { latest: () => latest, kill: () => child.kill('SIGKILL') };
 }
+
+export interface RecordingListener {
+  pid: number;
+  port: number;
+  /** The requests that arrived so far, with their Authorization header (null when none was sent). */
+  requests: () => Array<{ method: string; url: string; authorization: string | null }>;
+  close: () => Promise<void>;
+}
+
+/**
+ * An HTTP server on a loopback port run by `uid` (a child process; another uid needs root) that
+ * answers every request 200 `{}` and records what arrived: the stranger that took over a dead
+ * daemon's pid or port.
+ */
+export async function listenAs(uid: number): Promise<RecordingListener> {
+  const script = `const s = require('node:http').createServer((req, res) => { console.log(JSON.stringify({ method: req.method, url: req.url, authorization: req.headers.authorization ?? null })); res.setHeader('content-type', 'application/json'); res.end('{}'); });
+s.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: s.address().port })));`;
+  const own = uid === process.getuid?.();
+  const child = spawn(process.execPath, ['-e', script], { ...(own ? {} : { uid, gid: uid }), cwd: '/', stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const lines = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`listener as uid ${uid} did not start: ${out}`)), 10_000);
+    child.stdout.on('data', () => {
+      const first = lines()[0];
+      if (first) {
+        clearTimeout(timer);
+        resolve(Number(first.port));
+      }
+    });
+  });
+  return {
+    pid: child.pid!,
+    port,
+    requests: () => lines().slice(1) as ReturnType<RecordingListener['requests']>,
+    close: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')))),
+  };
+}

@@ -1,8 +1,11 @@
 /**
  * Files and secrets (README "Security"): the database and its WAL/SHM are the owner's alone
  * whatever the home's mode, the control token given as --token does not stay in the process list,
- * and the inbox socket only lives in a directory no other user can write to.
+ * the inbox socket only lives in a directory no other user can write to, and a FIFO where a
+ * regular file belongs (credentials.json, secrets.json, config.toml, a token file, daemon.json)
+ * is refused at once instead of stopping the daemon or the CLI for good.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,5 +70,61 @@ describe('the control token', () => {
     // The token still works.
     const res = await request(d, 'GET', '/api/control/runtime/status', { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('special files where a regular file belongs', () => {
+  const mkfifo = (file: string) => execFileSync('mkfifo', ['-m', '600', file]);
+  /** Bounded: a daemon that opened the FIFO would never answer. */
+  const within = <T>(p: Promise<T>, ms = 5_000) =>
+    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))]);
+
+  it('a FIFO at credentials.json: the credential routes answer 409 credential_store_unusable and the daemon keeps answering', async () => {
+    const d = await pool.start();
+    mkfifo(path.join(d.home, 'credentials.json'));
+    const list = await within(request(d, 'GET', '/api/control/runtime/credentials'));
+    expect(list.status, list.text).toBe(409);
+    expect(list.json).toMatchObject({ code: 'credential_store_unusable', error: expect.stringContaining('credentials.json is a fifo, not a regular file') });
+    const put = await within(request(d, 'PUT', '/api/control/runtime/credentials/p1', { body: { kind: 'api_key', material: 'sk-x' } }));
+    expect(put.status).toBe(409);
+    expect((await within(request(d, 'GET', '/api/handshake'))).status).toBe(200);
+    expect(fs.lstatSync(path.join(d.home, 'credentials.json')).isFIFO()).toBe(true);
+  });
+
+  it('a FIFO at secrets.json: svc serve refuses to start, naming the file', async () => {
+    const secrets = pool.home();
+    mkfifo(path.join(secrets, 'secrets.json'));
+    const a = await runSvc(['serve', '--home', secrets, '--listen', '127.0.0.1:0']);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain(`${path.join(secrets, 'secrets.json')} is a fifo, not a regular file`);
+  });
+
+  it('a FIFO at config.toml: svc serve refuses to start and the CLI says so, neither waits', async () => {
+    const config = pool.home();
+    mkfifo(path.join(config, 'config.toml'));
+    const b = await runSvc(['serve', '--home', config, '--listen', '127.0.0.1:0']);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toContain(`config file ${path.join(config, 'config.toml')} is a fifo, not a regular file`);
+    // The CLI reads the same config: it says so instead of waiting.
+    const cli = await runSvc(['agents', 'list', '--home', config]);
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain('is a fifo, not a regular file');
+  });
+
+  it('a FIFO as the token file: svc serve refuses to start, naming it', async () => {
+    const token = pool.home();
+    mkfifo(path.join(token, 'token'));
+    const c = await runSvc(['serve', '--home', token, '--listen', '127.0.0.1:0', '--token-file', path.join(token, 'token')]);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toContain(`control token file ${path.join(token, 'token')} is a fifo, not a regular file`);
+  });
+
+  it('a FIFO at daemon.json is no daemon: the CLI falls back to the config address at once', async () => {
+    const home = pool.home();
+    fs.writeFileSync(path.join(home, 'config.toml'), 'listen = "127.0.0.1:1"\n');
+    mkfifo(path.join(home, 'daemon.json'));
+    const r = await runSvc(['agents', 'list', '--home', home]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('cannot reach the svc daemon at http://127.0.0.1:1');
   });
 });

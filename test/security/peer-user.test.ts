@@ -5,7 +5,7 @@
  * requests from a child process; the tests run as root so that they can start it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProcAddress, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/http/peer-user.js';
+import { decodeProcAddress, findListeners, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/http/peer-user.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { codeOf, OTHER_UID, requestAs } from '../helpers/peer.js';
 
@@ -54,6 +54,26 @@ describe('the /proc/net/tcp reader', () => {
     const rows = parseProcNetTcp(table);
     expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '127.0.0.1', remotePort: 50001 })).toBeNull();
     expect(findPeerUid(rows, { localAddress: '127.0.0.1', localPort: 8700, remoteAddress: '10.0.0.9', remotePort: 50000 })).toBeNull();
+  });
+});
+
+describe('the listeners of a port', () => {
+  it('are the LISTEN rows on that port bound to the address or to a wildcard of either family', () => {
+    const rows = parseProcNetTcp(
+      [
+        '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+        '   0: 0100007F:21FC 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 2001 1 0 100 0 0 10 0',
+        '   1: 00000000:21FC 00000000:0000 0A 00000000:00000000 00:00000000 00000000 65534        0 2002 1 0 100 0 0 10 0',
+        '   2: 0200007F:21FC 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 2003 1 0 100 0 0 10 0',
+        '   3: 0100007F:21FD 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 2004 1 0 100 0 0 10 0',
+        '   4: 0100007F:21FC 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 2005 1 0 20 4 30 10 -1',
+        '   5: 00000000000000000000000000000000:21FC 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000 1001 0 2006 1 0 100 0 0 10 0',
+      ].join('\n'),
+    );
+    // 127.0.0.1:8700 is reached by the 127.0.0.1 and the two wildcard listeners, not 127.0.0.2 or port 8701.
+    expect(findListeners(rows, '127.0.0.1', 8700).map((r) => r.uid)).toEqual([0, 65534, 1001]);
+    expect(findListeners(rows, '::1', 8700).map((r) => r.uid)).toEqual([65534, 1001]);
+    expect(findListeners(rows, '127.0.0.1', 8702)).toEqual([]);
   });
 });
 

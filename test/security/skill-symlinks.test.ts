@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startDaemon, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { testServices } from '../helpers/services.js';
 
 let d: RunningDaemon;
 let tmp: string;
@@ -264,5 +265,77 @@ describe('enable with a private copy, and update', () => {
     expect(job.result.failed).toEqual([{ name: 'u-later', error: expect.stringContaining('"scripts/secret" is a symlink') }]);
     expect(fs.readdirSync(path.join(d.home, 'skills', 'u-later', 'scripts'))).toEqual(['run.sh']);
     expectHomeClean();
+  });
+});
+
+describe('workspace skills', () => {
+  /** A skill directory `<parent>/<name>` whose SKILL.md body carries the marker. */
+  function skillAt(parent: string, name: string): string {
+    const dir = path.join(parent, name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: "${name}"\n---\n${MARKER}\n`);
+    return dir;
+  }
+
+  it('a skill directory that links out of the workspace is neither listed, enabled nor read; a link inside it is fine', async () => {
+    const ws = path.join(tmp, 'ws-dirs');
+    const skills = path.join(ws, '.svc', 'skills');
+    fs.mkdirSync(skills, { recursive: true });
+    // .svc/skills/w-out -> a skill directory outside; skills -> a whole root outside.
+    fs.symlinkSync(skillAt(path.join(tmp, 'outside-skills'), 'w-out'), path.join(skills, 'w-out'));
+    skillAt(path.join(tmp, 'outside-root'), 'w-root');
+    fs.symlinkSync(path.join(tmp, 'outside-root'), path.join(ws, 'skills'));
+    // .svc/skills/w-in -> ../../lib/w-in, inside the workspace.
+    skillAt(path.join(ws, 'lib'), 'w-in');
+    fs.symlinkSync(path.join('..', '..', 'lib', 'w-in'), path.join(skills, 'w-in'));
+    expect((await post('/api/control/agents/wsl/create', {})).status).toBe(201);
+    expect((await post('/api/control/agents/wsl/workspace/attach', { path: ws })).status).toBeLessThan(300);
+
+    const catalog = await get('/api/skills/catalog?agent_id=wsl');
+    const workspaceNames = (catalog.json.skills as Array<{ name: string; scope: string }>).filter((s) => s.scope === 'workspace').map((s) => s.name);
+    expect(workspaceNames).toEqual(['w-in']);
+    const invalid = catalog.json.invalid as Array<{ path: string; error: string }>;
+    expect(invalid).toEqual(
+      expect.arrayContaining([
+        { path: path.join(skills, 'w-out'), error: expect.stringContaining('outside the workspace') },
+        { path: path.join(ws, 'skills', 'w-root'), error: expect.stringContaining('outside the workspace') },
+      ]),
+    );
+    expectError(await get('/api/skills/catalog/workspace:w-out?agent_id=wsl'), 404, 'skill_not_found');
+    expectError(await post('/api/control/agents/wsl/skills/enable', { name: 'w-out' }), 404, 'skill_not_found');
+    expect((await post('/api/control/agents/wsl/skills/enable', { name: 'w-in' })).status).toBe(200);
+  });
+
+  it('an enabled workspace skill whose directory later becomes a link out is unavailable and not read', async () => {
+    const ws = path.join(tmp, 'ws-swap');
+    const dir = skillAt(path.join(ws, '.svc', 'skills'), 'w-swap');
+    expect((await post('/api/control/agents/wss/create', {})).status).toBe(201);
+    expect((await post('/api/control/agents/wss/workspace/attach', { path: ws })).status).toBeLessThan(300);
+    expect((await post('/api/control/agents/wss/skills/enable', { name: 'w-swap' })).status).toBe(200);
+
+    fs.rmSync(dir, { recursive: true });
+    fs.symlinkSync(skillAt(path.join(tmp, 'outside-swap'), 'w-swap'), dir);
+    const listed = await get('/api/agents/wss/skills');
+    expect(listed.json.skills).toEqual([expect.objectContaining({ name: 'w-swap', scope: 'workspace', available: false })]);
+    const detail = await get('/api/agents/wss/skills/workspace:w-swap');
+    expect(detail.status).toBe(200);
+    expect(detail.text).not.toContain(MARKER);
+  });
+
+  it('open_skill opens a workspace skill inside the workspace and refuses one that links out', async () => {
+    const t = testServices();
+    try {
+      const ws = path.join(tmp, 'ws-open');
+      const skills = path.join(ws, '.svc', 'skills');
+      skillAt(skills, 'w-here');
+      fs.symlinkSync(skillAt(path.join(tmp, 'outside-open'), 'w-there'), path.join(skills, 'w-there'));
+      t.s.workspaces.attach('main', ws);
+      const opened = await t.s.skillUse.open('main', null, 'w-here');
+      expect(opened).toMatchObject({ scope: 'workspace', file: 'SKILL.md' });
+      await expect(t.s.skillUse.open('main', null, 'w-there')).rejects.toMatchObject({ status: 404, code: 'skill_not_found' });
+      expect(t.s.skillUse.promptSection('main')).not.toContain('w-there');
+    } finally {
+      await t.close();
+    }
   });
 });

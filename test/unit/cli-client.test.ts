@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ApiError, controlApi, controlPath, inboxApi, resolveTarget, type Target } from '../../src/cli/client.js';
 
 // Nothing listens here: a request that were sent would fail as unreachable instead.
-const target: Target = { base: new URL('http://127.0.0.1:1/'), socketPath: '/nonexistent/inbox.sock', token: '', from: 'flag', home: '/nonexistent', daemon: null };
+const target: Target = { base: new URL('http://127.0.0.1:1/'), socketPath: '/nonexistent/inbox.sock', token: '', from: 'flag', home: '/nonexistent', daemon: { state: 'none' } };
 
 describe('path parameters', () => {
   it('refuses . and .. (URL parsing would resolve them into another route) on both surfaces and for the streams', async () => {
