@@ -81,15 +81,35 @@ export interface SseFrame {
   data: string;
 }
 
-/** Incremental SSE parser (src/core/event-stream.ts): feed it text chunks, it calls `onFrame` per dispatched frame. */
+/**
+ * Incremental SSE parser (src/core/event-stream.ts): feed it chunks, it calls `onFrame` per
+ * dispatched frame. A stream it cannot read (a line over the parser's cap, a frame `onFrame`
+ * throws on) goes to `onError`, once, and nothing more is parsed; without `onError` it throws.
+ */
 export class SseParser {
   private readonly parser = new EventStreamParser();
+  private failed = false;
 
-  constructor(private readonly onFrame: (f: SseFrame) => void) {}
+  constructor(
+    private readonly onFrame: (f: SseFrame) => void,
+    private readonly onError?: (err: Error) => void,
+  ) {}
 
-  push(chunk: string): void {
-    for (const f of this.parser.push(chunk)) this.onFrame({ id: f.id, event: f.event, data: f.data ?? '' });
+  push(chunk: string | Uint8Array): void {
+    if (this.failed) return;
+    try {
+      for (const f of this.parser.push(chunk)) this.onFrame({ id: f.id, event: f.event, data: f.data ?? '' });
+    } catch (err) {
+      if (!this.onError) throw err;
+      this.failed = true;
+      this.onError(err as Error);
+    }
   }
+}
+
+/** The error a follower ends with when the daemon's stream cannot be read. */
+export function unreadableStream(err: Error): ApiError {
+  return new ApiError(0, 'bad_stream', `the event stream cannot be read: ${err.message}`);
 }
 
 const BACKOFF_MIN_MS = 200;
@@ -192,6 +212,9 @@ function connectOnce(
         }
         received = true;
         onEvent(env);
+      }, (err) => {
+        done(unreadableStream(err));
+        req.destroy();
       });
       res.on('data', (chunk: string) => parser.push(chunk));
       res.on('end', () => done());

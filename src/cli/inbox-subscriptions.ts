@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, clientOptions, inboxApi, inboxPath, ok, open, resolveTarget, sleep, type ClientFlags, type InboxBody, type InboxClient, type Target } from './client.js';
-import { SseParser } from './events.js';
+import { SseParser, unreadableStream } from './events.js';
 import { jsonArg } from './inbox-streams.js';
 import { action, cell, print, record, table, type Row } from './output.js';
 
@@ -251,6 +251,9 @@ function watchOnce(target: Target, agent: string, after: string | undefined, onE
           received = true;
           onEntry(entry);
         }
+      }, (err) => {
+        done(unreadableStream(err));
+        req.destroy();
       });
       res.on('data', (chunk: string) => parser.push(chunk));
       res.on('close', () => done());

@@ -5,7 +5,7 @@
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
-import { SseParser } from './events.js';
+import { SseParser, unreadableStream } from './events.js';
 import { action, dim, oneLine, print, record, table, type Row } from './output.js';
 import { intArg } from './tasks.js';
 
@@ -72,6 +72,9 @@ function followConversation(target: Target, agent: string, json: boolean | undef
         const d = JSON.parse(f.data) as Record<string, unknown>;
         if (f.event === 'text_delta' || f.event === 'thought_delta') process.stdout.write(f.event === 'thought_delta' ? dim(String(d.text ?? '')) : String(d.text ?? ''));
         else process.stdout.write(`\n[${f.event}] ${oneLine(JSON.stringify(d), 160)}\n`);
+      }, (err) => {
+        reject(unreadableStream(err));
+        req.destroy();
       });
       res.on('data', (chunk: string) => parser.push(chunk));
       res.on('end', () => resolve());

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
+import { DEFAULT_LIMITS } from '../runtime/providers/reply-body.js';
 import { PROFILE_NAME } from '../store/credentials.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -119,7 +120,17 @@ export const ConfigSchema = z.strictObject({
       retain_max_events: z.number().int().min(0).max(1_000_000_000).default(100000),
     })
     .prefault({}),
-  model: z.strictObject({ default: z.string().min(1).default('builtin/echo') }).prefault({}),
+  model: z
+    .strictObject({
+      default: z.string().min(1).default('builtin/echo'),
+      // What one model round may cost (src/runtime/providers/reply-body.ts): a longest SSE line, a
+      // largest answer, time without content (keep-alives do not count) and time in all.
+      stream_max_line_bytes: int(1024, DEFAULT_LIMITS.maxLineBytes),
+      max_reply_bytes: int(1024, DEFAULT_LIMITS.maxReplyBytes),
+      stream_idle_timeout_ms: int(1, DEFAULT_LIMITS.idleTimeoutMs),
+      round_deadline_ms: int(1, DEFAULT_LIMITS.roundDeadlineMs),
+    })
+    .prefault({}),
   // Names are the first part of model refs (`NAME/model`); `builtin` is svc's own provider.
   providers: z
     .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a provider name is letters, digits, ".", "_" or "-" (no "/")'), Provider)

@@ -16,6 +16,11 @@
  *     body and an optional Retry-After header.
  *   - `{ type: 'hang' }`: never answers (not even headers) until the client goes away.
  *   - `{ type: 'raw', status?, contentType, body }`: exactly these bytes (malformed answers).
+ *   - `{ type: 'flood', status?, contentType, prefix, bytes, suffix? }` (hostile): `prefix`, then `bytes` of
+ *     "x" written as fast as the client reads them, then `suffix`; a huge SSE line or JSON body.
+ *     `floods` records each one: bytes written and whether the client hung up before the end.
+ *   - `{ type: 'drip', everyMs, frame? }` (hostile): an event stream that sends `frame` (default an
+ *     SSE comment, a keep-alive) every `everyMs` and never ends, until the client goes away.
  * - `models` (mutable): the ids `GET /v1/models` lists; `enqueueModels(reply)` scripts the next
  *   listing answers (`error`, `hang`, `raw`), after which it lists `models` again.
  * - `requests`: every request received `{method, path, headers, body}` (body parsed as JSON when it
@@ -52,7 +57,16 @@ export type Reply =
   | AnswerReply
   | { type: 'error'; status: number; message?: string; retryAfter?: string }
   | { type: 'hang' }
-  | { type: 'raw'; status?: number; contentType: string; body: string };
+  | { type: 'raw'; status?: number; contentType: string; body: string }
+  | { type: 'flood'; status?: number; contentType: string; prefix: string; bytes: number; suffix?: string }
+  | { type: 'drip'; everyMs: number; frame?: string };
+
+export interface FloodRecord {
+  written: number;
+  /** The client closed the connection before the whole body was written. */
+  cutShort: boolean;
+  done: boolean;
+}
 
 export interface RecordedRequest {
   method: string;
@@ -71,6 +85,9 @@ export interface WireFormat {
 
 export class FakeModelServer {
   readonly requests: RecordedRequest[] = [];
+  readonly floods: FloodRecord[] = [];
+  /** Frames sent by drip replies, all together. */
+  dripped = 0;
   models: string[] = [];
   defaultReply: Reply = { text: ['ok'] };
   /**
@@ -147,6 +164,18 @@ export class FakeModelServer {
       res.end(reply.body);
       return;
     }
+    if (reply.type === 'flood') return this.flood(reply, res);
+    if (reply.type === 'drip') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const send = () => {
+        res.write(reply.frame ?? ': keep-alive\n\n');
+        this.dripped++;
+      };
+      send();
+      const timer = setInterval(send, reply.everyMs);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (reply.after) await reply.after.catch(() => undefined);
     if (reply.json) return sendJson(res, 200, this.wire.document(reply, request));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -158,6 +187,35 @@ export class FakeModelServer {
     }
     if (!reply.hangAfter) res.end();
   }
+
+  private async flood(reply: Extract<Reply, { type: 'flood' }>, res: http.ServerResponse): Promise<void> {
+    const record: FloodRecord = { written: 0, cutShort: false, done: false };
+    this.floods.push(record);
+    res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType });
+    res.write(reply.prefix);
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    while (record.written < reply.bytes && !res.destroyed) {
+      const piece = reply.bytes - record.written >= chunk.length ? chunk : chunk.subarray(0, reply.bytes - record.written);
+      record.written += piece.length;
+      if (!res.write(piece)) await drained(res);
+    }
+    record.cutShort = res.destroyed;
+    if (!res.destroyed) res.end(reply.suffix ?? '');
+    record.done = true;
+  }
+}
+
+/** Until `res` can take more, or is gone. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

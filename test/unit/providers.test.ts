@@ -10,10 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../src/runtime/providers/anthropic.js';
 import { OpenAIProvider } from '../../src/runtime/providers/openai.js';
 import type { TransportOptions } from '../../src/runtime/providers/transport.js';
-import { ProviderError, type ChatMessage, type CompletionRequest, type ModelProvider } from '../../src/runtime/providers/types.js';
+import type { ChatMessage, ModelProvider } from '../../src/runtime/providers/types.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import type { FakeModelServer } from '../helpers/fake-model-server.js';
 import { startFakeOpenAI } from '../helpers/fake-openai.js';
+import { failure, request, waitUntil } from '../helpers/provider-calls.js';
 
 const KEY = 'sk-test-0123456789abcdef';
 
@@ -27,19 +28,6 @@ const kinds = [
   { kind: 'openai', start: startFakeOpenAI, Provider: OpenAIProvider },
   { kind: 'anthropic', start: startFakeAnthropic, Provider: AnthropicProvider },
 ] as const;
-
-function request(over: Partial<CompletionRequest> = {}): CompletionRequest {
-  return { model: 'm1', system: 'be brief', messages: [{ role: 'user', content: 'hi' }], tools: [], signal: new AbortController().signal, ...over };
-}
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -200,7 +188,7 @@ describe.each(kinds)('$kind provider', ({ kind, start, Provider }) => {
 
   it('fails with transport/timeout when the server sends nothing for the request timeout', async () => {
     h.fake.enqueue({ type: 'hang' });
-    const err = await failure(h.make({ timeoutMs: 150 }).complete(request()));
+    const err = await failure(h.make({ limits: { idleTimeoutMs: 150 } }).complete(request()));
     expect(err).toMatchObject({ category: 'transport', kind: 'timeout' });
     expect(h.fake.completions()).toHaveLength(1);
   });
@@ -385,11 +373,3 @@ describe('conversation mapping', () => {
     expect(result.stopReason).toBe('length');
   });
 });
-
-async function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -30,7 +30,7 @@ export abstract class HttpProvider implements ModelProvider {
 
   complete(req: CompletionRequest): Promise<CompletionResult> {
     return this.http.post(this.paths.completion, (key) => this.headers(key), this.requestBody(req), req.signal, (answer, progress) => {
-      const round = new RoundBuilder(this.name, req.onDelta, progress);
+      const round = new RoundBuilder(this.name, req.onDelta, progress, this.http.limits.maxReplyBytes);
       return answer.type === 'json' ? this.readDocument(answer.body, round) : this.readStream(answer.messages, round);
     });
   }

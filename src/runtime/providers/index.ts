@@ -36,9 +36,18 @@ export class ProviderRegistry {
   ) {
     const echo = new EchoProvider();
     this.providers.set(echo.name, echo);
+    const m = config.values.model;
+    const limits = {
+      maxLineBytes: m.stream_max_line_bytes,
+      maxReplyBytes: m.max_reply_bytes,
+      idleTimeoutMs: m.stream_idle_timeout_ms,
+      roundDeadlineMs: m.round_deadline_ms,
+      ...opts.limits,
+    };
     for (const [name, p] of Object.entries(config.values.providers)) {
       const settings = { base_url: p.base_url, api_key_env: p.api_key_env, credential_profile: p.credential_profile };
-      this.providers.set(name, p.kind === 'anthropic' ? new AnthropicProvider(name, settings, opts) : new OpenAIProvider(name, settings, opts));
+      const o = { ...opts, limits };
+      this.providers.set(name, p.kind === 'anthropic' ? new AnthropicProvider(name, settings, o) : new OpenAIProvider(name, settings, o));
     }
   }
 

@@ -2,8 +2,10 @@
  * One model round being assembled from a provider's answer, streamed or not: text and thought
  * deltas go to the caller as they arrive; tool calls are accumulated by their key (the stream's
  * tool-call index or content-block index), their argument fragments joined and parsed as JSON at
- * the end (bad JSON → protocol/bad_tool_arguments).
+ * the end (bad JSON → protocol/bad_tool_arguments). All of it together may not pass `maxBytes`
+ * (model.max_reply_bytes): a stream of small deltas cannot grow the round without end either.
  */
+import { tooLarge } from './reply-body.js';
 import type { CompletionRequest, CompletionResult, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
 
@@ -18,16 +20,25 @@ export class RoundBuilder {
   private readonly calls = new Map<number, PendingCall>();
   stopReason: string | null = null;
   usage: CompletionResult['usage'];
+  /** Bytes of text, thoughts and arguments received so far. */
+  private bytes = 0;
 
   constructor(
     private readonly provider: string,
     private readonly onDelta: CompletionRequest['onDelta'],
     /** Called when something reaches the caller (the transport stops retrying then). */
     private readonly progress: () => void = () => {},
+    private readonly maxBytes = Infinity,
   ) {}
+
+  private take(piece: string): void {
+    this.bytes += Buffer.byteLength(piece);
+    if (this.bytes > this.maxBytes) throw tooLarge(this.provider, `the answer carries more than ${this.maxBytes} bytes of content (model.max_reply_bytes)`);
+  }
 
   addText(text: string): void {
     if (!text) return;
+    this.take(text);
     this.text += text;
     this.progress();
     this.onDelta?.({ type: 'text', text });
@@ -35,6 +46,7 @@ export class RoundBuilder {
 
   addThought(text: string): void {
     if (!text) return;
+    this.take(text);
     this.progress();
     this.onDelta?.({ type: 'thought', text });
   }
@@ -49,6 +61,7 @@ export class RoundBuilder {
 
   addArgs(key: number, fragment: unknown): void {
     if (typeof fragment !== 'string') return;
+    this.take(fragment);
     this.startCall(key);
     this.calls.get(key)!.args += fragment;
   }
@@ -56,7 +69,9 @@ export class RoundBuilder {
   /** Arguments that arrived whole, as an object (non-streamed answers, Anthropic `input`). */
   setArgs(key: number, args: unknown): void {
     this.startCall(key);
-    this.calls.get(key)!.args = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const text = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    this.take(text);
+    this.calls.get(key)!.args = text;
   }
 
   get hasContent(): boolean {

@@ -1,6 +1,7 @@
 /**
  * Server-Sent Events from a provider's streamed answer, parsed by the shared event-stream parser
- * (src/core/event-stream.ts); chunks may split anywhere, including inside a UTF-8 character.
+ * (src/core/event-stream.ts, which also caps the length of a line); chunks may split anywhere,
+ * including inside a UTF-8 character.
  */
 import { EventStreamParser, type EventStreamFrame } from '../../core/event-stream.js';
 
@@ -11,18 +12,16 @@ export interface SseMessage {
 
 /** Provider streams: bytes in, only frames that carry data out, `message` when unnamed. */
 export class SseParser {
-  private readonly decoder = new TextDecoder();
-  private readonly parser = new EventStreamParser();
+  constructor(private readonly parser = new EventStreamParser()) {}
 
-  /** Feed raw bytes; returns the events completed by them. */
+  /** Feed raw bytes; returns the events completed by them. Throws EventStreamTooLarge past the parser's cap. */
   push(chunk: Uint8Array): SseMessage[] {
-    return messages(this.parser.push(this.decoder.decode(chunk, { stream: true })));
+    return messages(this.parser.push(chunk));
   }
 
   /** End of stream: a last event without its blank line still counts. */
   end(): SseMessage[] {
-    const rest = this.decoder.decode();
-    return messages([...(rest ? this.parser.push(rest) : []), ...this.parser.end()]);
+    return messages(this.parser.end());
   }
 }
 

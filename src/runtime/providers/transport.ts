@@ -1,13 +1,15 @@
 /**
  * HTTP for the model providers, shared by openai.ts and anthropic.ts: the API key from the
- * environment at call time, an inactivity timeout, the retry policy (retry.ts), and the one
- * mapping of failures to ProviderError:
+ * environment at call time, the limits of a round (reply-body.ts: idle timeout, round deadline,
+ * line and reply caps), the retry policy (retry.ts), and the one mapping of failures to ProviderError:
  *
  * | failure                                   | category  | kind                          | retried |
  * |-------------------------------------------|-----------|-------------------------------|---------|
  * | api_key_env named but unset               | runtime   | missing_api_key (no request)  | no      |
  * | connection refused / reset, DNS failure   | transport | connection_refused / connection_reset / dns / connection_error | yes |
- * | nothing received for REQUEST_TIMEOUT_MS   | transport | timeout                       | no      |
+ * | no content for model.stream_idle_timeout_ms (keep-alives do not count) | transport | timeout | no |
+ * | the round (all attempts) past model.round_deadline_ms | transport | round_deadline  | no      |
+ * | a line or an answer over its cap          | protocol  | reply_too_large               | no      |
  * | 429, 5xx                                  | transport | http_status (+ status)        | yes     |
  * | other 4xx                                 | protocol  | http_status (+ status)        | no      |
  * | unreadable body or stream                 | protocol  | bad_response                  | no      |
@@ -18,13 +20,14 @@
  */
 import type { CredentialStore } from '../../store/credentials.js';
 import { DEFAULT_RETRY, abortedError, parseRetryAfter, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
-import { SseParser, type SseMessage } from './sse-parser.js';
+import { Alarm, DEFAULT_LIMITS, readBody, realTimer, sseMessages, tooLarge, type SetTimer, type StreamLimits } from './reply-body.js';
+import type { SseMessage } from './sse-parser.js';
 import { ProviderError } from './types.js';
 
-/** A request fails when the server sends nothing (headers or a stream chunk) for this long. */
-export const REQUEST_TIMEOUT_MS = 120_000;
 /** Bytes of an error body kept for the message. */
 const ERROR_TEXT_MAX = 500;
+/** Bytes of an error body read at most (the rest is dropped with the connection). */
+const ERROR_BODY_MAX = 64 * 1024;
 
 export interface TransportOptions {
   fetch?: typeof fetch;
@@ -35,7 +38,10 @@ export interface TransportOptions {
   env?: NodeJS.ProcessEnv;
   /** Where `credential_profile` is looked up, read at each call (a stored change needs no restart). */
   credentials?: CredentialStore;
-  timeoutMs?: number;
+  /** The round's limits; each one left out is DEFAULT_LIMITS' (the registry passes [model]'s). */
+  limits?: Partial<StreamLimits>;
+  /** The timers of the idle timeout and the round deadline (default setTimeout). */
+  setTimer?: SetTimer;
   retry?: RetryPolicy;
   /** Told about each retry before its wait (the registry logs it; never with the key). */
   onRetry?: (info: { provider: string; attempt: number; delayMs: number; error: ProviderError }) => void;
@@ -52,8 +58,9 @@ export interface ProviderSettings {
 export type Answer = { type: 'json'; body: unknown } | { type: 'sse'; messages: AsyncIterable<SseMessage> };
 
 export class ProviderTransport {
+  readonly limits: StreamLimits;
   private readonly fetchFn: typeof fetch;
-  private readonly timeoutMs: number;
+  private readonly setTimer: SetTimer;
   private readonly baseUrl: string;
 
   constructor(
@@ -62,7 +69,8 @@ export class ProviderTransport {
     private readonly opts: TransportOptions = {},
   ) {
     this.fetchFn = opts.fetch ?? fetch;
-    this.timeoutMs = opts.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.setTimer = opts.setTimer ?? realTimer;
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.baseUrl = settings.base_url.replace(/\/+$/, '');
   }
 
@@ -104,8 +112,9 @@ export class ProviderTransport {
   }
 
   /**
-   * POST `body` and hand the answer (JSON or SSE) to `consume`, retrying per the policy. `consume`
-   * calls `progress()` when it passes something to the caller: from then on nothing is retried.
+   * POST `body` and hand the answer (JSON or SSE) to `consume`, retrying per the policy, all of it
+   * within the round deadline. `consume` calls `progress()` when it passes something to the
+   * caller: from then on nothing is retried.
    */
   async post<T>(
     path: string,
@@ -116,29 +125,46 @@ export class ProviderTransport {
   ): Promise<T> {
     const key = this.apiKey();
     const json = JSON.stringify(body);
-    return withRetry(
-      async () => {
-        let progressed = false;
-        try {
-          return await this.exchange('POST', path, headers(key), json, signal, key, (answer) => consume(answer, () => (progressed = true)));
-        } catch (err) {
-          if (progressed && err instanceof ProviderError && err.retryable) {
-            throw new ProviderError(err.category, err.kind, err.message, err.status, false, null);
+    return this.withinDeadline(signal, (bounded) =>
+      withRetry(
+        async () => {
+          let progressed = false;
+          try {
+            return await this.exchange('POST', path, headers(key), json, bounded, key, (answer) => consume(answer, () => (progressed = true)));
+          } catch (err) {
+            if (progressed && err instanceof ProviderError && err.retryable) {
+              throw new ProviderError(err.category, err.kind, err.message, err.status, false, null);
+            }
+            throw err;
           }
-          throw err;
-        }
-      },
-      {
-        policy: this.opts.retry ?? DEFAULT_RETRY,
-        sleep: this.opts.sleep ?? realSleep,
-        random: this.opts.random ?? Math.random,
-        signal,
-        onRetry: (info) => this.opts.onRetry?.({ provider: this.provider, ...info }),
-      },
+        },
+        {
+          policy: this.opts.retry ?? DEFAULT_RETRY,
+          sleep: this.opts.sleep ?? realSleep,
+          random: this.opts.random ?? Math.random,
+          signal: bounded,
+          onRetry: (info) => this.opts.onRetry?.({ provider: this.provider, ...info }),
+        },
+      ),
     );
   }
 
-  /** One HTTP exchange with the inactivity timeout; every failure leaves as a ProviderError. */
+  /** `fn` with a signal that also aborts at the round deadline, which it then fails with. */
+  private async withinDeadline<T>(signal: AbortSignal, fn: (bounded: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = new Alarm(this.limits.roundDeadlineMs, this.setTimer);
+    try {
+      return await fn(AbortSignal.any([signal, deadline.signal]));
+    } catch (err) {
+      if (deadline.fired && !signal.aborted) {
+        throw new ProviderError('transport', 'round_deadline', `provider ${this.provider}: the model round did not finish within ${this.limits.roundDeadlineMs} ms (model.round_deadline_ms)`);
+      }
+      throw err;
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** One HTTP exchange with the idle timeout and the reply caps; every failure leaves as a ProviderError. */
   private async exchange<T>(
     method: 'GET' | 'POST',
     path: string,
@@ -149,14 +175,9 @@ export class ProviderTransport {
     consume: (answer: Answer) => T | Promise<T>,
   ): Promise<T> {
     if (signal.aborted) throw abortedError();
-    const timeout = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const touch = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => timeout.abort(), this.timeoutMs);
-    };
-    const combined = AbortSignal.any([signal, timeout.signal]);
-    touch();
+    const idle = new Alarm(this.limits.idleTimeoutMs, this.setTimer);
+    const alive = () => idle.restart();
+    const combined = AbortSignal.any([signal, idle.signal]);
     try {
       const res = await this.fetchFn(this.baseUrl + path, {
         method,
@@ -164,13 +185,14 @@ export class ProviderTransport {
         body,
         signal: combined,
       });
-      touch();
-      if (!res.ok) throw await this.statusError(res, key);
+      alive();
+      if (!res.ok) throw await this.statusError(res, key, alive);
       const type = res.headers.get('content-type') ?? '';
       if (type.includes('text/event-stream')) {
-        return await consume({ type: 'sse', messages: sseMessages(res, touch) });
+        return await consume({ type: 'sse', messages: sseMessages(this.provider, res, this.limits, alive) });
       }
-      const text = await res.text();
+      const text = await readBody(res, this.limits.maxReplyBytes, alive);
+      if (text === null) throw tooLarge(this.provider, `the answer is larger than ${this.limits.maxReplyBytes} bytes (model.max_reply_bytes)`);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -180,20 +202,24 @@ export class ProviderTransport {
       return await consume({ type: 'json', body: parsed });
     } catch (err) {
       if (signal.aborted) throw abortedError();
-      if (timeout.signal.aborted) {
-        throw new ProviderError('transport', 'timeout', `provider ${this.provider}: no answer from ${this.baseUrl} for ${this.timeoutMs} ms`);
+      if (idle.fired) {
+        throw new ProviderError(
+          'transport',
+          'timeout',
+          `provider ${this.provider}: no content from ${this.baseUrl} for ${this.limits.idleTimeoutMs} ms (model.stream_idle_timeout_ms)`,
+        );
       }
       if (err instanceof ProviderError) throw scrub(err, key);
       throw scrub(networkError(this.provider, this.baseUrl, err), key);
     } finally {
-      clearTimeout(timer);
+      idle.clear();
     }
   }
 
-  private async statusError(res: Response, key: string | null): Promise<ProviderError> {
+  private async statusError(res: Response, key: string | null, alive: () => void): Promise<ProviderError> {
     let text = '';
     try {
-      text = await res.text();
+      text = (await readBody(res, ERROR_BODY_MAX, alive, true)) ?? '';
     } catch {
       /* the status alone still says enough */
     }
@@ -203,17 +229,6 @@ export class ProviderTransport {
     const message = `provider ${this.provider}: HTTP ${res.status}${detail ? `: ${detail}` : ''}`;
     return scrub(new ProviderError(retryable ? 'transport' : 'protocol', 'http_status', message, res.status, retryable, retryAfter), key);
   }
-}
-
-/** The SSE messages of a streamed answer; each chunk resets the inactivity timer. */
-async function* sseMessages(res: Response, touch: () => void): AsyncIterable<SseMessage> {
-  if (!res.body) return;
-  const parser = new SseParser();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    touch();
-    yield* parser.push(chunk);
-  }
-  yield* parser.end();
 }
 
 export function badResponse(provider: string, detail: string): ProviderError {
@@ -281,7 +296,7 @@ function networkError(provider: string, baseUrl: string, err: unknown): Provider
   // Not a network failure (no error code anywhere in the chain): report it as it is, once.
   if (!code) return new ProviderError('unknown', 'provider_error', `provider ${provider}: ${detail}`);
   const kind = NETWORK_KINDS[code] ?? 'connection_error';
-  // A connection timeout is worth another try; the inactivity timeout above is not.
+  // A connection timeout is worth another try; the idle timeout above is not.
   return new ProviderError('transport', kind, `provider ${provider}: cannot reach ${baseUrl}: ${detail}`, null, true);
 }
 

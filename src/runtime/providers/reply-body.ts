@@ -1,0 +1,150 @@
+/**
+ * Reading a provider's answer without trusting the server to be reasonable: the limits of one
+ * model round ([model] in the config), the timers that enforce them, and the two readers of a
+ * body (an event stream, or one document) that stay inside them. A server that sends a line with
+ * no end, a body with no end, or keep-alives and nothing else fails the round with a
+ * ProviderError; it never holds the daemon's event loop or memory.
+ */
+import { EventStreamParser, EventStreamTooLarge } from '../../core/event-stream.js';
+import { SseParser, type SseMessage } from './sse-parser.js';
+import { ProviderError } from './types.js';
+
+export interface StreamLimits {
+  /** Longest line of an event stream, and longest data of one event (bytes): `model.stream_max_line_bytes`. */
+  maxLineBytes: number;
+  /** Largest non-streamed answer, and most content (text, thoughts, tool arguments) a streamed one may carry: `model.max_reply_bytes`. */
+  maxReplyBytes: number;
+  /** How long a request may go without content (headers, a data event, body bytes); keep-alives do not count: `model.stream_idle_timeout_ms`. */
+  idleTimeoutMs: number;
+  /** How long one round may take in all, retries and their waits included: `model.round_deadline_ms`. */
+  roundDeadlineMs: number;
+}
+
+/**
+ * One streamed delta is a few bytes to a few KiB; the largest legitimate line is a tool call's
+ * arguments sent whole, bounded by the model's output (128k tokens ≈ 0.5 MiB, twice that as
+ * escaped JSON), so 4 MiB leaves room and still caps the line a server can make svc hold. The
+ * reply cap is far above any model's output. 120 s without content covers a model being loaded
+ * before its first token; 10 minutes per round is what the official OpenAI and Anthropic clients
+ * allow one request.
+ */
+export const DEFAULT_LIMITS: StreamLimits = {
+  maxLineBytes: 4 * 1024 * 1024,
+  maxReplyBytes: 32 * 1024 * 1024,
+  idleTimeoutMs: 120_000,
+  roundDeadlineMs: 600_000,
+};
+
+/** Schedules `fn` after `ms`; the function returned cancels it. Tests inject one they fire by hand. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+export const realTimer: SetTimer = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+/** An abort signal raised `ms` after the last `restart()`: an idle timeout, or a deadline never restarted. */
+export class Alarm {
+  private readonly ctl = new AbortController();
+  private cancel: () => void = () => {};
+
+  constructor(
+    private readonly ms: number,
+    private readonly setTimer: SetTimer,
+  ) {
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  get fired(): boolean {
+    return this.ctl.signal.aborted;
+  }
+
+  restart(): void {
+    this.cancel();
+    if (!this.fired) this.cancel = this.setTimer(() => this.ctl.abort(), this.ms);
+  }
+
+  clear(): void {
+    this.cancel();
+    this.cancel = () => {};
+  }
+}
+
+/**
+ * The SSE messages of a streamed answer. Only a message that carries data is content and restarts
+ * the idle timer; comments and `ping` events (Anthropic's keep-alive) are not, so a server that
+ * sends nothing else runs into the idle timeout.
+ */
+export async function* sseMessages(provider: string, res: Response, limits: StreamLimits, alive: () => void): AsyncIterable<SseMessage> {
+  if (!res.body) return;
+  const parser = new SseParser(new EventStreamParser({ maxLineBytes: limits.maxLineBytes }));
+  try {
+    for await (const chunk of chunksOf(res.body)) {
+      for (const msg of parser.push(chunk)) {
+        if (msg.event !== 'ping') alive();
+        yield msg;
+      }
+    }
+    yield* parser.end();
+  } catch (err) {
+    if (err instanceof EventStreamTooLarge) throw tooLarge(provider, `${err.message} (model.stream_max_line_bytes)`);
+    throw err;
+  }
+}
+
+/**
+ * A body read as it arrives, at most `maxBytes` of it: past that the rest is not read and the
+ * connection is dropped, and the answer is null (or, with `truncate`, the first `maxBytes`). Each
+ * chunk is content (restarts the idle timer).
+ */
+export async function readBody(res: Response, maxBytes: number, alive: () => void, truncate = false): Promise<string | null> {
+  if (!res.body) return '';
+  if (!truncate && Number(res.headers.get('content-length') ?? NaN) > maxBytes) {
+    await res.body.cancel().catch(() => {});
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  // Leaving the loop early cancels the body, which closes the connection.
+  for await (const chunk of chunksOf(res.body)) {
+    const room = maxBytes - total;
+    if (chunk.byteLength > room) {
+      if (!truncate) return null;
+      chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, room));
+      total = maxBytes;
+      break;
+    }
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    total += chunk.byteLength;
+    alive();
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** Bytes handled between two turns of the event loop at most. */
+const YIELD_BYTES = 256 * 1024;
+
+/**
+ * A body's chunks, with a turn of the event loop after every YIELD_BYTES: a fast server's bytes
+ * queue up faster than they are read, and without the pause they are all read in one go while
+ * every other request (the owner's handshake included) waits.
+ */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  let since = 0;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    yield chunk;
+    since += chunk.byteLength;
+    if (since >= YIELD_BYTES) {
+      since = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+export function tooLarge(provider: string, detail: string): ProviderError {
+  return new ProviderError('protocol', 'reply_too_large', `provider ${provider}: ${detail}`);
+}
