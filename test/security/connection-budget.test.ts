@@ -6,6 +6,7 @@
  * most its budget, the rest are reset, what it keeps is closed by the timeout, and meanwhile the
  * owner's handshake and the inbox socket answer and the owner's own connections are not counted.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,31 @@ afterAll(() => pool.cleanup());
 
 const portOf = (base: string) => Number(new URL(base).port);
 
+/**
+ * Sockets the daemon holds open (its listeners included). Counted on the daemon's side: a burst
+ * of connections overflows the listen backlog, and the kernel then completes handshakes it keeps
+ * no state for (SYN cookies), which the attacker sees as open although the daemon never had them.
+ */
+function daemonSockets(): number {
+  const dir = `/proc/${d.proc.pid}/fd`;
+  let n = 0;
+  for (const fd of fs.readdirSync(dir)) {
+    try {
+      if (fs.readlinkSync(`${dir}/${fd}`).startsWith('socket:')) n += 1;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return n;
+}
+
+/** Samples `daemonSockets` every 10 ms until stopped; the most seen. */
+function watchSockets(): { stop: () => number } {
+  let most = daemonSockets();
+  const timer = setInterval(() => (most = Math.max(most, daemonSockets())), 10);
+  return { stop: () => (clearInterval(timer), most) };
+}
+
 /** The owner's handshake over a fresh connection, and how long it took. */
 async function ownerHandshake(): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
@@ -44,29 +70,32 @@ async function ownerHandshake(): Promise<{ status: number; ms: number }> {
 
 describe('half-open connections of another user', () => {
   it('are cut to its budget on the control plane; the owner and the inbox socket keep answering', async () => {
+    const idle = daemonSockets();
+    const watch = watchSockets();
     const attack = holdConnectionsAs(OTHER_UID, portOf(d.base), ATTACK);
     attackers.push(attack);
     await waitFor(() => attack.latest().settled, 20_000, 50);
     // Everything past the budget was reset, long before the headers timeout could have closed it.
-    await waitFor(() => attack.latest().connected - attack.latest().closed <= PER_USER, 5_000, 50);
-    expect(attack.latest().connected - attack.latest().closed).toBeGreaterThan(0);
+    await waitFor(() => daemonSockets() <= idle + PER_USER, 5_000, 20);
+    expect(watch.stop(), 'the daemon took some of the connections').toBeGreaterThan(idle);
 
     const hs = await ownerHandshake();
     expect(hs.status).toBe(200);
     expect(hs.ms, 'the owner was not answered within 2 s').toBeLessThan(2000);
     expect((await request({ socketPath: d.socket }, 'GET', '/status')).status).toBe(200);
     // What the attacker kept is closed by the headers timeout (1 s; loose bound).
-    await waitFor(() => attack.latest().closed === attack.latest().connected, 10_000, 50);
+    await waitFor(() => daemonSockets() <= idle, 10_000, 50);
     const logged = d.logs();
     expect(logged).toContain('connection budget reached');
     expect(logged).toContain(`uid:${OTHER_UID}`);
   }, 60_000);
 
   it('are cut on the inbox loopback port as well', async () => {
+    const idle = daemonSockets();
     const attack = holdConnectionsAs(OTHER_UID, inboxPort, 500);
     attackers.push(attack);
     await waitFor(() => attack.latest().settled, 20_000, 50);
-    await waitFor(() => attack.latest().connected - attack.latest().closed <= PER_USER, 5_000, 50);
+    await waitFor(() => daemonSockets() <= idle + PER_USER, 5_000, 20);
     expect((await request({ base: `http://127.0.0.1:${inboxPort}` }, 'GET', '/status')).status).toBe(200);
     expect((await request({ socketPath: d.socket }, 'GET', '/status')).status).toBe(200);
   }, 60_000);
