@@ -10,9 +10,13 @@
  * retried after `Retry-After` when the answer carries one.
  */
 import { createHmac } from 'node:crypto';
+import { readBody } from '../../core/bounded-body.js';
 import type { Clock } from '../../core/clock.js';
 import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
 import type { TargetWithSecret } from '../targets.js';
+
+/** What of a receiver's answer is read (to reuse the connection); the rest is dropped with it. */
+const RECEIVER_BODY_MAX = 64 * 1024;
 
 /** `v1,<signature>` for one message (exported for tests and receivers written against svc). */
 export function signWebhook(secret: string, id: string, timestampSec: number, body: string): string {
@@ -46,8 +50,9 @@ export class WebhookDelivery implements Deliverer {
     const timeoutMs = this.deps.timeoutMs();
     try {
       const res = await fetch(target.url, { method: 'POST', headers, body: n.body, redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
-      // Drain the answer (bounded by the same timeout) so the connection can be reused.
-      await res.arrayBuffer().catch(() => undefined);
+      // Drain a short answer so the connection can be reused; past RECEIVER_BODY_MAX the rest is not
+      // read and the connection is dropped (a receiver cannot make svc hold what it sends).
+      await readBody(res, RECEIVER_BODY_MAX, undefined, true).catch(() => undefined);
       if (res.status >= 200 && res.status < 300) return { ok: true };
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.deps.clock.now());
       return {

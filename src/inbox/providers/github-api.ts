@@ -10,13 +10,19 @@
  *   `X-Poll-Interval` is the least time between polls. A wait ends the poll early with what it
  *   has and a `notBefore` time; nothing sleeps here (the daemon schedules the next poll).
  * `now` is the daemon's clock, never the wall clock, so tests drive waits with a manual clock.
+ * Bodies are read with a cap (a page at most PAGE_MAX_BYTES, an error's text ERROR_BODY_MAX): the
+ * API base URL is configurable, and the server behind it is a peer svc does not trust.
  */
+import { readBody } from '../../core/bounded-body.js';
 
 export const DEFAULT_API_BASE_URL = 'https://api.github.com';
 /** Secondary rate limit without Retry-After: GitHub asks for at least a minute. */
 const SECONDARY_WAIT_MS = 60_000;
 const MAX_REDIRECTS = 3;
 const MESSAGE_MAX = 200;
+/** A page of 100 issues with 64 KiB bodies is ~7 MiB. */
+const PAGE_MAX_BYTES = 32 * 1024 * 1024;
+const ERROR_BODY_MAX = 64 * 1024;
 
 export type WaitReason = 'rate_limit' | 'secondary_rate_limit' | 'poll_interval';
 
@@ -167,7 +173,7 @@ export class GithubApi {
       return true;
     }
     if (intHeader(res, 'x-ratelimit-remaining') === 0) return true; // observe() recorded the wait until reset
-    const message = (await res.clone().text().catch(() => '')).toLowerCase();
+    const message = ((await readBody(res.clone(), ERROR_BODY_MAX, undefined, true).catch(() => null)) ?? '').toLowerCase();
     if (res.status === 429 || message.includes('rate limit')) {
       this.waitUntil(this.opts.now + SECONDARY_WAIT_MS, 'secondary_rate_limit');
       return true;
@@ -187,7 +193,7 @@ export class GithubApi {
   private async describe(res: Response, url: string): Promise<string> {
     let message = '';
     try {
-      message = String(asMessage(await res.json())).slice(0, MESSAGE_MAX);
+      message = String(asMessage(JSON.parse((await readBody(res, ERROR_BODY_MAX, undefined, true)) ?? ''))).slice(0, MESSAGE_MAX);
     } catch {
       // not JSON: the status says enough
     }
@@ -203,8 +209,10 @@ export class GithubApi {
 }
 
 async function readJson(res: Response, url: string): Promise<unknown> {
+  const text = await readBody(res, PAGE_MAX_BYTES);
+  if (text === null) throw new GithubApiError(`GitHub answered GET ${pathOf(url)} with more than ${PAGE_MAX_BYTES / 1024 / 1024} MiB`);
   try {
-    return await res.json();
+    return JSON.parse(text);
   } catch {
     throw new GithubApiError(`GitHub answered GET ${pathOf(url)} with a body that is not JSON`);
   }

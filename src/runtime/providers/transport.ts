@@ -20,7 +20,8 @@
  */
 import type { CredentialStore } from '../../store/credentials.js';
 import { DEFAULT_RETRY, abortedError, parseRetryAfter, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
-import { Alarm, DEFAULT_LIMITS, readBody, realTimer, sseMessages, tooLarge, type SetTimer, type StreamLimits } from './reply-body.js';
+import { readBody } from '../../core/bounded-body.js';
+import { Alarm, DEFAULT_LIMITS, realTimer, sseMessages, tooLarge, type SetTimer, type StreamLimits } from './reply-body.js';
 import type { SseMessage } from './sse-parser.js';
 import { ProviderError } from './types.js';
 
