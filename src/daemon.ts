@@ -42,6 +42,12 @@ export interface DaemonOptions {
 /** Longest Unix socket path the kernel accepts (sun_path minus the terminator). */
 const MAX_SOCKET_PATH = 107;
 const SHUTDOWN_BUDGET_MS = 5000;
+/**
+ * Pending connections the kernel queues for the TCP listeners (Node's default is 511; Linux caps
+ * it at net.core.somaxconn, 4096 by default). A burst of connections from another user fills a
+ * short queue, and the owner's next connection attempt is then dropped and retried a second later.
+ */
+const LISTEN_BACKLOG = 4096;
 
 export class Daemon {
   private closing: Promise<void> | null = null;
@@ -136,7 +142,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     budget.watch(control.app.server);
 
     const { host, port } = splitHostPort(config.values.listen);
-    await listenOr(control.app.listen({ host, port }), `cannot listen on ${config.values.listen}`);
+    await listenOr(control.app.listen({ host, port, backlog: LISTEN_BACKLOG }), `cannot listen on ${config.values.listen}`);
     const addr = control.app.server.address() as AddressInfo;
     services.endpoints.listen = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
 
@@ -158,7 +164,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       await listenOr(
         new Promise<void>((resolve, reject) => {
           inboxTcp!.once('error', reject);
-          inboxTcp!.listen(config.values.inbox.port, '127.0.0.1', () => resolve());
+          inboxTcp!.listen(config.values.inbox.port, '127.0.0.1', LISTEN_BACKLOG, () => resolve());
         }),
         `cannot listen on 127.0.0.1:${config.values.inbox.port}`,
       );
