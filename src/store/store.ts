@@ -34,8 +34,6 @@ import { migrate } from './migrations/index.js';
 import { Texts } from './texts.js';
 import { walSyncer, type WalSync } from './wal-sync.js';
 
-export type { WalSync };
-
 type Hook = () => void;
 
 class Unit {
@@ -85,7 +83,6 @@ const CHECKPOINT_INTERVAL_MS = 200;
 const CHECKPOINT_CATCH_UP_FRAMES = 16384;
 /** A WAL that grew past this is truncated back to it once checkpointed (bytes). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
-
 
 /** `Store.write` options for work promised to nobody (the run loop's progress, housekeeping). */
 export const INTERNAL = { durable: false } as const;
@@ -313,7 +310,11 @@ export class Store {
         }).hooks;
       } catch (error) {
         // The transaction was lost or its commit failed (disk full, I/O error): nobody's write stands.
-        for (const item of batch) item.reject(error);
+        // A write that had already failed on its own keeps its own error (a 4xx is not a full disk).
+        batch.forEach((item, i) => {
+          const own = outcomes[i];
+          item.reject(own && !own.ok ? own.error : error);
+        });
         continue;
       } finally {
         if (this.fsyncs) this.db.exec('PRAGMA synchronous = FULL');

@@ -78,6 +78,7 @@ export class WriteRetry {
       };
       const onAbort = () => {
         this.waiters.delete(w);
+        this.arm();
         reject(reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
