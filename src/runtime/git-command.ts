@@ -114,11 +114,22 @@ function exec(args: string[], opts: GitOptions, env: NodeJS.ProcessEnv): Promise
   });
 }
 
+/**
+ * Commands that read refs or remove files but never read or write a file's content through the
+ * repository's attributes, so no filter driver can run: no need to list the drivers first (one
+ * git process fewer). Anything not listed is checked.
+ */
+function runsNoFilter(args: string[]): boolean {
+  const [command, sub] = args;
+  if (command === 'rev-parse' || command === 'symbolic-ref' || command === 'branch') return true;
+  return command === 'worktree' && (sub === 'list' || sub === 'prune' || sub === 'remove');
+}
+
 /** Run `git ARGS` as described above; never rejects (the result carries the exit code or errno). */
 export async function runGit(args: string[], opts: GitOptions): Promise<ExecResult> {
   const fixed = [...ALWAYS, ...(opts.network ? [] : LOCAL_ONLY)];
   let drivers: string[] = [];
-  if (opts.cwd !== undefined) {
+  if (opts.cwd !== undefined && !runsNoFilter(args)) {
     // Reading config runs nothing. Exit 1: no filter.* key at all. Outside a repository only the user's are listed.
     const listed = await exec(['config', '-z', '--show-scope', '--get-regexp', '^filter\\.'], opts, gitEnv(fixed));
     // Anything else failed: fail closed rather than run the command with the drivers unknown.

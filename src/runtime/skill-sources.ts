@@ -131,16 +131,24 @@ export interface InvalidSkill {
  * real path. Null when it does. A link out would let a repository list, and the model open, any
  * directory the daemon can read.
  */
-export function outsideWorkspace(dir: string, workspace: string): string | null {
+export function outsideWorkspace(dir: string, workspace: string, resolvedWorkspace?: string): string | null {
   let real: string;
   let top: string;
   try {
     real = fs.realpathSync.native(dir);
-    top = fs.realpathSync.native(workspace);
+    top = resolvedWorkspace ?? fs.realpathSync.native(workspace);
   } catch {
     return `${dir} cannot be resolved`;
   }
   return isInside(top, real) ? null : `${dir} resolves to ${real}, outside the workspace ${workspace}`;
+}
+
+function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -159,6 +167,8 @@ export function scanRoot(root: string, opts: { workspace?: string } = {}): { ski
   } catch {
     return { skills, invalid };
   }
+  // The workspace resolved once for all its directories (a missing one: each is reported).
+  const top = opts.workspace === undefined ? undefined : realpathOrUndefined(opts.workspace);
   const names = new Set<string>();
   for (const e of entries) {
     if (e.startsWith('.')) continue;
@@ -169,7 +179,7 @@ export function scanRoot(root: string, opts: { workspace?: string } = {}): { ski
       invalid.push({ path: dir, error: `${dir} is a broken link` });
       continue;
     }
-    const outside = opts.workspace === undefined ? null : outsideWorkspace(dir, opts.workspace);
+    const outside = opts.workspace === undefined ? null : outsideWorkspace(dir, opts.workspace, top);
     if (outside) {
       invalid.push({ path: dir, error: outside });
       continue;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { errors } from '../core/errors.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
-import { outsideWorkspace } from './skill-sources.js';
+import { isInside } from './skill-files.js';
 import type { SkillService } from './skills.js';
 
 export interface EffectiveSkill {
@@ -69,8 +69,12 @@ export class SkillUse {
     const skill = this.effective(agentId).find((s) => s.name === name);
     if (!skill) throw errors.skillNotFound(name, { agent_id: agentId });
     if (file.includes('\0') || path.isAbsolute(file)) throw errors.skillFileNotAllowed(name, file, 'give a path relative to the skill directory');
-    if (skill.scope === 'workspace' && outsideWorkspace(skill.path, skill.source)) throw errors.skillFileNotAllowed(name, file, 'the skill directory leads outside its workspace');
     const root = await fs.realpath(skill.path);
+    // Checked on the directory just resolved, the one the file is read from.
+    const workspace = skill.scope === 'workspace' ? await fs.realpath(skill.source).catch(() => null) : undefined;
+    if (workspace === null || (workspace !== undefined && !isInside(workspace, root))) {
+      throw errors.skillFileNotAllowed(name, file, 'the skill directory leads outside its workspace');
+    }
     let real: string;
     try {
       real = await fs.realpath(path.resolve(root, file));

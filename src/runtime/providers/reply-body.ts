@@ -85,10 +85,10 @@ export async function* sseMessages(provider: string, res: Response, limits: Stre
   const parser = new SseParser(new EventStreamParser({ maxLineBytes: limits.maxLineBytes }));
   try {
     for await (const chunk of chunksOf(res.body)) {
-      for (const msg of parser.push(chunk)) {
-        if (msg.event !== 'ping') alive();
-        yield msg;
-      }
+      const msgs = parser.push(chunk);
+      // One restart of the idle timer per chunk that carries content, not one per message.
+      if (msgs.some((m) => m.event !== 'ping')) alive();
+      yield* msgs;
     }
     yield* parser.end();
   } catch (err) {

@@ -224,7 +224,7 @@ export class ProviderTransport {
     } catch {
       /* the status alone still says enough */
     }
-    const detail = errorText(text);
+    const detail = serverMessage(text);
     const retryable = res.status === 429 || res.status >= 500;
     const retryAfter = retryable ? parseRetryAfter(res.headers.get('retry-after'), (this.opts.now ?? Date.now)()) : null;
     const message = `provider ${this.provider}: HTTP ${res.status}${detail ? `: ${detail}` : ''}`;
@@ -255,7 +255,7 @@ export function modelIds(provider: string, body: unknown): string[] {
 }
 
 /** The server's own error text from an error body: `error.message`, `error`, `message`, or the text. */
-function errorText(text: string): string {
+function serverMessage(text: string): string {
   let out = text.trim();
   try {
     const v = JSON.parse(text) as { error?: unknown; message?: unknown };
