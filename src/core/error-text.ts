@@ -17,7 +17,7 @@ const INSTALL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const INSTALL_FORMS = INSTALL_DIR === path.parse(INSTALL_DIR).root ? [] : [pathToFileURL(INSTALL_DIR).href, INSTALL_DIR];
 const FRAME = /^\s*at\s/;
 
-export const ERROR_TEXT_MAX_CHARS = 500;
+const ERROR_TEXT_MAX_CHARS = 500;
 
 export function errorText(thrown: unknown, max = ERROR_TEXT_MAX_CHARS): string {
   let text = messageOf(thrown)

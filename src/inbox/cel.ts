@@ -115,7 +115,7 @@ function children(e: Expr): Expr[] {
 }
 
 /** How deep comprehensions are nested, counting one only inside another's loop condition or step. */
-export function comprehensionNesting(e: Expr | undefined): number {
+function comprehensionNesting(e: Expr | undefined): number {
   if (!e) return 0;
   if (e.exprKind.case !== 'comprehensionExpr') return Math.max(0, ...children(e).map(comprehensionNesting));
   const c = e.exprKind.value;
@@ -145,7 +145,7 @@ function costed(e: Expr | undefined): Expr | undefined {
   return { ...e, exprKind: { case: 'callExpr', value: { function: COST_FN, args: [e] } } } as unknown as Expr;
 }
 
-export type CelOutcome = { ok: true; value: unknown; cost: number } | { ok: false; message: string; cost: number; overBudget: boolean };
+type CelOutcome = { ok: true; value: unknown; cost: number } | { ok: false; message: string; cost: number; overBudget: boolean };
 
 export interface CelProgram {
   /** comprehensionNesting of the expression. */

@@ -40,7 +40,16 @@ export class ConnectionState {
     return new Promise<T>((resolve, reject) => {
       const refuse = (err: Error) => reject(err);
       this.inFlight.add(refuse);
-      op().then(
+      let started: Promise<T>;
+      try {
+        started = op();
+      } catch (e) {
+        // The client throws at once when its connection is closed or draining.
+        this.inFlight.delete(refuse);
+        reject(e);
+        return;
+      }
+      started.then(
         (v) => {
           this.inFlight.delete(refuse);
           resolve(v);

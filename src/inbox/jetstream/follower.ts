@@ -19,7 +19,7 @@ export class Follower {
   /** The consumer was (re)created: its first delivery may follow a gap (retention). */
   resumed = true;
   stopConsumer: (() => void) | null = null;
-  waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void }> = [];
+  waiters: Array<{ through: number; resolve: (caughtUp: boolean) => void; timer?: NodeJS.Timeout }> = [];
   /** Per append in progress (its appendId): the sequence of each of its copies the consumer delivered. */
   readonly copies = new Map<string, Map<string, number>>();
   /** `received` at the last look of the stall watchdog (refresh). */
@@ -36,6 +36,7 @@ export class Follower {
   settle(): void {
     this.waiters = this.waiters.filter((w) => {
       if (w.through > this.ingested) return true;
+      clearTimeout(w.timer);
       w.resolve(true);
       return false;
     });
@@ -55,19 +56,24 @@ export class Follower {
   holds(through: number, waitMs: number, onTimeout: () => void): Promise<boolean> {
     if (this.ingested >= through) return Promise.resolve(true);
     return new Promise((resolve) => {
-      this.waiters.push({ through, resolve });
-      setTimeout(() => {
-        if (this.ingested >= through) return;
+      const waiter: (typeof this.waiters)[number] = { through, resolve };
+      waiter.timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        if (this.ingested >= through) return resolve(true);
         resolve(false);
         onTimeout();
       }, waitMs).unref();
+      this.waiters.push(waiter);
     });
   }
 
   stop(): void {
     this.stopped = true;
     this.stopConsumer?.();
-    for (const w of this.waiters) w.resolve(false);
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.resolve(false);
+    }
   }
 
   /** Start the consumer again: one whose server went away may stall without an error. */

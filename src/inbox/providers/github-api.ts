@@ -149,8 +149,10 @@ export class GithubApi {
         continue;
       }
       if (res.status === 200 || res.status === 304) return res;
-      if (await this.rateLimited(res)) return null;
-      throw new GithubApiError(await this.describe(res, target));
+      // An error's text is read once (capped), for both the rate-limit test and the message.
+      const text = (await readBody(res, ERROR_BODY_MAX, undefined, true).catch(() => null)) ?? '';
+      if (this.rateLimited(res, text)) return null;
+      throw new GithubApiError(this.describe(res, target, text));
     }
   }
 
@@ -165,7 +167,7 @@ export class GithubApi {
   }
 
   /** 403/429 that are rate limits (primary, or secondary with or without Retry-After). */
-  private async rateLimited(res: Response): Promise<boolean> {
+  private rateLimited(res: Response, text: string): boolean {
     if (res.status !== 403 && res.status !== 429) return false;
     const retryAfter = retryAfterMs(res.headers.get('retry-after'), this.opts.now);
     if (retryAfter !== null) {
@@ -173,7 +175,7 @@ export class GithubApi {
       return true;
     }
     if (intHeader(res, 'x-ratelimit-remaining') === 0) return true; // observe() recorded the wait until reset
-    const message = ((await readBody(res.clone(), ERROR_BODY_MAX, undefined, true).catch(() => null)) ?? '').toLowerCase();
+    const message = text.toLowerCase();
     if (res.status === 429 || message.includes('rate limit')) {
       this.waitUntil(this.opts.now + SECONDARY_WAIT_MS, 'secondary_rate_limit');
       return true;
@@ -190,10 +192,10 @@ export class GithubApi {
     }
   }
 
-  private async describe(res: Response, url: string): Promise<string> {
+  private describe(res: Response, url: string, text: string): string {
     let message = '';
     try {
-      message = String(asMessage(JSON.parse((await readBody(res, ERROR_BODY_MAX, undefined, true)) ?? ''))).slice(0, MESSAGE_MAX);
+      message = String(asMessage(JSON.parse(text))).slice(0, MESSAGE_MAX);
     } catch {
       // not JSON: the status says enough
     }
