@@ -35,3 +35,17 @@ export function testServices(opts: { configToml?: string; start?: boolean; runLo
     },
   };
 }
+
+/**
+ * Start deleting an agent and hold the deletion in its first phase until `release` is called:
+ * checks that expect 409 agent_deleting cannot race the job to its end (404 agent_not_found).
+ */
+export function holdDeletion(s: Services, agentId: string): { release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  s.deletion.onStop(async (id) => {
+    if (id === agentId) await held;
+  });
+  s.deletion.request(agentId, { cascadePrivateChildren: false });
+  return { release };
+}

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpsertBindingBody } from '../../src/http/schemas/bindings.js';
 import type { BindingInput } from '../../src/runtime/bindings.js';
 import { SecretStore } from '../../src/store/secrets.js';
-import { testServices, type TestServices } from '../helpers/services.js';
+import { holdDeletion, testServices, type TestServices } from '../helpers/services.js';
 
 const SECRET = 'sk-bind-5f0c2a77e1d94b8c';
 
@@ -225,7 +225,9 @@ describe('operator ingress', () => {
     await expect(t.s.bindings.ingress('main', { ...ok, text: '   ' })).rejects.toMatchObject({ status: 400 });
     await expect(t.s.bindings.ingress('ghost', ok)).rejects.toMatchObject({ status: 404, code: 'agent_not_found' });
     bind({ binding_id: 'bo' }, 'other');
-    t.s.deletion.request('other', { cascadePrivateChildren: false });
+    const { release } = holdDeletion(t.s, 'other');
     await expect(t.s.bindings.ingress('other', { ...ok, binding_id: 'bo' })).rejects.toMatchObject({ status: 409, code: 'agent_deleting' });
+    release();
+    await t.s.deletion.idle();
   });
 });

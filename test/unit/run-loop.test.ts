@@ -5,7 +5,7 @@ import { ProviderError, type CompletionResult } from '../../src/runtime/provider
 import type { Tool } from '../../src/runtime/tools/types.js';
 import { startServices } from '../../src/services.js';
 import { gate, scriptedAgent, until, type ScriptProvider } from '../helpers/run-loop.js';
-import { testServices, type TestServices } from '../helpers/services.js';
+import { holdDeletion, testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
 let provider: ScriptProvider;
@@ -257,13 +257,7 @@ describe('control', () => {
 
   it('refuses wake, control, abort and debug-prompt on a deleting agent (409 agent_deleting) and an unknown one (404)', async () => {
     t.s.agents.create('doomed', {});
-    // The deletion stays in its first phase until the checks are done (no race with its job).
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    t.s.deletion.onStop(async (id) => {
-      if (id === 'doomed') await held;
-    });
-    t.s.deletion.request('doomed', { cascadePrivateChildren: false });
+    const { release } = holdDeletion(t.s, 'doomed');
     const c = t.s.runLoop.control;
     for (const [agent, status, code] of [['doomed', 409, 'agent_deleting'], ['ghost', 404, 'agent_not_found']] as const) {
       await expect(c.wake(agent, { reason: 'r', source: 's' })).rejects.toMatchObject({ status, code });

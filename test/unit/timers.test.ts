@@ -14,7 +14,7 @@ import { timerRoutes } from '../../src/http/control/timers.js';
 import { TimerSchedule } from '../../src/runtime/timer-scheduler.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { testServices, type TestServices } from '../helpers/services.js';
+import { holdDeletion, testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;
 beforeEach(() => {
@@ -68,9 +68,10 @@ describe('timer creation', () => {
     expect(() => t.s.timers.get('ghost', 'tmr_x')).toThrowError(expect.objectContaining({ code: 'agent_not_found' }));
     t.s.agents.create('doomed', {});
     const timer = await t.s.timers.create('doomed', { duration_ms: 1000 });
-    t.s.deletion.request('doomed', { cascadePrivateChildren: false });
+    const { release } = holdDeletion(t.s, 'doomed');
     await expect(t.s.timers.create('doomed', { duration_ms: 1 })).rejects.toMatchObject({ status: 409, code: 'agent_deleting' });
     await expect(t.s.timers.cancel('doomed', timer.timer_id)).rejects.toMatchObject({ status: 409, code: 'agent_deleting' });
+    release();
     await t.s.deletion.idle();
   });
 });
