@@ -22,7 +22,7 @@ import { isoAt, type Clock } from '../core/clock.js';
 import { AppError, errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
-import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import { TimerSchedule } from '../runtime/timers/timer-scheduler.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries } from './entries.js';

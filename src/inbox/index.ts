@@ -15,7 +15,7 @@ import type { ResolvedConfig } from '../config/load.js';
 import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
-import type { Ingress } from '../runtime/ingress.js';
+import type { Ingress } from '../runtime/agents/ingress.js';
 import type { CredentialStore } from '../store/credentials.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';

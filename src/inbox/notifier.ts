@@ -27,7 +27,7 @@ import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Lifecycle } from '../runtime/deps.js';
-import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import { TimerSchedule } from '../runtime/timers/timer-scheduler.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
 import type { InboxAgents } from './agents.js';

@@ -1,6 +1,6 @@
 /** Agent reads and lifecycle routes (spec "Agent reads", "Control plane"; CONTRACT.md section 6). */
-import { deletionIdentity } from '../../runtime/agent-facets.js';
-import { agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/agent-views.js';
+import { deletionIdentity } from '../../runtime/views/agent-facets.js';
+import { agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/views/agent-views.js';
 import { jobView } from '../../runtime/jobs.js';
 import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';

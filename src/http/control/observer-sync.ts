@@ -6,8 +6,8 @@
  * without a CORS preflight).
  */
 import type { z, ZodType } from 'zod';
-import { loadRuntimeIdentity, type RuntimeIdentity } from '../../runtime/runtime-identity.js';
-import { ObserverReads } from '../../runtime/observer-reads.js';
+import { loadRuntimeIdentity, type RuntimeIdentity } from '../../runtime/views/runtime-identity.js';
+import { ObserverReads } from '../../runtime/views/observer-reads.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';

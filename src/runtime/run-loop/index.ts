@@ -2,7 +2,7 @@
  * The agent run loop: scheduler (workers, claims, recovery), turns, run control and reads,
  * composed over one set of deps.
  */
-import type { Ingress } from '../ingress.js';
+import type { Ingress } from '../agents/ingress.js';
 import { RunControl } from './control.js';
 import { RunLoopRecords } from './records.js';
 import { Scheduler, type RunLoopDeps } from './scheduler.js';

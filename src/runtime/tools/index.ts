@@ -6,12 +6,12 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
-import type { AgentService } from '../agents.js';
-import type { BriefService } from '../briefs.js';
-import type { SkillUse } from '../skill-use.js';
-import type { TaskService } from '../tasks.js';
-import type { TimerService } from '../timers.js';
-import type { WorkItemService } from '../work-items.js';
+import type { AgentService } from '../agents/agents.js';
+import type { BriefService } from '../channels/briefs.js';
+import type { SkillUse } from '../skills/skill-use.js';
+import type { TaskService } from '../tasks/tasks.js';
+import type { TimerService } from '../timers/timers.js';
+import type { WorkItemService } from '../work-items/work-items.js';
 import { briefTools } from './briefs.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
