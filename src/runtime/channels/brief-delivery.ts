@@ -29,8 +29,8 @@ import type { Tracer } from '../../telemetry/tracing.js';
 import type { BindingService } from './bindings.js';
 import type { Brief, BriefKind, BriefService } from './briefs.js';
 import type { ResourceService } from '../deps.js';
-import type { MessageQueue } from '../agents/queue.js';
-import { TimerSchedule } from '../timers/timer-scheduler.js';
+import type { MessageQueue } from '../agents/index.js';
+import { TimerSchedule } from '../timers/index.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

@@ -17,7 +17,7 @@ import { errors } from '../../core/errors.js';
 import { parseJsonBody } from '../../core/json-guard.js';
 import { deriveProvenance } from '../../core/provenance.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
-import type { MessageBody } from '../agents/queue.js';
+import type { MessageBody } from '../agents/index.js';
 
 export const DELIVERY_MODES = ['enqueue', 'wake'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];

@@ -15,10 +15,9 @@ import { isoAt, type Clock } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { Store } from '../../store/store.js';
-import type { AgentService } from '../agents/agents.js';
-import { ECHO_MODELS } from '../providers/echo.js';
+import type { AgentService } from '../agents/index.js';
+import { ECHO_MODELS, ProviderError } from '../providers/index.js';
 import { BUILTIN_PROVIDER, splitModelRef, type ProviderRegistry } from './registry.js';
-import { ProviderError } from '../providers/types.js';
 
 /** A successful discovery is reused this long before `refresh` asks the provider again. */
 export const DISCOVERY_TTL_MS = 10 * 60_000;

@@ -6,11 +6,7 @@
  * through `TransportOptions`.
  */
 import type { ResolvedConfig } from '../../config/load.js';
-import { AnthropicProvider } from '../providers/anthropic.js';
-import { EchoProvider } from '../providers/echo.js';
-import { OpenAIProvider } from '../providers/openai.js';
-import type { TransportOptions } from '../providers/transport.js';
-import type { ModelProvider } from '../providers/types.js';
+import { AnthropicProvider, EchoProvider, OpenAIProvider, type TransportOptions, type ModelProvider } from '../providers/index.js';
 
 export const BUILTIN_PROVIDER = 'builtin';
 

@@ -6,8 +6,7 @@
  */
 import { errors } from '../../core/errors.js';
 import { deriveProvenance, type AuthorityClass } from '../../core/provenance.js';
-import type { AgentStatus } from '../agents/agents.js';
-import type { Admitted, Ingress } from '../agents/ingress.js';
+import type { AgentStatus, Admitted, Ingress } from '../agents/index.js';
 import type { RunLoopDeps, Scheduler } from './scheduler.js';
 
 export type WakeDisposition = 'woken' | 'coalesced' | 'ignored';

@@ -3,7 +3,7 @@
  * transcript) and the conversation stream's snapshot.
  */
 import { errors } from '../../core/errors.js';
-import type { Brief } from '../channels/briefs.js';
+import type { Brief } from '../channels/index.js';
 import type { RunLoopDeps, Scheduler } from './scheduler.js';
 
 export const CONVERSATION_DEFAULT_LIMIT = 50;

@@ -19,7 +19,7 @@ import type { Job, JobStore } from '../jobs.js';
 import { SkillLibrary, type CatalogEntry } from './skill-library.js';
 import { copySkill, placeAtomically, removePath, walkSkill } from './skill-files.js';
 import { outsideWorkspace, readManifest, scanRoot, type InstallMode, type InvalidSkill } from './skill-sources.js';
-import type { WorkspaceService } from '../workspaces/workspaces.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 export type AgentSkillScope = 'agent' | 'workspace' | 'user';
 

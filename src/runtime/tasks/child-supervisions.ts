@@ -1,6 +1,6 @@
 /**
  * The records of supervised child agents (`child_supervisions`, store/migrations/018): one row per
- * child_agent task. No behaviour here; runtime/child-tasks.ts decides, this file reads and writes.
+ * child_agent task. No behaviour here; child-tasks.ts decides, this file reads and writes.
  */
 import type Database from 'better-sqlite3';
 import type { WorktreeRecord } from './child-worktree.js';

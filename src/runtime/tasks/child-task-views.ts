@@ -3,13 +3,13 @@
  * every read from the child's live state: its tasks, timers, work items, briefs, queue), the
  * output (the child's latest answer) and the parent's task_result fields.
  */
-import type { BriefService } from '../channels/briefs.js';
+import type { BriefService } from '../channels/index.js';
 import type { Supervision, SupervisionStore } from './child-supervisions.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { TaskLedger } from './task-ledger.js';
 import { isTerminal, type ChildSections, type TaskRow } from './task-records.js';
-import type { TimerService } from '../timers/timers.js';
-import type { WorkItemService } from '../work-items/work-items.js';
+import type { TimerService } from '../timers/index.js';
+import type { WorkItemService } from '../work-items/index.js';
 
 const BRIEF_PREVIEW_MAX = 2_000;
 

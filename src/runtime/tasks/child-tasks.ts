@@ -27,8 +27,8 @@ import path from 'node:path';
 import { errors } from '../../core/errors.js';
 import { AGENT_ID_PATTERN } from '../../core/ids.js';
 import { deriveProvenance } from '../../core/provenance.js';
-import type { AgentDeletion } from '../agents/agent-deletion.js';
-import type { Brief, BriefService } from '../channels/briefs.js';
+import type { AgentDeletion } from '../agents/index.js';
+import type { Brief, BriefService } from '../channels/index.js';
 import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError } from './child-worktree.js';
 import { ChildTaskViews } from './child-task-views.js';
 import { SupervisionStore, type CleanupPolicy, type Supervision, type WorkspaceMode } from './child-supervisions.js';
@@ -36,9 +36,9 @@ import type { RuntimeDeps } from '../deps.js';
 import type { TaskLedger } from './task-ledger.js';
 import { failure, isTerminal, oneLine, type ChildSections, type TaskRow } from './task-records.js';
 import type { InputOutcome, StopOutcome } from './command-tasks.js';
-import type { TimerService } from '../timers/timers.js';
-import type { WorkItemService } from '../work-items/work-items.js';
-import type { WorkspaceService } from '../workspaces/workspaces.js';
+import type { TimerService } from '../timers/index.js';
+import type { WorkItemService } from '../work-items/index.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 export { CLEANUP_POLICIES, WORKSPACE_MODES, type CleanupPolicy, type WorkspaceMode } from './child-supervisions.js';
 
@@ -382,7 +382,7 @@ export class ChildTasks {
     this.deps.store.tx(() => this.records.purgeParent(agentId));
   }
 
-  // --- views (runtime/child-task-views.ts) ----------------------------------------------------
+  // --- views (child-task-views.ts) ----------------------------------------------------
 
   supervisionOf(childId: string) {
     return this.views.supervisionOf(childId);

@@ -1,5 +1,5 @@
 /**
- * The git side of a child agent's worktree (runtime/child-tasks.ts): create a worktree on a new
+ * The git side of a child agent's worktree (child-tasks.ts): create a worktree on a new
  * branch, list what the child changed, remove the worktree and delete its branch. Every git call
  * goes through worktrees.ts `git` (git-command.ts: no shell, a time limit, and no hook, filter
  * driver or other program of the repository's configuration runs). Mutations of
@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { git } from '../workspaces/worktrees.js';
+import { git } from '../workspaces/index.js';
 
 /** The spec's child_supervision.worktree object (plus `base_commit`, the commit it started from). */
 export interface WorktreeRecord {

@@ -1,11 +1,11 @@
 /**
  * Command tasks as real child processes (CONTRACT.md section 8): the process supervision behind
- * TaskService (runtime/tasks.ts); the rows and their events are runtime/task-ledger.ts's.
+ * TaskService (tasks.ts); the rows and their events are task-ledger.ts's.
  *
  * A task is a row in `tasks` and, while it runs, a child process: `<shell> -c <cmd>` (`-lc` when
  * `login`) started as the leader of its own process group, its combined stdout+stderr appended to
  * `<agent home>/tasks/<task_id>.log`. With `tty: true` the command runs in a pseudo-terminal
- * instead (runtime/task-pty.ts): the same leader, group and session, the terminal's output in the
+ * instead (processes/task-pty.ts): the same leader, group and session, the terminal's output in the
  * same file, input to the terminal.
  *
  * Lifecycle: queued -> running -> completed | failed (exit status), running -> cancelling (first
@@ -17,7 +17,7 @@
  * its group is killed: a task owns its group for exactly its lifetime.
  *
  * A task also owns every process it started outside its group and session (`setsid`, double
- * forks): runtime/task-reaper.ts finds them by a marker in their environment and by the recorded
+ * forks): processes/task-reaper.ts finds them by a marker in their environment and by the recorded
  * session. They get the signals the group gets (stop, force stop, shutdown), and when the leader
  * exits, at shutdown and at the recovery after a crash, whatever is left of them gets SIGTERM,
  * then SIGKILL after a grace: nothing a task started outlives the task, nor the daemon.
@@ -30,9 +30,18 @@ import type { FailureArtifact } from '../../core/failure.js';
 import type { Span, SpanStatus } from '../../telemetry/tracing.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { TaskLedger } from './task-ledger.js';
-import { killLeftoverGroup, readTail, resolveExecutable, signalGroup, spawnCommand, type Spawned } from './processes/task-process.js';
-import { spawnPty, terminalOptions } from './processes/task-pty.js';
-import { TaskReaper, type TaskTarget } from './processes/task-reaper.js';
+import {
+  killLeftoverGroup,
+  readTail,
+  resolveExecutable,
+  signalGroup,
+  spawnCommand,
+  spawnPty,
+  terminalOptions,
+  TaskReaper,
+  type Spawned,
+  type TaskTarget,
+} from './processes/index.js';
 import {
   DEFAULT_SHELL,
   failure,
@@ -45,7 +54,7 @@ import {
   type TaskRow,
   type TaskStatus,
 } from './task-records.js';
-import type { WorkspaceService } from '../workspaces/workspaces.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 /** Grace between SIGTERM and SIGKILL when the daemon (or an agent deletion) ends tasks. */
 const KILL_GRACE_MS = 1000;

@@ -1,6 +1,6 @@
 /**
- * The task rows and their one write path, shared by every kind of task (runtime/command-tasks.ts
- * runs processes, runtime/child-tasks.ts supervises child agents).
+ * The task rows and their one write path, shared by every kind of task (command-tasks.ts
+ * runs processes, child-tasks.ts supervises child agents).
  *
  * Every status change commits together with its `task_status_changed` event; a change to a
  * terminal status also enqueues the `task_result` message (origin `task`, trusted_system) in that

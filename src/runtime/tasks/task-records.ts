@@ -1,7 +1,7 @@
 /**
  * The records of tasks: kinds, statuses, the stored row, the spec's TaskStatusSnapshot projection
- * and the failure artifact. No behaviour here: runtime/command-tasks.ts runs the processes,
- * runtime/child-tasks.ts supervises child agents, runtime/task-ledger.ts writes the rows.
+ * and the failure artifact. No behaviour here: command-tasks.ts runs the processes,
+ * child-tasks.ts supervises child agents, task-ledger.ts writes the rows.
  */
 import type { FailureArtifact } from '../../core/failure.js';
 
@@ -36,7 +36,7 @@ export interface TaskRow {
   shell: string | null;
   login: number;
   accepts_input: number;
-  /** 1: the command runs in a pseudo-terminal (runtime/task-pty.ts); see store/migrations/020-task-tty.ts. */
+  /** 1: the command runs in a pseudo-terminal (processes/task-pty.ts); see store/migrations/020-task-tty.ts. */
   tty: number;
   tty_cols: number | null;
   tty_rows: number | null;
@@ -84,7 +84,7 @@ export interface CommandSection {
   workdir: string;
 }
 
-/** What a child_agent task adds to its snapshot (runtime/child-tasks.ts). */
+/** What a child_agent task adds to its snapshot (child-tasks.ts). */
 export interface ChildSections {
   child_observability: Record<string, unknown> | null;
   child_supervision: Record<string, unknown> | null;

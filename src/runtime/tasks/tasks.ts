@@ -1,14 +1,14 @@
 /**
  * Tasks (CONTRACT.md section 8; spec "Task status snapshot"): what the routes and tools call.
  * Two kinds behind one surface:
- * - `command`: a real child process (runtime/command-tasks.ts);
- * - `child_agent`: a supervised private child agent (runtime/child-tasks.ts).
- * The rows, their events and the `task_result` message are runtime/task-ledger.ts's.
+ * - `command`: a real child process (command-tasks.ts);
+ * - `child_agent`: a supervised private child agent (child-tasks.ts).
+ * The rows, their events and the `task_result` message are task-ledger.ts's.
  */
 import { errors } from '../../core/errors.js';
 import type { FailureArtifact } from '../../core/failure.js';
-import type { AgentDeletion } from '../agents/agent-deletion.js';
-import type { BriefService } from '../channels/briefs.js';
+import type { AgentDeletion } from '../agents/index.js';
+import type { BriefService } from '../channels/index.js';
 import { ChildTasks, type CreateChildInput } from './child-tasks.js';
 import { CommandTasks, type InputOutcome, type StopOutcome } from './command-tasks.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
@@ -24,9 +24,9 @@ import {
   type TaskRow,
   type TaskSnapshot,
 } from './task-records.js';
-import type { TimerService } from '../timers/timers.js';
-import type { WorkItemService } from '../work-items/work-items.js';
-import type { WorkspaceService } from '../workspaces/workspaces.js';
+import type { TimerService } from '../timers/index.js';
+import type { WorkItemService } from '../work-items/index.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 const STATE_PAGE_LIMIT = 50;
 

@@ -25,7 +25,7 @@ import type Database from 'better-sqlite3';
 import { isoAt } from '../../core/clock.js';
 import { AppError, errors } from '../../core/errors.js';
 import { deriveProvenance } from '../../core/provenance.js';
-import type { AgentRecord } from '../agents/agents.js';
+import type { AgentRecord } from '../agents/index.js';
 import type { Span } from '../../telemetry/tracing.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import { TimerSchedule, type ScheduleEntry } from './timer-scheduler.js';

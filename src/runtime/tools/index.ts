@@ -6,12 +6,12 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
-import type { AgentService } from '../agents/agents.js';
-import type { BriefService } from '../channels/briefs.js';
-import type { SkillUse } from '../skills/skill-use.js';
-import type { TaskService } from '../tasks/tasks.js';
-import type { TimerService } from '../timers/timers.js';
-import type { WorkItemService } from '../work-items/work-items.js';
+import type { AgentService } from '../agents/index.js';
+import type { BriefService } from '../channels/index.js';
+import type { SkillUse } from '../skills/index.js';
+import type { TaskService } from '../tasks/index.js';
+import type { TimerService } from '../timers/index.js';
+import type { WorkItemService } from '../work-items/index.js';
 import { briefTools } from './briefs.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './types.js';
 import type { ToolDeps } from './index.js';
-import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../tasks/child-tasks.js';
+import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../tasks/index.js';
 import { defineTool } from './define.js';
 
 /** Default wait of run_command; read_task_output does not wait unless asked. */

@@ -2,7 +2,7 @@
  * Tools offered to models. Each executes through the same domain services the HTTP routes use,
  * so a tool call leaves exactly the events and provenance the matching route would.
  */
-import type { ToolSpec } from '../providers/types.js';
+import type { ToolSpec } from '../providers/index.js';
 
 export interface ToolContext {
   agentId: string;

@@ -6,7 +6,7 @@
  * complete_work_item records `completed_by: agent` in the completion intent.
  */
 import { z } from 'zod';
-import { PLAN_STATUSES, TODO_STATES } from '../work-items/work-item-records.js';
+import { PLAN_STATUSES, TODO_STATES } from '../work-items/index.js';
 import type { ToolDeps } from './index.js';
 import { defineTool } from './define.js';
 

@@ -5,8 +5,8 @@
  * web GUI reads the same facts wherever it looks (README "Holon GUI compatibility").
  */
 import path from 'node:path';
-import type { AgentRecord, AgentService } from '../agents/agents.js';
-import type { WorkspaceEntry } from '../workspaces/workspaces.js';
+import type { AgentRecord, AgentService } from '../agents/index.js';
+import type { WorkspaceEntry } from '../workspaces/index.js';
 
 export interface FacetDeps {
   agents: AgentService;

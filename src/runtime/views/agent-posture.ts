@@ -9,7 +9,7 @@
  * blocker), else idle.
  */
 import type { WaitingIntent } from './agent-views.js';
-import type { WorkItemSlim } from '../work-items/work-item-records.js';
+import type { WorkItemSlim } from '../work-items/index.js';
 
 export type SchedulingPostureKind =
   | 'stopped'

@@ -2,15 +2,14 @@
  * The public projections of an agent: list entry, summary (status), detail, tree node and the
  * bootstrap state page. Built from the services, shared by every route that returns an agent.
  */
-import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService } from '../agents/agents.js';
+import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService, type MessageQueue } from '../agents/index.js';
 import type { EventLog } from '../../events/event-log.js';
 import { activeWorkspaceEntry, agentIdentity, agentModelState, workspaceView } from './agent-facets.js';
 import { closure, schedulingPosture, type PostureFacts } from './agent-posture.js';
-import type { MessageQueue } from '../agents/queue.js';
-import type { TaskStateEntry } from '../tasks/tasks.js';
-import type { TimerRecord } from '../timers/timers.js';
-import type { WorkItemSlim } from '../work-items/work-item-records.js';
-import type { WorkspaceEntry } from '../workspaces/workspaces.js';
+import type { TaskStateEntry } from '../tasks/index.js';
+import type { TimerRecord } from '../timers/index.js';
+import type { WorkItemSlim } from '../work-items/index.js';
+import type { WorkspaceEntry } from '../workspaces/index.js';
 
 export interface ViewDeps {
   agents: AgentService;

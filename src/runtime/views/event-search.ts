@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import type { AgentService } from '../agents/agents.js';
+import type { AgentService } from '../agents/index.js';
 
 /** The kinds whose payload holds text worth finding, and where it is. */
 const TEXT_OF: Record<string, (p: Record<string, unknown>) => string> = {

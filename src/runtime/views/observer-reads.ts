@@ -7,13 +7,12 @@
  * Transcript entries are the rows of an agent's visible conversation history; the id of the row
  * with seq N is `hst_N` (unique within the agent).
  */
-import type { Brief } from '../channels/briefs.js';
-import type { Message } from '../agents/queue.js';
-import type { HistoryEntry } from '../run-loop/records.js';
+import type { Brief } from '../channels/index.js';
+import type { Message, AgentRecord } from '../agents/index.js';
+import type { HistoryEntry } from '../run-loop/index.js';
 import { agentListEntry, type StateDeps } from './agent-views.js';
 import type { RuntimeIdentity } from './runtime-identity.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { AgentRecord } from '../agents/agents.js';
 
 /** Most ids one batch read takes. */
 export const BATCH_GET_MAX_IDS = 256;

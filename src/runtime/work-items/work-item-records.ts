@@ -4,7 +4,7 @@
  */
 import { isoAt } from '../../core/clock.js';
 import type { AuthorityClass } from '../../core/provenance.js';
-import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from '../workspaces/plan-artifacts.js';
+import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from '../workspaces/index.js';
 
 export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;
 export type WorkItemState = (typeof WORK_ITEM_STATES)[number];

@@ -24,20 +24,21 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
-import type { BriefService } from '../channels/briefs.js';
+import type { BriefService } from '../channels/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
-import { AGENT_HOME_ID, type ExecutionRoot } from '../workspaces/file-references.js';
 import {
+  AGENT_HOME_ID,
   capturePlan,
   parseStoredPlan,
   PlanRefresher,
   PLAN_TEXT_MAX_BYTES,
   writePlanText,
+  type ExecutionRoot,
   type PlanRoots,
   type StoredPlan,
-} from '../workspaces/plan-artifacts.js';
+  type WorkspaceService,
+} from '../workspaces/index.js';
 import { WorkItemRechecks } from './work-item-rechecks.js';
-import type { WorkspaceService } from '../workspaces/workspaces.js';
 import {
   fromRow,
   readinessOf,

@@ -1,7 +1,7 @@
 /**
  * The process table as Linux shows it in /proc: one entry per process from /proc/<pid>/stat, the
  * environment a process was started with from /proc/<pid>/environ, and the boot the start times
- * count from. Reading only: what to do with the table is decided by runtime/task-reaper.ts.
+ * count from. Reading only: what to do with the table is decided by task-reaper.ts.
  * Everything answers null where /proc is not available (not Linux), so callers degrade to
  * process-group signals.
  */

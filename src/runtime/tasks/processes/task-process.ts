@@ -2,8 +2,8 @@
  * The operating-system side of command tasks: spawning `<shell> -c <cmd>` as the leader of its own
  * process group (and session) with its combined output appended to a file, signalling whole
  * groups, recognising a leftover group after a daemon crash without hitting a recycled pid, and
- * reading the tail of an output file. No database, no events: runtime/command-tasks.ts owns the
- * lifecycle. A task with a terminal is spawned by runtime/task-pty.ts into the same `Spawned` shape.
+ * reading the tail of an output file. No database, no events: runtime/tasks/command-tasks.ts owns the
+ * lifecycle. A task with a terminal is spawned by task-pty.ts into the same `Spawned` shape.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,12 +1,12 @@
 /**
  * Command tasks in a pseudo-terminal (`tty: true`, CONTRACT.md section 8): what differs from a
- * pipe task, in one place. runtime/command-tasks.ts supervises both kinds the same way.
+ * pipe task, in one place. runtime/tasks/command-tasks.ts supervises both kinds the same way.
  *
  * Mechanism: node-pty (`forkpty(3)`). The child `<shell> -c <cmd>` is forked straight from the
  * daemon as the session leader of a new pty, with the pty's slave as its controlling terminal and
  * as stdin, stdout and stderr: pid = process group = session, exactly like a pipe task's detached
  * leader. So stop (SIGTERM to the group, SIGKILL on a repeat), shutdown, the recovery after a kill -9
- * of the daemon and the reaper (runtime/task-reaper.ts: session anchor, the SVC_TASK_ID /
+ * of the daemon and the reaper (task-reaper.ts: session anchor, the SVC_TASK_ID /
  * SVC_TASK_OWNER marker in the environment, parent chain) apply unchanged, and the exit status or
  * terminating signal is the command's own. It never sees a terminal of the daemon: its session is
  * new, and its only terminal is its own pty.
@@ -49,7 +49,7 @@ const EOF_CHAR = '\x04';
 export interface PtySpec extends Omit<SpawnSpec, 'acceptsInput'> {
   cols: number;
   rows: number;
-  /** The task's marker variables (runtime/task-reaper.ts), for the terminal's holder. */
+  /** The task's marker variables (task-reaper.ts), for the terminal's holder. */
   marker: Record<string, string>;
 }
 

@@ -2,7 +2,7 @@
  * Finding and ending every process a command task started, including those that left its process
  * group and session (`setsid`, a double fork, daemon(3), `nohup ... &` under job control).
  *
- * How a process is recognised as a task's (Linux, through /proc; see runtime/process-tree.ts):
+ * How a process is recognised as a task's (Linux, through /proc; see process-tree.ts):
  * - Marker. Each task's environment carries `SVC_TASK_ID=<task_id>` and `SVC_TASK_OWNER=<owner>`,
  *   owner being a digest of the daemon's home (one daemon per home), so daemons on other homes
  *   never end each other's processes and a restarted daemon recognises its predecessor's. The
