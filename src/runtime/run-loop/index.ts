@@ -5,8 +5,9 @@
 import type { Ingress } from '../agents/index.js';
 import { RunControl } from './control.js';
 import { RunLoopRecords } from './records.js';
-import { Scheduler, type RunLoopDeps } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 import { ConversationHub } from './stream.js';
+import type { RunLoopDeps } from './types.js';
 import { RunLoopViews } from './views.js';
 
 export type { HistoryEntry } from './records.js';

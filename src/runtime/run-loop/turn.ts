@@ -20,7 +20,7 @@ import { provenanceOf, type Message } from '../agents/index.js';
 import type { Tool, ToolOutcome } from '../tools/index.js';
 import type { Store } from '../../store/store.js';
 import { renderMessage, systemPrompt } from './render.js';
-import type { RunLoopDeps } from './scheduler.js';
+import type { RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';
 
 /** Model rounds per turn at most; the last round's text is the reply even if it asked for tools. */

@@ -4,7 +4,8 @@
  */
 import { errors } from '../../core/errors.js';
 import type { Brief } from '../channels/index.js';
-import type { RunLoopDeps, Scheduler } from './scheduler.js';
+import type { Scheduler } from './scheduler.js';
+import type { RunLoopDeps } from './types.js';
 
 export const CONVERSATION_DEFAULT_LIMIT = 50;
 export const CONVERSATION_MAX_LIMIT = 500;

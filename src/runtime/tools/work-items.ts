@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PLAN_STATUSES, TODO_STATES } from '../work-items/index.js';
-import type { ToolDeps } from './index.js';
+import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 const AUTHORITY = { authority_class: 'runtime_instruction' } as const;

@@ -8,8 +8,8 @@
  * input, then the work queue (runnable work, a task to wait for, a timer, operator input, a
  * blocker), else idle.
  */
-import type { WaitingIntent } from './agent-views.js';
 import type { WorkItemSlim } from '../work-items/index.js';
+import type { WaitingIntent } from './types.js';
 
 export type SchedulingPostureKind =
   | 'stopped'

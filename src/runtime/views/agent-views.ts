@@ -10,6 +10,7 @@ import type { TaskStateEntry } from '../tasks/index.js';
 import type { TimerRecord } from '../timers/index.js';
 import type { WorkItemSlim } from '../work-items/index.js';
 import type { WorkspaceEntry } from '../workspaces/index.js';
+import type { WaitingIntent } from './types.js';
 
 export interface ViewDeps {
   agents: AgentService;
@@ -226,12 +227,6 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     workspace: { workspaces: workspaces.registry.map(workspaceView) },
   };
 }
-
-export type WaitingIntent =
-  | { kind: 'task_result'; task_id: string; task_kind: string; status: string; summary: string | null }
-  | { kind: 'timer'; timer_id: string; next_fire_at: string | null; interval_ms: number | null; summary: string | null }
-  | { kind: 'operator_input'; work_item_id: string; objective: string }
-  | { kind: 'blocked_work_item'; work_item_id: string; objective: string; blocked_by: string | null };
 
 /**
  * What the agent is waiting for, derived from the same rows as the state page's other sections
