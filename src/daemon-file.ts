@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findListeners, readProcNetTcpSync } from './http/peer-user.js';
-import { bootId, isGone, readProc, readUids } from './runtime/process-tree.js';
+import { bootId, isGone, readProc, readUids } from './runtime/tasks/processes/index.js';
 import { readRegularFile, writePrivateFile } from './store/private-file.js';
 
 export const DAEMON_FILE = 'daemon.json';

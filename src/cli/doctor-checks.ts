@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/load.js';
-import { resolveExecutable } from '../runtime/task-process.js';
+import { resolveExecutable } from '../runtime/tasks/processes/index.js';
 import { NODE_ENGINE } from '../version.js';
 import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
 

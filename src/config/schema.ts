@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../core/ids.js';
-import { DEFAULT_LIMITS } from '../runtime/providers/reply-body.js';
+import { DEFAULT_LIMITS } from '../runtime/providers/index.js';
 import { PROFILE_NAME } from '../store/credentials.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;

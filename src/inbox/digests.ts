@@ -23,8 +23,8 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../core/clock.js';
-import type { Lifecycle } from '../runtime/deps.js';
-import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import type { Lifecycle } from '../runtime/index.js';
+import { TimerSchedule } from '../runtime/timers/index.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import type { AggregationPolicies, DigestPolicy, DigestScheduleView } from './aggregation.js';

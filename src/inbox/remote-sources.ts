@@ -25,7 +25,7 @@ import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { errorText } from '../core/error-text.js';
 import { AppError, errors, type Issue } from '../core/errors.js';
-import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import { TimerSchedule } from '../runtime/timers/index.js';
 import { ModuleLocations } from './module-path.js';
 import { checkSchema, SchemaError, schemaIssues, type JsonSchema } from './json-schema.js';
 import { runModuleJob, type ModuleCredential, type ModuleOutcome } from './source-worker.js';

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../core/clock.js';
 import { errors } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
-import { TimerSchedule } from '../runtime/timer-scheduler.js';
+import { TimerSchedule } from '../runtime/timers/index.js';
 import type { Store } from '../store/store.js';
 import type { InboxAgents } from './agents.js';
 import { compileFilter, type FilterSpec } from './filters.js';

@@ -9,9 +9,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { EventLog } from '../events/event-log.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
-import type { AgentService } from './agents.js';
-import type { Ingress } from './ingress.js';
-import type { MessageQueue } from './queue.js';
+import type { AgentService, Ingress, MessageQueue } from './agents/index.js';
 
 export interface RuntimeDeps {
   config: ResolvedConfig;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { groupAlive } from '../../src/runtime/task-process.js';
+import { groupAlive } from '../../src/runtime/tasks/processes/task-process.js';
 import { daemonPool, request, stopAgent, type RunningDaemon } from '../helpers/daemon.js';
 import { createAgent, createTask, events, expectError, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { spawn as spawnPty } from 'node-pty';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { groupAlive, procStat } from '../../src/runtime/task-process.js';
+import { groupAlive, procStat } from '../../src/runtime/tasks/processes/task-process.js';
 import { cliFor } from '../helpers/cli.js';
 import { BIN, daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { createAgent, createTask, expectError, markedPids, output, pgidOf, snapshot, until, type Json } from '../helpers/tasks.js';

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { inspectWorktree, removeWorktree, type WorktreeRecord } from '../../src/runtime/child-worktree.js';
+import { inspectWorktree, removeWorktree, type WorktreeRecord } from '../../src/runtime/tasks/child-worktree.js';
 import { repositoryFilterDrivers } from '../../src/runtime/git-command.js';
 import { git, gitRepo } from '../helpers/git.js';
 import { testServices, type TestServices } from '../helpers/services.js';

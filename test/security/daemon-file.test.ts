@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bootId, readProc } from '../../src/runtime/process-tree.js';
+import { bootId, readProc } from '../../src/runtime/tasks/processes/process-tree.js';
 import { daemonPool, runSvc, type RunningDaemon } from '../helpers/daemon.js';
 import { listenAs, OTHER_UID, type RecordingListener } from '../helpers/peer.js';
 import { freePort } from '../helpers/ports.js';

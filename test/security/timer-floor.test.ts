@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { MIN_INTERVAL_MS } from '../../src/runtime/timers.js';
+import { MIN_INTERVAL_MS } from '../../src/runtime/timers/timers.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import type { ToolOutcome } from '../../src/runtime/tools/index.js';

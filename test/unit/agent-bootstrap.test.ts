@@ -11,8 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errors } from '../../src/core/errors.js';
 import { agentRoutes } from '../../src/http/control/agents.js';
-import { agentDetail } from '../../src/runtime/agent-views.js';
-import type { Message } from '../../src/runtime/queue.js';
+import { agentDetail } from '../../src/runtime/views/agent-views.js';
+import type { Message } from '../../src/runtime/agents/queue.js';
 import { routeApp } from '../helpers/app.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

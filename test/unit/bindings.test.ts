@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpsertBindingBody } from '../../src/http/schemas/bindings.js';
-import type { BindingInput } from '../../src/runtime/bindings.js';
+import type { BindingInput } from '../../src/runtime/channels/bindings.js';
 import { SecretStore } from '../../src/store/secrets.js';
 import { holdDeletion, testServices, type TestServices } from '../helpers/services.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Brief } from '../../src/runtime/briefs.js';
+import type { Brief } from '../../src/runtime/channels/briefs.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EventSearch } from '../../src/runtime/event-search.js';
+import { EventSearch } from '../../src/runtime/views/event-search.js';
 import { chunksOf, TEXT_THRESHOLD } from '../../src/store/texts.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

@@ -22,7 +22,7 @@ import {
   type ConnectionFacts,
   type FileReference,
   type ResolveContext,
-} from '../../src/runtime/file-references.js';
+} from '../../src/runtime/workspaces/file-references.js';
 
 let tmp: string;
 let home: string;

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { isGone, listProcesses, parseEnviron, parseStat, readEnviron, readProc, withDescendants, type ProcEntry } from '../../src/runtime/process-tree.js';
-import { TaskReaper, type TaskTarget } from '../../src/runtime/task-reaper.js';
+import { isGone, listProcesses, parseEnviron, parseStat, readEnviron, readProc, withDescendants, type ProcEntry } from '../../src/runtime/tasks/processes/process-tree.js';
+import { TaskReaper, type TaskTarget } from '../../src/runtime/tasks/processes/task-reaper.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 
 const started: ChildProcess[] = [];

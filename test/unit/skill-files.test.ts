@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { copySkill, hashSkill, isInside, placeAtomically, walkSkill } from '../../src/runtime/skill-files.js';
-import { readManifest } from '../../src/runtime/skill-sources.js';
+import { copySkill, hashSkill, isInside, placeAtomically, walkSkill } from '../../src/runtime/skills/skill-files.js';
+import { readManifest } from '../../src/runtime/skills/skill-sources.js';
 
 let tmp: string;
 let src: string;

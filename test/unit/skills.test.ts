@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { hashSkill, walkSkill } from '../../src/runtime/skill-files.js';
+import { hashSkill, walkSkill } from '../../src/runtime/skills/skill-files.js';
 import {
   LOCK_FILE,
   locateSkill,
@@ -20,7 +20,7 @@ import {
   sourceString,
   writeLock,
   type LockEntry,
-} from '../../src/runtime/skill-sources.js';
+} from '../../src/runtime/skills/skill-sources.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let tmp: string;

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupAlive, procStat, readTail } from '../../src/runtime/task-process.js';
-import type { TaskSnapshot } from '../../src/runtime/task-records.js';
+import { groupAlive, procStat, readTail } from '../../src/runtime/tasks/processes/task-process.js';
+import type { TaskSnapshot } from '../../src/runtime/tasks/task-records.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { markedPids as marked } from '../helpers/tasks.js';
 

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
-import { groupAlive, killLeftoverGroup, procStartTime, procStat, readTail, resolveExecutable } from '../../src/runtime/task-process.js';
-import type { TaskSnapshot } from '../../src/runtime/task-records.js';
+import { groupAlive, killLeftoverGroup, procStartTime, procStat, readTail, resolveExecutable } from '../../src/runtime/tasks/processes/task-process.js';
+import type { TaskSnapshot } from '../../src/runtime/tasks/task-records.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

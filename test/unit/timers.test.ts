@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { buildApp } from '../../src/http/app.js';
 import { timerRoutes } from '../../src/http/control/timers.js';
-import { TimerSchedule } from '../../src/runtime/timer-scheduler.js';
+import { TimerSchedule } from '../../src/runtime/timers/timer-scheduler.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { holdDeletion, testServices, type TestServices } from '../helpers/services.js';

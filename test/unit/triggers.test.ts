@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeCallbackBody, enqueueBody, wakeEvidence } from '../../src/runtime/triggers.js';
+import { decodeCallbackBody, enqueueBody, wakeEvidence } from '../../src/runtime/channels/triggers.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

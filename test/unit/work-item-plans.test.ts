@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workItemRoutes } from '../../src/http/control/work-items.js';
-import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES, utf8Prefix } from '../../src/runtime/plan-artifacts.js';
+import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES, utf8Prefix } from '../../src/runtime/workspaces/plan-artifacts.js';
 import { routeApp } from '../helpers/app.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

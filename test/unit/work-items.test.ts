@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import type { Message } from '../../src/runtime/queue.js';
+import type { Message } from '../../src/runtime/agents/queue.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
-import { readinessOf, type WorkItem } from '../../src/runtime/work-item-records.js';
+import { readinessOf, type WorkItem } from '../../src/runtime/work-items/work-item-records.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

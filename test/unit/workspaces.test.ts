@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceService } from '../../src/runtime/workspaces.js';
-import { parseWorktreePorcelain } from '../../src/runtime/worktrees.js';
+import { WorkspaceService } from '../../src/runtime/workspaces/workspaces.js';
+import { parseWorktreePorcelain } from '../../src/runtime/workspaces/worktrees.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

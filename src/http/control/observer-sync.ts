@@ -6,8 +6,7 @@
  * without a CORS preflight).
  */
 import type { z, ZodType } from 'zod';
-import { loadRuntimeIdentity, type RuntimeIdentity } from '../../runtime/runtime-identity.js';
-import { ObserverReads } from '../../runtime/observer-reads.js';
+import { loadRuntimeIdentity, ObserverReads, type RuntimeIdentity } from '../../runtime/views/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isoAt } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
-import { jobView } from '../../runtime/jobs.js';
+import { jobView } from '../../runtime/index.js';
 import type { Services } from '../../services.js';
 import { SCHEMA_VERSION } from '../../store/migrations/index.js';
 import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE } from '../../telemetry/metrics.js';

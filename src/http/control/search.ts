@@ -4,8 +4,8 @@
  * because their input is a JSON body (which a page on another origin cannot send without a CORS
  * preflight).
  */
-import { EventSearch } from '../../runtime/event-search.js';
-import { TemplateCatalog } from '../../runtime/template-catalog.js';
+import { EventSearch } from '../../runtime/views/index.js';
+import { TemplateCatalog } from '../../runtime/agents/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

@@ -4,10 +4,8 @@
  * lists the per-agent routes without the /api prefix; they are served under both spellings.
  */
 import { errors } from '../../core/errors.js';
-import { SKILL_LIMITS } from '../../runtime/skill-files.js';
-import { jobView } from '../../runtime/jobs.js';
-import { requestSkillInstall } from '../../runtime/skill-install-requests.js';
-import { agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skill-views.js';
+import { SKILL_LIMITS, requestSkillInstall, agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skills/index.js';
+import { jobView } from '../../runtime/index.js';
 import { JobResponse } from '../schemas/agents.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -4,7 +4,7 @@
  * is the auth. They read the body raw (any content type, 256 KB limit) and never echo the token.
  */
 import type { Services } from '../../services.js';
-import { CALLBACK_BODY_LIMIT } from '../../runtime/triggers.js';
+import { CALLBACK_BODY_LIMIT } from '../../runtime/channels/index.js';
 import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';

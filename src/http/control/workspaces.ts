@@ -1,6 +1,6 @@
 /** Workspace registry, worktree summary, file references and desktop routes (spec "Workspace and desktop"). */
 import type { FastifyRequest } from 'fastify';
-import type { ConnectionFacts } from '../../runtime/file-references.js';
+import type { ConnectionFacts } from '../../runtime/workspaces/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams } from '../schemas/agents.js';

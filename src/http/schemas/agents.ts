@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TreeNode } from '../../runtime/agent-views.js';
+import type { TreeNode } from '../../runtime/views/index.js';
 import { ActiveWorkspaceEntry, AgentIdentity, AgentModelState, Closure, LifecycleHint, SchedulingPosture, WaitingReason, WorkspaceView } from './agent-facets.js';
 import { AuthorityClass } from './common.js';
 import { CurrentTurn } from './conversation.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normaliseTransport } from '../../runtime/bindings.js';
+import { normaliseTransport } from '../../runtime/channels/index.js';
 import { AuthorityClass, OpenObject } from './common.js';
 
 export const BINDING_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

@@ -1,6 +1,6 @@
 /** Observer-sync batch reads and snapshots (the real system's routes; runtime/observer-reads.ts). */
 import { z } from 'zod';
-import { BATCH_GET_MAX_IDS } from '../../runtime/observer-reads.js';
+import { BATCH_GET_MAX_IDS } from '../../runtime/views/index.js';
 import { AgentListEntry } from './agents.js';
 import '../openapi.js';
 

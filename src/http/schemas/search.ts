@@ -1,6 +1,6 @@
 /** Search over event logs and template catalog schemas (the real system's routes; README "Holon GUI compatibility"). */
 import { z } from 'zod';
-import { SEARCH_MAX_LIMIT } from '../../runtime/event-search.js';
+import { SEARCH_MAX_LIMIT } from '../../runtime/views/index.js';
 import '../openapi.js';
 
 export const SearchBody = z

@@ -1,7 +1,6 @@
 /** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../../runtime/child-tasks.js';
-import { MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE } from '../../runtime/task-records.js';
+import { CLEANUP_POLICIES, WORKSPACE_MODES, MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE } from '../../runtime/tasks/index.js';
 import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';
 
 const text = (what: string, max: number) =>

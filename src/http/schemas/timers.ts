@@ -1,6 +1,6 @@
 /** Timer request and response shapes (spec "Timer request shapes"; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { LIST_MAX, MIN_INTERVAL_MS, TIMER_STATUSES } from '../../runtime/timers.js';
+import { LIST_MAX, MIN_INTERVAL_MS, TIMER_STATUSES } from '../../runtime/timers/index.js';
 import { AuthorityClass, QueryInt } from './common.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_MODES } from '../../runtime/triggers.js';
+import { DELIVERY_MODES } from '../../runtime/channels/index.js';
 import { AuthorityClass } from './common.js';
 
 export const TriggerParams = z.object({ id: z.string().min(1), trigger_id: z.string().min(1) });

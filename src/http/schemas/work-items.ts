@@ -1,7 +1,7 @@
 /** Work item schemas (spec WorkItem, PlanArtifact, PickWorkItemResponse; CONTRACT.md section 8). */
 import { z } from 'zod';
-import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES } from '../../runtime/plan-artifacts.js';
-import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-item-records.js';
+import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES } from '../../runtime/workspaces/index.js';
+import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-items/index.js';
 import { AuthorityClass, QueryInt } from './common.js';
 
 export const WorkItemParams = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REFERENCES } from '../../runtime/file-references.js';
+import { MAX_REFERENCES } from '../../runtime/workspaces/index.js';
 import { AuthorityClass } from './common.js';
 
 const PathString = z.string().max(4096);

@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../core/errors.js';
 import { deriveProvenance } from '../../core/provenance.js';
-import type { Ingress } from '../../runtime/ingress.js';
+import type { Ingress } from '../../runtime/agents/index.js';
 import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
 import type { TargetWithSecret } from '../targets.js';
 

@@ -6,9 +6,9 @@
  */
 import { errors } from '../../core/errors.js';
 import { deriveProvenance, type AuthorityClass } from '../../core/provenance.js';
-import type { AgentStatus } from '../agents.js';
-import type { Admitted, Ingress } from '../ingress.js';
-import type { RunLoopDeps, Scheduler } from './scheduler.js';
+import type { AgentStatus, Admitted, Ingress } from '../agents/index.js';
+import type { Scheduler } from './scheduler.js';
+import type { RunLoopDeps } from './types.js';
 
 export type WakeDisposition = 'woken' | 'coalesced' | 'ignored';
 export const ABORT_MODES = ['stop_after_abort', 'pause_after_abort'] as const;

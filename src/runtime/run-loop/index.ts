@@ -2,12 +2,15 @@
  * The agent run loop: scheduler (workers, claims, recovery), turns, run control and reads,
  * composed over one set of deps.
  */
-import type { Ingress } from '../ingress.js';
+import type { Ingress } from '../agents/index.js';
 import { RunControl } from './control.js';
 import { RunLoopRecords } from './records.js';
-import { Scheduler, type RunLoopDeps } from './scheduler.js';
+import { Scheduler } from './scheduler.js';
 import { ConversationHub } from './stream.js';
+import type { RunLoopDeps } from './types.js';
 import { RunLoopViews } from './views.js';
+
+export type { HistoryEntry } from './records.js';
 
 export interface RunLoop {
   records: RunLoopRecords;

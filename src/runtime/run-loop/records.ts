@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { Store } from '../../store/store.js';
 import { TxCache } from '../../store/tx-cache.js';
-import type { FailureArtifact } from '../briefs.js';
+import type { FailureArtifact } from '../channels/index.js';
 
 /**
  * The run loop's own progress (claims, rounds, turn ends) is promised to nobody, so its commits

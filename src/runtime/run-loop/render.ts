@@ -4,7 +4,7 @@
  * content from untrusted origins (channels: `untrusted_external`, authority `external_evidence`)
  * is fenced and labelled as evidence, never as instructions.
  */
-import type { Message, MessageBody } from '../queue.js';
+import type { Message, MessageBody } from '../agents/index.js';
 
 export function bodyText(body: MessageBody): string {
   switch (body.type) {

@@ -18,42 +18,14 @@
  * again with backoff until it succeeds (write-retry.ts), so the agent answers its pending messages
  * once space is back, without a restart. Shutdown and deletion end that wait.
  */
-import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
-import type { IdGenerator } from '../../core/ids.js';
+import { isoAt } from '../../core/clock.js';
 import type { Priority } from '../../core/provenance.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import type { Tracer } from '../../telemetry/tracing.js';
-import type { AgentService } from '../agents.js';
-import type { BriefService } from '../briefs.js';
+import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
-import type { ModelProvider, ChatMessage } from '../providers/types.js';
-import { provenanceOf, type Message, type MessageQueue } from '../queue.js';
-import type { Tool } from '../tools/types.js';
-import type { RunLoopRecords } from './records.js';
-import type { ConversationHub } from './stream.js';
+import type { ChatMessage } from '../providers/index.js';
 import { currentTurnView, keepOnRollback, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
+import type { RunLoopDeps } from './types.js';
 import { WriteRetry } from './write-retry.js';
-
-export interface RunLoopDeps {
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  ids: IdGenerator;
-  events: EventLog;
-  queue: MessageQueue;
-  agents: AgentService;
-  briefs: BriefService;
-  providers: { resolve(modelRef: string): { provider: ModelProvider; model: string } | null };
-  /** Tools offered to the model in every round. */
-  tools: Tool[];
-  /** The system prompt's section naming the agent's effective skills ('' for none). */
-  skillPrompt?: (agentId: string) => string;
-  records: RunLoopRecords;
-  hub: ConversationHub;
-  tracer?: Tracer | undefined;
-}
 
 /** Visible history entries (user messages and final replies) given to the model. */
 export const HISTORY_WINDOW = 40;

@@ -14,14 +14,13 @@
  * (write-retry.ts). The runner never throws: every failure becomes an outcome.
  */
 import { isoAt } from '../../core/clock.js';
-import type { FailureArtifact } from '../briefs.js';
-import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall } from '../providers/types.js';
-import type { Message } from '../queue.js';
-import type { Tool, ToolOutcome } from '../tools/types.js';
-import { provenanceOf } from '../queue.js';
+import type { FailureArtifact } from '../channels/index.js';
+import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall } from '../providers/index.js';
+import { provenanceOf, type Message } from '../agents/index.js';
+import type { Tool, ToolOutcome } from '../tools/index.js';
 import type { Store } from '../../store/store.js';
 import { renderMessage, systemPrompt } from './render.js';
-import type { RunLoopDeps } from './scheduler.js';
+import type { RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';
 
 /** Model rounds per turn at most; the last round's text is the reply even if it asked for tools. */

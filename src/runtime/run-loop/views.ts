@@ -3,8 +3,9 @@
  * transcript) and the conversation stream's snapshot.
  */
 import { errors } from '../../core/errors.js';
-import type { Brief } from '../briefs.js';
-import type { RunLoopDeps, Scheduler } from './scheduler.js';
+import type { Brief } from '../channels/index.js';
+import type { Scheduler } from './scheduler.js';
+import type { RunLoopDeps } from './types.js';
 
 export const CONVERSATION_DEFAULT_LIMIT = 50;
 export const CONVERSATION_MAX_LIMIT = 500;

@@ -4,7 +4,7 @@
  * turn's final reply is the `result` brief; this is for news on the way there.
  */
 import { z } from 'zod';
-import type { ToolDeps } from './index.js';
+import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 const NonBlank = z.string().trim().min(1);

@@ -2,37 +2,22 @@
  * The tools offered to models (issue 4 item 3). Each tool calls the domain service the matching
  * HTTP route calls, with authority `runtime_instruction` where the service takes one, so a tool
  * call leaves the same events and provenance as the route. Argument validation and outcome
- * shaping live in define.ts; one file per resource group.
+ * shaping live in define.ts; one file per resource group, each a factory over ToolDeps
+ * (types.ts) that this file lists in its table; no tool file imports this one.
  */
-import type { Logger } from 'pino';
-import type { Store } from '../../store/store.js';
-import type { AgentService } from '../agents.js';
-import type { BriefService } from '../briefs.js';
-import type { SkillUse } from '../skill-use.js';
-import type { TaskService } from '../tasks.js';
-import type { TimerService } from '../timers.js';
-import type { WorkItemService } from '../work-items.js';
 import { briefTools } from './briefs.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolDeps, ToolFactory } from './types.js';
 import { workItemTools } from './work-items.js';
 
-export interface ToolDeps {
-  store: Store;
-  logger: Logger;
-  agents: AgentService;
-  tasks: TaskService;
-  workItems: WorkItemService;
-  timers: TimerService;
-  briefs: BriefService;
-  skillUse: SkillUse;
-}
+export type { Tool, ToolContext, ToolDeps, ToolOutcome } from './types.js';
 
-export type { Tool, ToolContext, ToolOutcome } from './types.js';
+/** The resource groups, in the order their tools are offered. */
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
-  return [...taskTools(deps), ...workItemTools(deps), ...timerTools(deps), ...briefTools(deps), ...skillTools(deps)];
+  return TOOL_FACTORIES.flatMap((factory) => factory(deps));
 }

@@ -3,7 +3,7 @@
  * or a file under the skill's directory, never outside it). Opening appends `skill_opened`.
  */
 import { z } from 'zod';
-import type { ToolDeps } from './index.js';
+import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 export function skillTools(deps: ToolDeps) {

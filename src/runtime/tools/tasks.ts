@@ -6,9 +6,8 @@
  * in the background either way and its result arrives later as a `task_result` message.
  */
 import { z } from 'zod';
-import type { ToolContext } from './types.js';
-import type { ToolDeps } from './index.js';
-import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../child-tasks.js';
+import type { ToolContext, ToolDeps } from './types.js';
+import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../tasks/index.js';
 import { defineTool } from './define.js';
 
 /** Default wait of run_command; read_task_output does not wait unless asked. */

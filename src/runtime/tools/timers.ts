@@ -5,7 +5,7 @@
  * authority class; its floor (interval >= 1 s) and per-agent cap apply here as on the route.
  */
 import { z } from 'zod';
-import type { ToolDeps } from './index.js';
+import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 /** Ten years: far past any useful reminder, and a fire time that is always a valid date. */

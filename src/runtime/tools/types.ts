@@ -2,7 +2,27 @@
  * Tools offered to models. Each executes through the same domain services the HTTP routes use,
  * so a tool call leaves exactly the events and provenance the matching route would.
  */
-import type { ToolSpec } from '../providers/types.js';
+import type { Logger } from 'pino';
+import type { Store } from '../../store/store.js';
+import type { AgentService } from '../agents/index.js';
+import type { BriefService } from '../channels/index.js';
+import type { ToolSpec } from '../providers/index.js';
+import type { SkillUse } from '../skills/index.js';
+import type { TaskService } from '../tasks/index.js';
+import type { TimerService } from '../timers/index.js';
+import type { WorkItemService } from '../work-items/index.js';
+
+/** The domain services a tool calls: the ones the matching HTTP routes call. */
+export interface ToolDeps {
+  store: Store;
+  logger: Logger;
+  agents: AgentService;
+  tasks: TaskService;
+  workItems: WorkItemService;
+  timers: TimerService;
+  briefs: BriefService;
+  skillUse: SkillUse;
+}
 
 export interface ToolContext {
   agentId: string;
@@ -24,3 +44,6 @@ export interface Tool extends ToolSpec {
   /** Never throws for bad arguments or refused operations: those are `ok:false` outcomes the model reads. */
   execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutcome>;
 }
+
+/** One resource group's tools, built over the shared deps (the table in index.ts lists them). */
+export type ToolFactory = (deps: ToolDeps) => Tool[];

@@ -6,8 +6,8 @@
  * complete_work_item records `completed_by: agent` in the completion intent.
  */
 import { z } from 'zod';
-import { PLAN_STATUSES, TODO_STATES } from '../work-item-records.js';
-import type { ToolDeps } from './index.js';
+import { PLAN_STATUSES, TODO_STATES } from '../work-items/index.js';
+import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 const AUTHORITY = { authority_class: 'runtime_instruction' } as const;

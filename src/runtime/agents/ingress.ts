@@ -1,0 +1,102 @@
+/**
+ * The ingress routes' shared path into the queue: derive provenance from the admitting surface
+ * (core/provenance.ts), then, in one group-committed transaction, check the agent and insert the
+ * message with its `message_enqueued` event. Callers are answered after the commit.
+ */
+import { errors } from '../../core/errors.js';
+import { checkPublicEnqueue, deriveProvenance, type DeliverySurface, type MessageKind, type Provenance } from '../../core/provenance.js';
+import type { Store } from '../../store/store.js';
+import type { AgentService } from './agents.js';
+import type { Message, MessageBody, MessageQueue } from './queue.js';
+
+export interface PublicEnqueueBody {
+  kind?: MessageKind | undefined;
+  priority?: 'interject' | 'next' | 'normal' | 'background' | undefined;
+  text?: string | undefined;
+  json?: Record<string, unknown> | undefined;
+  body?: MessageBody | undefined;
+  origin?: { kind: string; [k: string]: unknown } | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  correlation_id?: string | undefined;
+  causation_id?: string | undefined;
+  [extra: string]: unknown;
+}
+
+export interface MessageExtras {
+  metadata?: Record<string, unknown> | undefined;
+  correlation_id?: string | undefined;
+  causation_id?: string | undefined;
+}
+
+export interface Admitted {
+  ok: true;
+  agent_id: string;
+  message_id: string;
+}
+
+const CLOSED_TO_PRIVATE: ReadonlySet<DeliverySurface> = new Set(['public_enqueue', 'generic_webhook', 'inbox']);
+
+export class Ingress {
+  constructor(private readonly deps: { store: Store; agents: AgentService; queue: MessageQueue }) {}
+
+  /** POST /api/enqueue and /api/agents/:id/enqueue (CONTRACT.md section 5, rules in order). */
+  publicEnqueue(agentId: string | undefined, req: PublicEnqueueBody): Promise<Admitted> {
+    const target = agentId ?? this.deps.agents.defaultAgentId;
+    const content = [req.text, req.json, req.body].filter((c) => c !== undefined && c !== '');
+    const provenance = checkPublicEnqueue({
+      kind: req.kind,
+      priority: req.priority,
+      origin: req.origin,
+      hasContent: content.length > 0,
+      raw: req,
+    });
+    if (content.length > 1) {
+      throw errors.invalidRequest([{ path: '', message: 'send exactly one of text, json or body' }]);
+    }
+    const body: MessageBody =
+      req.body ?? (req.json !== undefined ? { type: 'json', value: req.json } : { type: 'text', text: req.text! });
+    return this.admit(target, provenance, body, req);
+  }
+
+  /** POST /api/webhooks/generic/:agent_id: any JSON becomes a webhook_event; caller fields are payload. */
+  genericWebhook(agentId: string, payload: unknown): Promise<Admitted> {
+    const provenance = deriveProvenance('generic_webhook', { kind: 'generic_webhook' });
+    const value = isObject(payload) ? payload : { payload };
+    return this.admit(agentId, provenance, { type: 'json', value }, {});
+  }
+
+  /** POST /api/control/agents/:id/prompt: an operator instruction at interject priority. */
+  controlPrompt(agentId: string, text: string, extra: { correlation_id?: string | undefined } = {}): Promise<Admitted> {
+    const provenance = deriveProvenance('control_prompt', { kind: 'operator', actor_id: 'control' });
+    return this.admit(agentId, provenance, { type: 'text', text }, extra);
+  }
+
+  /**
+   * Enqueue with an already-derived provenance (runtime-internal producers). Inside a transaction.
+   * A private agent (a supervised child) takes nothing from anonymous external surfaces (public
+   * enqueue, generic webhook, inbox notifications): only its supervisor, the operator, its own
+   * timers, tasks and callbacks reach it.
+   */
+  enqueueNow(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras = {}): Message {
+    this.deps.agents.assertWritable(agentId);
+    if (CLOSED_TO_PRIVATE.has(provenance.delivery_surface) && this.deps.agents.isPrivate(agentId)) throw errors.agentPrivate(agentId);
+    return this.deps.queue.enqueue({
+      agentId,
+      provenance,
+      body,
+      metadata: extra.metadata,
+      correlationId: extra.correlation_id,
+      causationId: extra.causation_id,
+    });
+  }
+
+  private async admit(agentId: string, provenance: Provenance, body: MessageBody, extra: MessageExtras): Promise<Admitted> {
+    // The agent is checked inside the transaction (enqueueNow), where the answer is final.
+    const message = await this.deps.store.write(() => this.enqueueNow(agentId, provenance, body, extra));
+    return { ok: true, agent_id: agentId, message_id: message.message_id };
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
