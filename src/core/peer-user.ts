@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import os from 'node:os';
 import type { Socket } from 'node:net';
-import { isLoopbackAddress } from '../core/origins.js';
+import { isLoopbackAddress } from './origins.js';
 
 export interface ProcNetRow {
   localAddress: string;

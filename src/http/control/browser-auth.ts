@@ -10,7 +10,7 @@ import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { tokenMatches } from '../auth.js';
-import { peerKey, peerUid } from '../peer-user.js';
+import { peerKey, peerUid } from '../../core/peer-user.js';
 import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/browser-auth.js';
 import {
   clearedLoginCookie,
