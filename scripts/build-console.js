@@ -1,5 +1,5 @@
 // Bundles the console (src/console, Preact) into dist/console: app.js and app.css, served by the
-// daemon at /console/assets/ (src/http/control/console.ts). Runs in `npm run build`.
+// daemon at /console/assets/ (src/http/pages/console.ts). Runs in `npm run build`.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';

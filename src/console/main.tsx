@@ -1,5 +1,5 @@
 /**
- * The console served at `/` (src/http/control/console.ts): one page over the control plane's own
+ * The console served at `/` (src/http/pages/console.ts): one page over the control plane's own
  * API, same origin, behind the same auth. Hash routes:
  *   #/                        agents
  *   #/agents/ID[/TAB]         one agent: live events, conversation, briefs, tasks, timers, work items, prompt

@@ -1,7 +1,7 @@
 /** Discovery routes, always open (CONTRACT.md section 4). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AuthMethod, Handshake, RootResponse } from '../schemas/runtime.js';
+import { AuthMethod, Handshake, RootResponse } from '../schemas/index.js';
 
 const tags = ['discovery'];
 

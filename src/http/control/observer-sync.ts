@@ -10,8 +10,8 @@ import { loadRuntimeIdentity, type RuntimeIdentity } from '../../runtime/runtime
 import { ObserverReads } from '../../runtime/observer-reads.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   BriefsBatchBody,
   BriefsBatchResponse,
   MessagesBatchBody,
@@ -20,7 +20,7 @@ import {
   RosterSnapshot,
   TranscriptBatchBody,
   TranscriptBatchResponse,
-} from '../schemas/observer-sync.js';
+} from '../schemas/index.js';
 
 const tags = ['observer-sync'];
 

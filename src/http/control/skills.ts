@@ -8,13 +8,9 @@ import { SKILL_LIMITS } from '../../runtime/skill-files.js';
 import { jobView } from '../../runtime/jobs.js';
 import { requestSkillInstall } from '../../runtime/skill-install-requests.js';
 import { agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skill-views.js';
-import { JobResponse } from '../schemas/agents.js';
-import type { Services } from '../../services.js';
-import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AddSkillBody,
   AddSkillExisting,
-  AgentIdParams,
   AgentSkillDetail,
   AgentSkillList,
   AgentSkillParams,
@@ -31,16 +27,20 @@ import {
   InstallBody,
   InstallResponse,
   JobAccepted,
+  JobResponse,
   ReconcileBody,
   ReconcileResponse,
   RefreshBody,
   RefreshResponse,
   RemoveSkillBody,
   RemoveSkillResponse,
+  SkillAgentIdParams as AgentIdParams,
   SkillDetail,
   SkillIdParams,
   UpdateAccepted,
-} from '../schemas/skills.js';
+} from '../schemas/index.js';
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
 const tags = ['skills'];
 const LIMITS = `${SKILL_LIMITS.maxFiles} files and directories or ${SKILL_LIMITS.maxBytes / (1024 * 1024)} MiB`;

@@ -5,11 +5,11 @@
  * beside svc's.
  */
 import { z } from 'zod';
-import { ListLimit, QueryBool, withAliases } from './common.js';
-import { AggregationPolicyBody } from './inbox-aggregation.js';
-import { CreatedTarget, Target, WebhookUrl } from './inbox-delivery.js';
-import { InboxAgent } from './inbox-subscriptions.js';
-import { TMUX_PANE_ID } from '../../inbox/terminal-sessions.js';
+import { ListLimit, QueryBool, withAliases } from '../common.js';
+import { AggregationPolicyBody } from './aggregation.js';
+import { CreatedTarget, Target, WebhookUrl } from './delivery.js';
+import { InboxAgent } from './subscriptions.js';
+import { TMUX_PANE_ID } from '../../../inbox/terminal-sessions.js';
 
 const AgentRecord = InboxAgent.extend({
   status: z.literal('active').openapi({ description: 'always active: svc inbox agents have no offline state (see deliveryPaused and each target status)' }),

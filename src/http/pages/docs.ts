@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { staticPageRoutes } from '../static-pages.js';
+import { staticPageRoutes } from './static-pages.js';
 
 const tags = ['discovery'];
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyRoute } from '../route.js';
-import { staticPageRoutes } from '../static-pages.js';
+import { staticPageRoutes } from './static-pages.js';
 
 /** dist/console of this package, whether this file runs from dist/ or, in tests, from src/. */
 const BUNDLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'console');

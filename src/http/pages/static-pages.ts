@@ -4,8 +4,8 @@
  * Content-Security-Policy without inline scripts. Each file is read once, on first request.
  */
 import { z } from 'zod';
-import { errors } from '../core/errors.js';
-import { defineRoute, type AnyRoute } from './route.js';
+import { errors } from '../../core/errors.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
 export const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";

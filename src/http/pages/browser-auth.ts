@@ -11,7 +11,7 @@ import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { tokenMatches } from '../auth.js';
 import { peerKey, peerUid } from '../../core/peer-user.js';
-import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/browser-auth.js';
+import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/index.js';
 import {
   clearedLoginCookie,
   clearedSessionCookie,

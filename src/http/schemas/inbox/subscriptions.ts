@@ -1,7 +1,7 @@
 /** Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox; CONTRACT.md section 9). */
 import { z } from 'zod';
-import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from './common.js';
-import { AggregationPolicy } from './inbox-aggregation.js';
+import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from '../common.js';
+import { AggregationPolicy } from './aggregation.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an entry id (ent_ + ULID)');
