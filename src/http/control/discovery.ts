@@ -20,7 +20,7 @@ export const CAPABILITIES = [
   'runtime.metrics',
   'runtime.traces',
   'skills.catalog',
-  // A terminal UI can attach over the control plane: `svc tui` (src/cli/tui.ts).
+  // A terminal UI can attach over the control plane: `svc tui` (src/cli/control/tui.ts).
   'tui.remote',
 ];
 

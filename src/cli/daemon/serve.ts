@@ -1,6 +1,6 @@
 /** `svc serve`: run the daemon in the foreground until SIGTERM/SIGINT or an HTTP shutdown. */
 import type { Command } from 'commander';
-import type { Daemon } from '../daemon.js';
+import type { Daemon } from '../../daemon.js';
 
 interface ServeOptions {
   home?: string;
@@ -31,7 +31,7 @@ export function registerServe(program: Command): void {
     .action(async (opts: ServeOptions) => {
       // The daemon (Fastify, the store, the run loop, …) loads only here: client commands start
       // without it in a fraction of the time.
-      const { startDaemon, StartupError } = await import('../daemon.js');
+      const { startDaemon, StartupError } = await import('../../daemon.js');
       const port = opts.port === undefined ? undefined : Number(opts.port);
       if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) {
         fail(`--port must be an integer between 1 and 65535, got ${JSON.stringify(opts.port)}`);

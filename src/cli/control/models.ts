@@ -1,7 +1,7 @@
 /** `svc models list|refresh|set|clear`: the models catalog and per-agent model overrides. */
 import type { Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, table, type Row } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { action, print, table, type Row } from '../output.js';
 
 interface CatalogModel extends Row {
   id: string;

@@ -1,8 +1,8 @@
 /** `svc timers …`: create, list, show, cancel (persistent timers, CONTRACT.md section 8). */
 import { Option, type Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { durationArg } from './duration.js';
-import { action, print, record, table } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { durationArg } from '../duration.js';
+import { action, print, record, table } from '../output.js';
 import { intArg } from './tasks.js';
 
 interface TimerFlags {

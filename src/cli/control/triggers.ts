@@ -3,8 +3,8 @@
  * and `svc ingress` (operator ingress through a binding); CONTRACT.md sections 5 and 8.
  */
 import { Option, type Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, record, table } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { action, print, record, table } from '../output.js';
 
 const TRIGGER_COLUMNS = ['trigger_id', 'delivery_mode', 'status', 'created_at', 'last_used_at', 'summary'];
 const BINDING_COLUMNS = ['binding_id', 'transport', 'operator_actor_id', 'status', 'provider', 'default_route_id', 'has_credential'];

@@ -1,13 +1,13 @@
 /**
  * `svc inbox …`: the inbox API over its Unix socket (CONTRACT.md section 11). One file per group
  * registers its subcommands on the `inbox` command; an agent may be named by id or name
- * (inbox-agent-ref.ts).
+ * (agent-ref.ts).
  */
 import type { Command } from 'commander';
-import { resolveInboxAgentRefs } from './inbox-agent-ref.js';
-import { registerInboxDelivery } from './inbox-delivery.js';
-import { registerInboxStreams } from './inbox-streams.js';
-import { registerInboxSubscriptions } from './inbox-subscriptions.js';
+import { resolveInboxAgentRefs } from './agent-ref.js';
+import { registerInboxDelivery } from './delivery.js';
+import { registerInboxStreams } from './streams.js';
+import { registerInboxSubscriptions } from './subscriptions.js';
 
 export function registerInbox(program: Command): void {
   const inbox = program.command('inbox').description('the inbox and event-source service (over its Unix socket)');

@@ -1,7 +1,7 @@
 /** `svc agents …`: list, create, show, status, state, tree, rename, repair, delete, delete-status. */
 import type { Command } from 'commander';
-import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
-import { action, cell, print, record, table, type Row } from './output.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
+import { action, cell, print, record, table, type Row } from '../output.js';
 
 interface Job extends Row {
   job_id: string;

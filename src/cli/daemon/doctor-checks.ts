@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ResolvedConfig } from '../config/load.js';
-import { resolveExecutable } from '../runtime/task-process.js';
-import { NODE_ENGINE } from '../version.js';
-import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from './client.js';
+import type { ResolvedConfig } from '../../config/load.js';
+import { resolveExecutable } from '../../runtime/task-process.js';
+import { NODE_ENGINE } from '../../version.js';
+import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from '../client.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {

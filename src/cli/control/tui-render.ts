@@ -3,8 +3,8 @@
  * replies, tool calls, tasks, briefs, errors, run control), `HH:MM:SS TAG text`, cut to the
  * terminal width; bookkeeping events (turn_entry, model_round, message_completed, …) print nothing.
  */
-import type { EventEnvelope } from '../events/event-log.js';
-import { oneLine, type Row } from './output.js';
+import type { EventEnvelope } from '../../events/event-log.js';
+import { oneLine, type Row } from '../output.js';
 
 /** Width of the tag column. */
 const TAG = 8;

@@ -1,8 +1,8 @@
 /** `svc work …`: create, list, show, update, pick, complete (durable work items, CONTRACT.md section 8). */
 import { Option, type Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
-import { durationArg } from './duration.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from '../client.js';
+import { action, print, record, table, type Row } from '../output.js';
+import { durationArg } from '../duration.js';
 
 const WORK_COLUMNS = ['id', 'state', 'plan_status', 'revision', 'blocked_by', 'updated_at', 'objective'];
 

@@ -3,10 +3,10 @@
  * pause/resume (added to the `agents` group the subscriptions commands own), timers, gc.
  */
 import type { Command } from 'commander';
-import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags, type InboxBody } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
-import { jsonArg } from './inbox-streams.js';
-import { durationArg } from './duration.js';
+import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags, type InboxBody } from '../client.js';
+import { action, print, record, table, type Row } from '../output.js';
+import { jsonArg } from './streams.js';
+import { durationArg } from '../duration.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
 const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
+import { action, print, record, table, type Row } from '../output.js';
 
 const CATALOG_COLUMNS = ['skill_id', 'scope', 'name', 'description', 'path'];
 const AGENT_COLUMNS = ['name', 'scope', 'source', 'available', 'description'];

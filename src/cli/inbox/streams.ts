@@ -4,11 +4,11 @@
  * is left, printing progress on stderr after each call.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CompactionResult } from '../inbox/compaction.js';
-import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, record, table } from './output.js';
-import { intArg } from './tasks.js';
-import { durationArg } from './duration.js';
+import type { CompactionResult } from '../../inbox/compaction.js';
+import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { action, print, record, table } from '../output.js';
+import { intArg } from '../control/index.js';
+import { durationArg } from '../duration.js';
 
 
 const HOST_COLUMNS = ['hostId', 'hostType', 'hostKey', 'createdAt'];

@@ -1,8 +1,8 @@
 /** `svc prompt AGENT TEXT` (operator prompt) and `svc enqueue AGENT TEXT` (external message). */
 import type { Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { durationArg } from './duration.js';
-import { action, print } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { durationArg } from '../duration.js';
+import { action, print } from '../output.js';
 import { printBrief, waitForBrief } from './run.js';
 
 interface EnqueueFlags extends ClientFlags {

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ApiError, clientOptions, controlApi, inboxApi, ok, resolveTarget, type ClientFlags, type Target } from './client.js';
-import { action, print, record, type Row } from './output.js';
+import { ApiError, clientOptions, controlApi, inboxApi, ok, resolveTarget, type ClientFlags, type Target } from '../client.js';
+import { action, print, record, type Row } from '../output.js';
 
 interface RuntimeStatus {
   version: string;

@@ -5,10 +5,10 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, clientOptions, inboxApi, inboxPath, ok, open, resolveTarget, sleep, type ClientFlags, type InboxBody, type InboxClient, type Target } from './client.js';
-import { SseParser, unreadableStream } from './events.js';
-import { jsonArg } from './inbox-streams.js';
-import { action, cell, print, record, table, type Row } from './output.js';
+import { ApiError, clientOptions, inboxApi, inboxPath, ok, open, resolveTarget, sleep, type ClientFlags, type InboxBody, type InboxClient, type Target } from '../client.js';
+import { SseParser, unreadableStream } from '../control/index.js';
+import { jsonArg } from './streams.js';
+import { action, cell, print, record, table, type Row } from '../output.js';
 
 const SUB_COLUMNS = ['subscriptionId', 'agentId', 'sourceId', 'startPolicy', 'consumedOffset', 'cleanupPolicy'];
 

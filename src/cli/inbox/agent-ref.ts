@@ -7,8 +7,8 @@
  * `agent_name_ambiguous` (409) with their ids. Both exit 1.
  */
 import type { Command } from 'commander';
-import { ApiError, inboxApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { fail } from './output.js';
+import { ApiError, inboxApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { fail } from '../output.js';
 
 interface InboxAgent {
   agentId: string;

@@ -1,9 +1,9 @@
 /** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody, type Target } from './client.js';
-import { EXIT, taskExitCode } from './exit-codes.js';
-import { durationArg } from './duration.js';
-import { action, print, record, table, type Row } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody, type Target } from '../client.js';
+import { EXIT, taskExitCode } from '../exit-codes.js';
+import { durationArg } from '../duration.js';
+import { action, print, record, table, type Row } from '../output.js';
 
 /** Commander parser for a non-negative integer option (milliseconds, counts). */
 export function intArg(value: string): number {

@@ -3,8 +3,8 @@
  * JOB_ID` and `svc handshake`.
  */
 import type { Command } from 'commander';
-import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { action, print, record, table, type Row } from '../output.js';
 
 export function registerRuntime(program: Command): void {
   const runtime = program.command('runtime').description('daemon status, configuration and shutdown');

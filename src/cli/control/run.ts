@@ -4,9 +4,9 @@
  */
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from './client.js';
+import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
 import { SseParser, unreadableStream } from './events.js';
-import { action, dim, oneLine, print, record, table, type Row } from './output.js';
+import { action, dim, oneLine, print, record, table, type Row } from '../output.js';
 import { intArg } from './tasks.js';
 
 interface Brief extends Row {

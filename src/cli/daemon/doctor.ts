@@ -5,10 +5,10 @@
  * do not fail it.
  */
 import type { Command } from 'commander';
-import { clientOptions, loadClientConfig, resolveTarget, type ClientFlags } from './client.js';
+import { clientOptions, loadClientConfig, resolveTarget, type ClientFlags } from '../client.js';
 import { configCheck, daemonChecks, diskCheck, homeCheck, nodeCheck, toolChecks, type Check } from './doctor-checks.js';
-import { EXIT } from './exit-codes.js';
-import { action, print } from './output.js';
+import { EXIT } from '../exit-codes.js';
+import { action, print } from '../output.js';
 
 export interface DoctorReport {
   ok: boolean;

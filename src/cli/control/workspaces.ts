@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from './client.js';
-import { action, print, record, table, type Row } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
+import { action, print, record, table, type Row } from '../output.js';
 
 const WORKSPACE_COLUMNS = ['workspace_id', 'active', 'kind', 'root_kind', 'path', 'attached_at'];
 const WORKTREE_COLUMNS = ['path', 'branch', 'head', 'is_main', 'detached', 'locked', 'prunable'];

@@ -13,11 +13,11 @@
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import type { EventEnvelope } from '../events/event-log.js';
-import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type Target } from './client.js';
+import type { EventEnvelope } from '../../events/event-log.js';
+import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type Target } from '../client.js';
 import { headOf, tail } from './events.js';
-import { durationArg } from './duration.js';
-import { action, type Row } from './output.js';
+import { durationArg } from '../duration.js';
+import { action, type Row } from '../output.js';
 import { note, rawLine, render } from './tui-render.js';
 
 interface TuiFlags extends ClientFlags {

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from './client.js';
-import { action, print, table, type Row } from './output.js';
+import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from '../client.js';
+import { action, print, table, type Row } from '../output.js';
 
 interface Profile extends Row {
   profile: string;
