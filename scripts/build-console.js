@@ -9,7 +9,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'console');
 fs.mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: [path.join(root, 'src', 'console', 'main.tsx')],
+  entryPoints: [path.join(root, 'src', 'console', 'index.tsx')],
   outfile: path.join(out, 'app.js'),
   bundle: true,
   format: 'esm',
