@@ -1,5 +1,5 @@
 // Bundles the console (src/console, Preact) into dist/console: app.js and app.css, served by the
-// daemon at /console/assets/ (src/http/control/console.ts). Runs in `npm run build`.
+// daemon at /console/assets/ (src/http/pages/console.ts). Runs in `npm run build`.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'console');
 fs.mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: [path.join(root, 'src', 'console', 'main.tsx')],
+  entryPoints: [path.join(root, 'src', 'console', 'index.tsx')],
   outfile: path.join(out, 'app.js'),
   bundle: true,
   format: 'esm',

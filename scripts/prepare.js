@@ -6,6 +6,10 @@
  * as a link to the clone and runs `prepare` there), so without this check it rebuilt the same
  * dist/ a second time, 10–15 s before the command even started. `npm run build` (and `npm test`,
  * `npm run bench`, which call it) always builds.
+ *
+ * src/generated/ (the CLI's client types, gitignored) counts among the sources like the rest of
+ * src/: scripts/generate-client.js writes a file there only when its text changes, so a typecheck
+ * or an `openapi:write` that changes nothing leaves dist/ current.
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';

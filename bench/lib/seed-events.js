@@ -5,7 +5,7 @@
  * own table, ~300-byte JSON payloads, ULID-shaped ids, increasing timestamps.
  */
 import Database from 'better-sqlite3';
-import { LEVEL_RANK, levelOf } from '../../dist/events/levels.js';
+import { LEVEL_RANK, levelOf } from '../../dist/events/wire/levels.js';
 
 const ROWS_PER_TX = 50_000;
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

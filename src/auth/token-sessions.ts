@@ -43,7 +43,7 @@ const UID_SUBJECT = /^uid:(\d+)$/;
 
 export class TokenSessions {
   readonly sessions: SessionStore;
-  /** By peer (src/http/peer-user.ts peerKey): the current minute's failures. */
+  /** By peer (src/core/peer-user.ts peerKey): the current minute's failures. */
   private readonly windows = new Map<string, FailureWindow>();
 
   private constructor(private readonly deps: TokenSessionsDeps) {

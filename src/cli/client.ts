@@ -3,14 +3,15 @@
  * (`--url`, `SVC_URL`, else <home>/daemon.json of a running daemon, else the config's `listen`)
  * with the token (`--token`, `SVC_TOKEN`, else the config's), and the inbox API over its Unix
  * socket (`--socket`, `SVC_SOCKET`, else daemon.json's, else <home>/inbox.sock). Requests go
- * through openapi-fetch clients typed by the generated src/cli/api/*.ts, whose `fetch` is plain
- * node:http, so both transports share one code path (the SSE streams use that path directly).
+ * through openapi-fetch clients typed by src/generated/*.ts (made from openapi/*.json by the
+ * build), whose `fetch` is plain node:http, so both transports share one code path (the SSE
+ * streams use that path directly).
  */
 import http from 'node:http';
 import type { Command } from 'commander';
 import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client, type Middleware } from 'openapi-fetch';
-import type { paths as ControlPaths } from './api/control-plane.js';
-import type { paths as InboxPaths } from './api/inbox.js';
+import type { paths as ControlPaths } from '../generated/control-plane.js';
+import type { paths as InboxPaths } from '../generated/inbox.js';
 import path from 'node:path';
 import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/load.js';
 import { connectUrl, findDaemon, type DaemonLookup } from '../daemon-file.js';

@@ -1,24 +1,24 @@
 /** The `svc` command line. One file per command group. */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { registerAgents } from './agents.js';
-import { registerCredentials } from './credentials.js';
-import { registerEvents } from './events.js';
-import { registerInbox } from './inbox.js';
-import { registerMessages } from './messages.js';
-import { registerModels } from './models.js';
-import { registerRun } from './run.js';
-import { registerRuntime } from './runtime.js';
-import { registerSkills } from './skills.js';
-import { registerTasks } from './tasks.js';
-import { registerTimers } from './timers.js';
-import { registerTriggers } from './triggers.js';
-import { registerTui } from './tui.js';
-import { registerWork } from './work.js';
-import { registerWorkspaces } from './workspaces.js';
-import { registerServe } from './serve.js';
-import { registerStatus } from './status.js';
-import { registerDoctor } from './doctor.js';
+import {
+  registerAgents,
+  registerCredentials,
+  registerEvents,
+  registerMessages,
+  registerModels,
+  registerRun,
+  registerRuntime,
+  registerSkills,
+  registerTasks,
+  registerTimers,
+  registerTriggers,
+  registerTui,
+  registerWork,
+  registerWorkspaces,
+} from './control/index.js';
+import { registerInbox } from './inbox/index.js';
+import { registerDoctor, registerServe, registerStatus } from './daemon/index.js';
 import { registerCompletion } from './completion.js';
 import { hideTokenFromProcessList } from './hide-token.js';
 import { clientOptions, inheritClientOptions } from './client.js';

@@ -1,15 +1,14 @@
 /**
  * Live event streams with the browser's EventSource. A frame's SSE event name is its kind, and
  * EventSource delivers named frames only to listeners of that name, so the console listens to
- * every kind svc gives a level (src/events/levels.ts) and their Holon companions. event_seq is
+ * every kind svc gives a level (src/events/wire/levels.ts) and their Holon companions. event_seq is
  * gap-free per agent, so a frame of a kind nobody listened to shows up as a gap: the agent page
  * fills it from the events page (agent-events.tsx). After a dropped connection EventSource
  * reconnects by itself with `Last-Event-ID`, and the daemon resumes after that event.
  * `withCredentials` only matters cross-origin; same-origin requests carry the session cookie anyway.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { COMPANION_KINDS } from '../events/holon-kinds.js';
-import { LEVELLED_KINDS } from '../events/levels.js';
+import { COMPANION_KINDS, LEVELLED_KINDS } from '../events/wire/index.js';
 import type { EventEnvelope } from './types.js';
 
 export const STREAMED_KINDS = [...new Set([...LEVELLED_KINDS, ...Object.keys(COMPANION_KINDS), 'message'])];

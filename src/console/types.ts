@@ -1,5 +1,5 @@
 /** The parts of the control plane's answers the console reads (the full shapes: /api/openapi.json). */
-import type { EventEnvelope } from '../events/envelope.js';
+import type { EventEnvelope } from '../events/wire/index.js';
 
 export type { EventEnvelope };
 export interface Handshake {

@@ -4,7 +4,7 @@
  * exactly the durable sequence. Each event is serialised to an SSE frame once, whatever the
  * number of subscribers.
  */
-import type { EventEnvelope } from './event-log.js';
+import type { EventEnvelope } from './wire/index.js';
 
 export interface Subscriber {
   deliver(frame: string, event: EventEnvelope): void;

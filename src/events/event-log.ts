@@ -14,11 +14,9 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Store } from '../store/store.js';
 import { TxCache } from '../store/tx-cache.js';
 import type { Broadcaster } from './broadcaster.js';
-import { companions, payloadFields } from './holon-kinds.js';
-import { LEVEL_RANK, levelOf, type Level } from './levels.js';
+import { companions, LEVEL_RANK, levelOf, payloadFields, type EventEnvelope, type Level } from './wire/index.js';
 
-import type { EventEnvelope } from './envelope.js';
-export type { EventEnvelope } from './envelope.js';
+export type { EventEnvelope } from './wire/index.js';
 
 export interface PageQuery {
   before_seq?: number | undefined;

@@ -11,7 +11,7 @@ import { listOrigins } from '../auth/index.js';
 import { errors } from '../core/errors.js';
 import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
 import { sseConnectionOf } from '../events/sse.js';
-import { knownPeerUid, ownUid, peerUid } from './peer-user.js';
+import { knownPeerUid, ownUid, peerUid } from '../core/peer-user.js';
 import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
 export interface AuthPolicy {

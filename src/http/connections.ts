@@ -19,7 +19,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import type { Metrics } from '../telemetry/metrics.js';
-import { ownKey, peerKey } from './peer-user.js';
+import { ownKey, peerKey } from '../core/peer-user.js';
 
 export type HttpLimits = Config['http'];
 

@@ -7,7 +7,7 @@
  */
 import type { ZodType } from 'zod';
 import { toOpenApiPath } from './openapi.js';
-import { ErrorResponse } from './schemas/common.js';
+import { ErrorResponse } from './schemas/index.js';
 
 /** Status -> error codes. In `RouteSpec.errors` an empty list removes a derived status. */
 export type ErrorCodes = Partial<Record<number, readonly string[]>>;

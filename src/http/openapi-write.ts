@@ -1,14 +1,13 @@
 /**
- * Writes openapi/control-plane.json and openapi/inbox.json from the route schemas, and the CLI's
- * client types src/cli/api/*.ts from those documents (`npm run openapi:write`), or with --check
- * fails when any checked-in file is stale (`npm run openapi:check`, also run by the test suite).
- * openapi-typescript is a devDependency: only this write/check path may import it.
+ * Writes openapi/control-plane.json and openapi/inbox.json from the route schemas
+ * (`npm run openapi:write`, which then regenerates the CLI's client types from them with
+ * scripts/generate-client.js), or with --check fails when a checked-in document is stale
+ * (`npm run openapi:check`, also run by the test suite).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../config/load.js';
 import { systemClock } from '../core/clock.js';
 import { createServices, stopServices } from '../services.js';
@@ -36,26 +35,9 @@ export async function renderDocuments(): Promise<Record<string, string>> {
   }
 }
 
-/**
- * The typed-client declarations (openapi-typescript) of each document, keyed by their path under
- * the repository root: openapi/inbox.json -> src/cli/api/inbox.ts.
- */
-export async function renderClientTypes(docs: Record<string, string>): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [name, text] of Object.entries(docs)) {
-    const file = `src/cli/api/${name.replace(/\.json$/, '.ts')}`;
-    const header = `// Generated from openapi/${name} by \`npm run openapi:write\` (openapi-typescript); do not edit.\n`;
-    out[file] = header + astToString(await openapiTS(JSON.parse(text), { silent: true }));
-  }
-  return out;
-}
-
 async function run(check: boolean): Promise<number> {
   const docs = await renderDocuments();
-  const files = {
-    ...Object.fromEntries(Object.entries(docs).map(([name, text]) => [`openapi/${name}`, text])),
-    ...(await renderClientTypes(docs)),
-  };
+  const files = Object.fromEntries(Object.entries(docs).map(([name, text]) => [`openapi/${name}`, text]));
   let stale = 0;
   for (const [rel, text] of Object.entries(files)) {
     const file = path.join(ROOT, rel);

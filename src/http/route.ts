@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { errors, type Issue } from '../core/errors.js';
 import { errorCodesOf, errorResponses, type ErrorCodes } from './error-responses.js';
-import { ErrorResponse } from './schemas/common.js';
+import { ErrorResponse } from './schemas/index.js';
 import { deriveOperationId, OPERATION_ID, toOpenApiPath, type OpenAPIRegistry } from './openapi.js';
 
 /** `open`: no token ever; `read`: read-only route (auth.read_access decides); `control`: token in bearer mode. */

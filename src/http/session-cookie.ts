@@ -17,7 +17,7 @@ import type { Session, SessionStore } from '../auth/sessions.js';
 import { TokenSessions } from '../auth/token-sessions.js';
 import { PENDING_TTL_MS } from '../auth/oidc.js';
 import { normaliseOrigin, ownOrigins } from '../core/origins.js';
-import { peerUid } from './peer-user.js';
+import { peerUid } from '../core/peer-user.js';
 
 /** A live session of a request: which family, and the uid it is bound to (null: unbound). */
 export interface CurrentSession {

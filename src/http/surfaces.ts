@@ -9,35 +9,37 @@ import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
 import { buildApp, type ServedRoute } from './app.js';
 import type { AuthPolicy } from './auth.js';
-import { agentRoutes } from './control/agents.js';
-import { consoleRoutes } from './control/console.js';
-import { conversationRoutes } from './control/conversation.js';
-import { discoveryRoutes } from './control/discovery.js';
-import { docsRoutes } from './control/docs.js';
-import { githubWebhookRoutes } from './control/github-webhooks.js';
-import { eventRoutes } from './control/events.js';
-import { ingressRoutes } from './control/ingress.js';
-import { modelRoutes } from './control/models.js';
-import { observerSyncRoutes } from './control/observer-sync.js';
-import { bindingRoutes } from './control/bindings.js';
-import { browserAuthRoutes } from './control/browser-auth.js';
-import { runControlRoutes } from './control/run-control.js';
-import { runtimeRoutes } from './control/runtime.js';
-import { credentialRoutes } from './control/credentials.js';
-import { searchRoutes } from './control/search.js';
-import { skillRoutes } from './control/skills.js';
-import { taskRoutes } from './control/tasks.js';
-import { timerRoutes } from './control/timers.js';
-import { triggerRoutes } from './control/triggers.js';
-import { workItemRoutes } from './control/work-items.js';
-import { workspaceRoutes } from './control/workspaces.js';
-import { inboxAgentRoutes } from './inbox/agents.js';
-import { inboxAggregationRoutes } from './inbox/aggregation.js';
-import { inboxDeliveryRoutes } from './inbox/delivery.js';
-import { inboxEntryRoutes } from './inbox/entries.js';
-import { inboxMetaRoutes } from './inbox/meta.js';
-import { inboxStreamRoutes } from './inbox/streams.js';
-import { inboxSubscriptionRoutes } from './inbox/subscriptions.js';
+import {
+  agentRoutes,
+  bindingRoutes,
+  conversationRoutes,
+  credentialRoutes,
+  discoveryRoutes,
+  eventRoutes,
+  githubWebhookRoutes,
+  ingressRoutes,
+  modelRoutes,
+  observerSyncRoutes,
+  runControlRoutes,
+  runtimeRoutes,
+  searchRoutes,
+  skillRoutes,
+  taskRoutes,
+  timerRoutes,
+  triggerRoutes,
+  workItemRoutes,
+  workspaceRoutes,
+} from './control/index.js';
+import { browserAuthRoutes, consoleRoutes, docsRoutes } from './pages/index.js';
+import {
+  inboxAgentRoutes,
+  inboxAggregationRoutes,
+  inboxDeliveryRoutes,
+  inboxEntryRoutes,
+  inboxMetaRoutes,
+  inboxStreamRoutes,
+  inboxSubscriptionRoutes,
+} from './inbox/index.js';
 import { generateDocument, type DocumentInfo, type OpenAPIRegistry } from './openapi.js';
 import { defineRoute, operationIdOf, type AnyRoute } from './route.js';
 import { sessionsOf } from './session-cookie.js';

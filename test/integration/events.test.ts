@@ -10,7 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEVEL_RANK, levelOf } from '../../src/events/levels.js';
+import { LEVEL_RANK, levelOf } from '../../src/events/wire/levels.js';
 import { request, startDaemon, stopAgent, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 interface Envelope {
@@ -690,7 +690,7 @@ describe('SSE under concurrent writers', () => {
     'message_enqueued', 'message_processing', 'message_completed', 'message_failed', 'message_retried',
     'turn_entry', 'turn_completed', 'turn_failed', 'turn_interjected', 'turn_aborted', 'turn_interrupted',
     'model_round', 'model_delta', 'model_thought', 'tool_call', 'tool_result', 'brief_created',
-    // Holon's companion kinds (src/events/holon-kinds.ts)
+    // Holon's companion kinds (src/events/wire/holon-kinds.ts)
     'turn_started', 'tool_executed',
   ];
 

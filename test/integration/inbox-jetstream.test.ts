@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SseParser, type SseFrame } from '../../src/cli/events.js';
+import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
 import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 import { startNats, type NatsCluster } from '../helpers/nats.js';
 import { useBackend } from '../helpers/stream-backends.js';

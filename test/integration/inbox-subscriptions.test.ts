@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SseParser, type SseFrame } from '../../src/cli/events.js';
+import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
 import { daemonPool, request, runSvc, waitFor, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any

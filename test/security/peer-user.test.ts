@@ -5,7 +5,7 @@
  * requests from a child process; the tests run as root so that they can start it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProcAddress, findListeners, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/http/peer-user.js';
+import { decodeProcAddress, findListeners, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/core/peer-user.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 import { codeOf, OTHER_UID, requestAs } from '../helpers/peer.js';
 

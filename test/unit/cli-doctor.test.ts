@@ -1,6 +1,6 @@
 /** `svc doctor`'s Node check: the running version against package.json's `engines`. */
 import { describe, expect, it } from 'vitest';
-import { nodeCheck } from '../../src/cli/doctor-checks.js';
+import { nodeCheck } from '../../src/cli/daemon/doctor-checks.js';
 
 describe('nodeCheck', () => {
   it('passes a version at or above the minimum, fails one below it with a hint', () => {

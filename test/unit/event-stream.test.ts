@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventStreamParser, EventStreamTooLarge, type EventStreamFrame } from '../../src/core/event-stream.js';
-import { SseParser } from '../../src/cli/events.js';
+import { SseParser } from '../../src/cli/control/events.js';
 
 function feed(parser: EventStreamParser, chunks: Array<string | Uint8Array>): EventStreamFrame[] {
   const out: EventStreamFrame[] = [];
@@ -111,7 +111,7 @@ describe('EventStreamParser', () => {
   });
 });
 
-describe('the CLI follower (SseParser of src/cli/events.ts)', () => {
+describe('the CLI follower (SseParser of src/cli/control/events.ts)', () => {
   it('reports a stream it cannot read once, to onError, and parses nothing after it', () => {
     const frames: string[] = [];
     const errors: Error[] = [];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-log.js';
-import { describe as describeEvent, rawLine, render } from '../../src/cli/tui-render.js';
+import { describe as describeEvent, rawLine, render } from '../../src/cli/control/tui-render.js';
 
 const ev = (type: string, payload: Record<string, unknown>): EventEnvelope => ({
   id: 'evt_1',

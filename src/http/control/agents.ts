@@ -18,7 +18,7 @@ import {
   DeletionResponse,
   RenameBody,
   RepairResponse,
-} from '../schemas/agents.js';
+} from '../schemas/index.js';
 
 const tags = ['agents'];
 

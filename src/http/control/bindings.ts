@@ -6,9 +6,16 @@
 import type { Services } from '../../services.js';
 import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { BindingList, BindingParams, BindingResponse, BindingView, OperatorIngressBody, UpsertBindingBody } from '../schemas/bindings.js';
-import { Admitted } from '../schemas/messages.js';
+import {
+  Admitted,
+  AgentIdParams,
+  BindingList,
+  BindingParams,
+  BindingResponse,
+  BindingView,
+  OperatorIngressBody,
+  UpsertBindingBody,
+} from '../schemas/index.js';
 import { z } from 'zod';
 
 const tags = ['operator'];

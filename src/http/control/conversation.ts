@@ -4,8 +4,7 @@
  */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { BriefList, BriefsQuery, Conversation, ConversationQuery, Transcript, TurnActivities, TurnParams } from '../schemas/conversation.js';
+import { AgentIdParams, BriefList, BriefsQuery, Conversation, ConversationQuery, Transcript, TurnActivities, TurnParams } from '../schemas/index.js';
 import { openStream } from './events.js';
 
 const tags = ['conversation'];

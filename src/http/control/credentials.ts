@@ -10,7 +10,7 @@ import type { Services } from '../../services.js';
 import { CredentialStoreError, type CredentialStatus } from '../../store/credentials.js';
 import { inboxCredentialUses } from '../../inbox/source-credentials.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { CredentialListResponse, CredentialParams, CredentialResponse, SetCredentialBody } from '../schemas/credentials.js';
+import { CredentialListResponse, CredentialParams, CredentialResponse, SetCredentialBody } from '../schemas/index.js';
 
 const tags = ['runtime'];
 

@@ -1,7 +1,7 @@
 /** Discovery routes, always open (CONTRACT.md section 4). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AuthMethod, Handshake, RootResponse } from '../schemas/runtime.js';
+import { AuthMethod, Handshake, RootResponse } from '../schemas/index.js';
 
 const tags = ['discovery'];
 
@@ -20,7 +20,7 @@ export const CAPABILITIES = [
   'runtime.metrics',
   'runtime.traces',
   'skills.catalog',
-  // A terminal UI can attach over the control plane: `svc tui` (src/cli/tui.ts).
+  // A terminal UI can attach over the control plane: `svc tui` (src/cli/control/tui.ts).
   'tui.remote',
 ];
 

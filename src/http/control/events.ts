@@ -4,8 +4,7 @@ import { errors } from '../../core/errors.js';
 import type { SseConnection } from '../../events/sse.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { EventsPage, EventsQuery, StreamQuery } from '../schemas/events.js';
+import { AgentIdParams, EventsPage, EventsQuery, StreamQuery } from '../schemas/index.js';
 
 const tags = ['events'];
 const DEFAULT_PAGE = 128;

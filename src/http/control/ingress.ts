@@ -2,8 +2,7 @@
 import type { Services } from '../../services.js';
 import { PUBLIC_ENQUEUE, QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { Admitted, AnyJson, EnqueueBody, PromptBody } from '../schemas/messages.js';
+import { Admitted, AgentIdParams, AnyJson, EnqueueBody, PromptBody } from '../schemas/index.js';
 import { z } from 'zod';
 
 const tags = ['ingress'];

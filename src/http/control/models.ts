@@ -1,8 +1,15 @@
 /** The models catalog (spec Discovery rows) and per-agent model overrides (spec Control plane rows). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { ClearModelBody, ModelCatalogResponse, ModelOverrideResponse, ModelRefreshBody, ModelRefreshResponse, SetModelBody } from '../schemas/models.js';
+import {
+  AgentIdParams,
+  ClearModelBody,
+  ModelCatalogResponse,
+  ModelOverrideResponse,
+  ModelRefreshBody,
+  ModelRefreshResponse,
+  SetModelBody,
+} from '../schemas/index.js';
 
 const tags = ['models'];
 

@@ -9,8 +9,8 @@ import type { z, ZodType } from 'zod';
 import { loadRuntimeIdentity, ObserverReads, type RuntimeIdentity } from '../../runtime/views/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   BriefsBatchBody,
   BriefsBatchResponse,
   MessagesBatchBody,
@@ -19,7 +19,7 @@ import {
   RosterSnapshot,
   TranscriptBatchBody,
   TranscriptBatchResponse,
-} from '../schemas/observer-sync.js';
+} from '../schemas/index.js';
 
 const tags = ['observer-sync'];
 

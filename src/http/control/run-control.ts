@@ -5,9 +5,17 @@
 import type { Services } from '../../services.js';
 import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { AbortBody, AbortResponse, ControlBody, ControlResponse, DebugPromptBody, WakeBody, WakeResponse } from '../schemas/conversation.js';
-import { Admitted } from '../schemas/messages.js';
+import {
+  AbortBody,
+  AbortResponse,
+  Admitted,
+  AgentIdParams,
+  ControlBody,
+  ControlResponse,
+  DebugPromptBody,
+  WakeBody,
+  WakeResponse,
+} from '../schemas/index.js';
 
 const tags = ['run-control'];
 

@@ -10,9 +10,7 @@ import { spanView } from '../../telemetry/tracing.js';
 import { VERSION } from '../../version.js';
 import { preferredMediaType } from '../accept.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { JobResponse } from '../schemas/agents.js';
-import { QueryInt } from '../schemas/common.js';
-import { ConfigPatchBody, ConfigPatchResponse, ConfigSurface, RuntimeStatus, ShutdownResponse } from '../schemas/runtime.js';
+import { ConfigPatchBody, ConfigPatchResponse, ConfigSurface, JobResponse, QueryInt, RuntimeStatus, ShutdownResponse } from '../schemas/index.js';
 
 const tags = ['runtime'];
 /** The metrics formats, the spec's default first. */

@@ -16,7 +16,7 @@ import {
   TemplateCatalogResponse,
   TemplateDetailResponse,
   TemplateIdParams,
-} from '../schemas/search.js';
+} from '../schemas/index.js';
 
 export function searchRoutes(s: Services): AnyRoute[] {
   const search = new EventSearch(s);

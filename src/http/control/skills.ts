@@ -6,13 +6,9 @@
 import { errors } from '../../core/errors.js';
 import { SKILL_LIMITS, requestSkillInstall, agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skills/index.js';
 import { jobView } from '../../runtime/index.js';
-import { JobResponse } from '../schemas/agents.js';
-import type { Services } from '../../services.js';
-import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AddSkillBody,
   AddSkillExisting,
-  AgentIdParams,
   AgentSkillDetail,
   AgentSkillList,
   AgentSkillParams,
@@ -29,16 +25,20 @@ import {
   InstallBody,
   InstallResponse,
   JobAccepted,
+  JobResponse,
   ReconcileBody,
   ReconcileResponse,
   RefreshBody,
   RefreshResponse,
   RemoveSkillBody,
   RemoveSkillResponse,
+  SkillAgentIdParams as AgentIdParams,
   SkillDetail,
   SkillIdParams,
   UpdateAccepted,
-} from '../schemas/skills.js';
+} from '../schemas/index.js';
+import type { Services } from '../../services.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 
 const tags = ['skills'];
 const LIMITS = `${SKILL_LIMITS.maxFiles} files and directories or ${SKILL_LIMITS.maxBytes / (1024 * 1024)} MiB`;

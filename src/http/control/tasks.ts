@@ -1,8 +1,8 @@
 /** Command tasks (spec "Task status snapshot", task endpoint rows; CONTRACT.md section 8). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   CreateTaskBody,
   CreateTaskBodyDoc,
   TaskInputBody,
@@ -15,7 +15,7 @@ import {
   TaskSnapshot,
   TaskStopBody,
   TaskStopResult,
-} from '../schemas/tasks.js';
+} from '../schemas/index.js';
 
 const tags = ['tasks'];
 

@@ -1,8 +1,16 @@
 /** Agent timers (spec "Timer" state table, endpoint tables; CONTRACT.md section 8). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
-import { CancelTimerBody, CreateTimerBody, TimerList, TimerListQuery, TimerParams, TimerRecord, timerBodyHint } from '../schemas/timers.js';
+import {
+  AgentIdParams,
+  CancelTimerBody,
+  CreateTimerBody,
+  timerBodyHint,
+  TimerList,
+  TimerListQuery,
+  TimerParams,
+  TimerRecord,
+} from '../schemas/index.js';
 
 const tags = ['timers'];
 

@@ -7,8 +7,8 @@ import type { Services } from '../../services.js';
 import { CALLBACK_BODY_LIMIT } from '../../runtime/channels/index.js';
 import { QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   CallbackAdmitted,
   CallbackParams,
   CallbackWoken,
@@ -17,7 +17,7 @@ import {
   TriggerList,
   TriggerParams,
   TriggerResponse,
-} from '../schemas/triggers.js';
+} from '../schemas/index.js';
 
 const tags = ['triggers'];
 const bodyRules =

@@ -1,8 +1,8 @@
 /** Work item routes (spec "Control plane" work-items rows, "Work item PATCH rules"; CONTRACT.md section 8). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   CompleteWorkItemBody,
   CreateWorkItemBody,
   PatchWorkItemBody,
@@ -12,7 +12,7 @@ import {
   WorkItemListOrArray,
   WorkItemListQuery,
   WorkItemParams,
-} from '../schemas/work-items.js';
+} from '../schemas/index.js';
 
 const tags = ['work-items'];
 

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { ConnectionFacts } from '../../runtime/workspaces/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams } from '../schemas/agents.js';
 import {
+  AgentIdParams,
   AttachWorkspaceBody,
   AttachWorkspaceResponse,
   DesktopCapabilities,
@@ -18,7 +18,7 @@ import {
   RevealResponse,
   WorktreeSummary,
   WorktreeSummaryQuery,
-} from '../schemas/workspaces.js';
+} from '../schemas/index.js';
 
 const tags = ['workspaces'];
 

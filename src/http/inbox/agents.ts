@@ -2,11 +2,19 @@
 import type { z } from 'zod';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { limitList } from '../schemas/common.js';
+import { limitList } from '../schemas/index.js';
 import { errors } from '../../core/errors.js';
 import type { TerminalRegistration } from '../../inbox/terminal-sessions.js';
-import { CreatedInboxAgent, CreateInboxAgentBody, InboxAgentListing, InboxAgentListQuery, registrationHint } from '../schemas/inbox-agents.js';
-import { InboxAgent, InboxAgentDeleted, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
+import {
+  CreatedInboxAgent,
+  CreateInboxAgentBody,
+  InboxAgent,
+  InboxAgentDeleted,
+  InboxAgentListing,
+  InboxAgentListQuery,
+  InboxAgentParams,
+  registrationHint,
+} from '../schemas/inbox/index.js';
 
 export function inboxAgentRoutes(s: Services): AnyRoute[] {
   const { agents, registration, aggregation } = s.inbox;

@@ -5,9 +5,16 @@
  */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentInboxPolicyBody, InboxPolicyView, PatchInboxAgentBody, PatchTargetBody } from '../schemas/inbox-aggregation.js';
-import { Target, TargetParams } from '../schemas/inbox-delivery.js';
-import { InboxAgent, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
+import {
+  AgentInboxPolicyBody,
+  InboxAgent,
+  InboxAgentParams,
+  InboxPolicyView,
+  PatchInboxAgentBody,
+  PatchTargetBody,
+  Target,
+  TargetParams,
+} from '../schemas/inbox/index.js';
 
 const POLICY_DESCRIPTION =
   'immediate: every commit of new entries is one notification, at once. coalesce {windowMs, maxEntries?}: the first new entry opens a window ' +

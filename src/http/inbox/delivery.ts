@@ -1,13 +1,15 @@
 /** Targets, agent delivery pause/resume, timers and gc (spec/inbox.md Targets, Agents pause/resume, Timers, Meta gc). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { limitList } from '../schemas/common.js';
+import { limitList } from '../schemas/index.js';
 import {
   CreatedTarget,
   CreateInboxTimerBody,
   CreateTargetBody,
   EmptyBody,
   GcResult,
+  InboxAgent,
+  InboxAgentParams,
   InboxTimer,
   InboxTimerDeleted,
   InboxTimerList,
@@ -20,8 +22,7 @@ import {
   TargetListQuery,
   TargetParams,
   TargetResumeResult,
-} from '../schemas/inbox-delivery.js';
-import { InboxAgent, InboxAgentParams } from '../schemas/inbox-subscriptions.js';
+} from '../schemas/inbox/index.js';
 
 export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
   const { targets, delivery, timers, aggregation } = s.inbox;

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/errors.js';
 import type { AckForm } from '../../inbox/entries.js';
 import type { Services } from '../../services.js';
-import { openStream } from '../control/events.js';
+import { openStream } from '../control/index.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AckBody,
@@ -18,7 +18,7 @@ import {
   InboxSummary,
   WatchHeaders,
   WatchQuery,
-} from '../schemas/inbox-subscriptions.js';
+} from '../schemas/inbox/index.js';
 
 const DEFAULT_PAGE = 100;
 const SSE_RESPONSE = { 200: { description: 'text/event-stream: event = items, data = {event, agentId, entries}, id = last entry id', contentType: 'text/event-stream' } };

@@ -2,7 +2,7 @@
 import type { Services } from '../../services.js';
 import { DISK_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { limitList } from '../schemas/common.js';
+import { limitList } from '../schemas/index.js';
 import {
   AppendBody,
   AppendResponse,
@@ -29,7 +29,7 @@ import {
   SourceSchema,
   StreamDetail,
   StreamParams,
-} from '../schemas/inbox-streams.js';
+} from '../schemas/inbox/index.js';
 
 /** Appends of up to 10,000 events need more than the default body limit. */
 const APPEND_BODY_LIMIT = 16 * 1024 * 1024;

@@ -2,7 +2,7 @@
 import type { ResetInput } from '../../inbox/subscriptions.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { limitList } from '../schemas/common.js';
+import { limitList } from '../schemas/index.js';
 import {
   CatchUpResult,
   CreateSubscriptionBody,
@@ -14,7 +14,7 @@ import {
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionParams,
-} from '../schemas/inbox-subscriptions.js';
+} from '../schemas/inbox/index.js';
 
 export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
   const { subscriptions } = s.inbox;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LEVELS } from '../../events/levels.js';
+import { LEVELS } from '../../events/wire/index.js';
 import { QueryInt } from './common.js';
 
 export const EventEnvelope = z

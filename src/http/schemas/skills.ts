@@ -152,7 +152,7 @@ export const AgentSkill = z
 
 const AgentSkillEntry = AgentSkill.extend({ skill_id: z.string().openapi({ description: '`<scope>:<name>`' }), ...holonNames }).openapi('AgentSkillEntry');
 
-export const AgentIdParams = z.object({ id: z.string().min(1).max(64) });
+export const SkillAgentIdParams = z.object({ id: z.string().min(1).max(64) });
 export const AgentIdParamsLegacy = z.object({ agent_id: z.string().min(1).max(64) });
 
 export const AgentSkillParams = z.object({ id: z.string().min(1).max(64), skill_id: z.string().min(1).max(200) });

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /** The spine: agents, their durable event logs, the message queue, background jobs. */
 export const v1: Migration = {

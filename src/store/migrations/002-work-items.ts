@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Work items (spec WorkItem; CONTRACT.md section 8) and each agent's durable current focus.

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Agent timers (CONTRACT.md section 8). Times the scheduler compares are stored as epoch

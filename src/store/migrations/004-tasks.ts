@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Command tasks (CONTRACT.md section 8). `pid`/`pgid` and `proc_start` (the leader's start time

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * External triggers (callback capability tokens, CONTRACT.md section 8). The token itself is

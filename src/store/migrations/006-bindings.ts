@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Operator transport bindings. `delivery_auth` holds the delivery credential (JSON); it is needed

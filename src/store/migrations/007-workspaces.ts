@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Per-agent workspace registry. The built-in workspace `agent_home` (the agent home directory) is

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * The local diagnostics store: selected completed traces (slow, failed, cancelled or sampled),

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Per-agent skill enablement (CONTRACT.md section 10). One row per agent and skill name: the scope

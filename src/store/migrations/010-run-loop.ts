@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * The run loop: turns (one per processed message), their activities (rounds, tool calls,

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Durable deliveries of briefs to operator bindings (src/runtime/brief-delivery.ts): one row per

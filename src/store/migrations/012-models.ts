@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * The model catalog's discovery cache (src/runtime/models.ts): one row per configured provider

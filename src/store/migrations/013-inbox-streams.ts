@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Inbox hosts, sources and the SQLite stream backend (CONTRACT.md section 9).

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox).

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Inbox delivery (spec/inbox.md Targets, agent delivery pause/resume, Timers; CONTRACT.md section 9).

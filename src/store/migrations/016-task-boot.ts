@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * The boot a task's leader was started in (`/proc/sys/kernel/random/boot_id`). A start time

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Browser sessions from an OpenID sign-in (src/auth/sessions.ts). The session id itself is never

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Supervised child-agent tasks (runtime/child-tasks.ts) and task provenance.

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Work items carry plans and completion intents. The plan artifact needs no new column: since

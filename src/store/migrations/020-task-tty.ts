@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Command tasks that run in a pseudo-terminal (runtime/task-pty.ts). `tty` is 1 for such a task;

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Inbox aggregation policies and digests (src/inbox/aggregation.ts, src/inbox/digests.ts).

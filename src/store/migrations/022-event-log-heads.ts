@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * The last event_seq of an agent log that deletion purged (events/event-log.ts). A re-created agent

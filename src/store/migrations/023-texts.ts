@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /** The tables whose long strings are stored in `texts` (store/texts.ts), each with a `text_ids` column. */
 const OWNERS = ['events', 'messages', 'conversation_history', 'turn_activities', 'briefs'] as const;

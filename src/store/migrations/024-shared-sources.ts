@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './types.js';
 
 /**
  * Streams shared by several daemons (inbox/jetstream): a source registered on another daemon is

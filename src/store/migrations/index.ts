@@ -28,12 +28,9 @@ import { inboxAggregation } from './021-inbox-aggregation.js';
 import { eventLogHeads } from './022-event-log-heads.js';
 import { texts } from './023-texts.js';
 import { sharedSources } from './024-shared-sources.js';
+import type { Migration } from './types.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  up: string;
-}
+export type { Migration } from './types.js';
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
   runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources];

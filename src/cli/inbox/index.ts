@@ -1,0 +1,2 @@
+/** `svc inbox …`: the commands over the inbox API's Unix socket. */
+export * from './register.js';

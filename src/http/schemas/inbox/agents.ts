@@ -1,0 +1,118 @@
+/**
+ * Creating and listing inbox agents (spec/inbox.md Agents; CONTRACT.md section 9), in svc's form
+ * and in AgentInbox's (an agent registered under a chosen id with its webhook, or from inside a
+ * tmux pane, and listed with its targets): requests take both; answers add AgentInbox's fields
+ * beside svc's.
+ */
+import { z } from 'zod';
+import { ListLimit, QueryBool, withAliases } from '../common.js';
+import { AggregationPolicyBody } from './aggregation.js';
+import { CreatedTarget, Target, WebhookUrl } from './delivery.js';
+import { InboxAgent } from './subscriptions.js';
+import { TMUX_PANE_ID } from '../../../inbox/terminal-sessions.js';
+
+const AgentRecord = InboxAgent.extend({
+  status: z.literal('active').openapi({ description: 'always active: svc inbox agents have no offline state (see deliveryPaused and each target status)' }),
+  runtimeKind: z.string().openapi({ description: 'runtime of the terminal session the agent is bound to (codex, claude_code), else unknown' }),
+  runtimeSessionId: z.string().nullable().openapi({ description: 'that session id, else null' }),
+}).openapi('InboxAgentRecord', { description: "svc's agent with AgentInbox's status and runtime fields" });
+
+/** Text that is stored and shown, never run: printable, bounded. */
+const Printable = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'must be printable text (no control characters)');
+
+/** The fields AgentInbox's client sends from inside a terminal (src/terminal.ts detectTerminalContext). */
+const TERMINAL_SHAPE = {
+  backend: z.enum(['tmux', 'iterm2']).optional().openapi({ description: 'a registration from inside a terminal; svc serves tmux (iterm2: 400 terminal_backend_unsupported)' }),
+  tmuxPaneId: z
+    .string()
+    .regex(TMUX_PANE_ID, 'must be a tmux pane id: % followed by digits, e.g. %3')
+    .optional()
+    .openapi({ description: "the pane ($TMUX_PANE) the terminal target types into, on the daemon's tmux server" }),
+  runtimeKind: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,31}$/, 'must be a lowercase name such as codex, claude_code or unknown')
+    .optional()
+    .openapi({ description: 'codex, claude_code or unknown (default)' }),
+  runtimeSessionId: Printable(200).optional().openapi({ description: 'the runtime session (a Codex thread, a Claude Code session): the terminal identity, followed across panes' }),
+  runtimePid: z.number().int().min(1).max(2 ** 31 - 1).optional(),
+  tty: z
+    .string()
+    .regex(/^\/dev\/[A-Za-z0-9._/-]{1,64}$/, 'must be a device path such as /dev/pts/3')
+    .optional(),
+  termProgram: Printable(100).optional(),
+  itermSessionId: Printable(200).optional(),
+};
+const TERMINAL_FIELDS = Object.keys(TERMINAL_SHAPE).filter((k) => k !== 'backend');
+
+export const CreateInboxAgentBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).nullable().optional(),
+    agentId: z.string().min(1).max(64).optional().openapi({
+      description: 'a chosen id (^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$, else 400 invalid_agent_id) instead of a generated agt_ id; an existing agent with it is returned unchanged (200)',
+    }),
+    forceRebind: z.boolean().optional().openapi({
+      description: 'terminal registration: move the binding when this terminal is bound to another agent, or this agent to another terminal (else 409 registration_conflict)',
+    }),
+    webhook: z
+      .strictObject({
+        url: WebhookUrl,
+        activationMode: z.literal('activation_with_items').optional().openapi({ description: 'the only mode svc has: notifications carry the entries' }),
+      })
+      .optional()
+      .openapi({ description: 'a webhook target for this URL, created unless the agent has one for exactly this URL (existing targets are never changed)' }),
+    aggregation: AggregationPolicyBody.optional().openapi({ description: "the new agent's aggregation policy (an existing agent keeps its own: PATCH /agents/{agentId})" }),
+    ...TERMINAL_SHAPE,
+  })
+  .superRefine((b, ctx) => {
+    if (b.backend !== undefined && b.webhook !== undefined) ctx.addIssue({ code: 'custom', path: ['webhook'], message: 'send either backend (a terminal registration) or webhook, not both' });
+    if (b.backend === 'tmux' && b.tmuxPaneId === undefined) ctx.addIssue({ code: 'custom', path: ['tmuxPaneId'], message: 'required with backend "tmux"' });
+    if (b.backend === undefined) {
+      for (const k of TERMINAL_FIELDS) if (b[k as keyof typeof b] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'a terminal field: send it with backend' });
+    }
+  })
+  .openapi('CreateInboxAgentBody', {
+    description:
+      "{name?} creates an agent with a generated id (201). AgentInbox's registrations create the agent (201) or return it (200): {agentId, forceRebind?, webhook: {url}} with its webhook target; {backend: \"tmux\", tmuxPaneId, runtimeKind?, runtimeSessionId?, …, agentId?, forceRebind?} bound to that terminal through a terminal target.",
+  });
+
+const POLICY_FIELDS = /\b(notifyLeaseMs|minUnackedItems)\b/;
+
+/** AgentInbox's per-target notification policies are not svc's: say what to do instead. */
+export function registrationHint(issues: Array<{ path: string; message: string }>): string | undefined {
+  if (!issues.some((i) => POLICY_FIELDS.test(i.path) || POLICY_FIELDS.test(i.message))) return undefined;
+  return 'svc has no per-target notification policies (notifyLeaseMs, minUnackedItems): leave them out; an aggregation policy decides when targets are notified (PATCH /agents/{agentId} {aggregation}) and notifications carry the entries';
+}
+
+export const CreatedInboxAgent = InboxAgent.extend({
+  agent: AgentRecord.optional(),
+  webhookTarget: CreatedTarget.nullable().optional().openapi({ description: 'the webhook target of the registration; its secret only when it was created by this request' }),
+  terminalTarget: Target.nullable().optional().openapi({ description: 'the terminal target bound to the registering terminal' }),
+  activationChannel: z.enum(['webhook', 'terminal']).nullable().optional(),
+}).openapi('CreatedInboxAgent', {
+  description: "svc's agent; a registration (a body with agentId, webhook or backend) adds AgentInbox's fields agent, webhookTarget, terminalTarget and activationChannel.",
+});
+
+export const InboxAgentListQuery = withAliases(
+  {
+    includeTargets: QueryBool.optional().openapi({ description: 'each agent also as {agent, activationTargets}, the form AgentInbox clients read' }),
+    limit: ListLimit,
+  },
+  { include_targets: 'includeTargets' },
+);
+
+export const InboxAgentListing = z
+  .object({
+    agents: z.array(
+      InboxAgent.extend({
+        agent: AgentRecord.optional(),
+        activationTargets: z.array(Target).optional(),
+      }),
+    ),
+  })
+  .openapi('InboxAgentList', { description: 'With includeTargets each agent also has agent (the record with status) and activationTargets.' });
