@@ -19,7 +19,7 @@ import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { bindPathLength, listenPrivately, removeSocketFile, type PlacedSocket } from './socket-file.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
-import { SpecialFileError } from './store/private-file.js';
+import { SpecialFileError } from './core/private-file.js';
 import { createLogger } from './telemetry/logger.js';
 import { VERSION } from './version.js';
 

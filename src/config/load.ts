@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
 import { PROTOTYPE_KEYS } from '../core/json-guard.js';
-import { readRegularFile, SpecialFileError } from '../store/private-file.js';
+import { readRegularFile, SpecialFileError } from '../core/private-file.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export class ConfigError extends Error {

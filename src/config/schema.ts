@@ -4,15 +4,28 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { AGENT_ID_PATTERN } from '../core/ids.js';
-import { DEFAULT_LIMITS } from '../runtime/providers/index.js';
-import { PROFILE_NAME } from '../store/credentials.js';
+import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/ids.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
 /** A credential profile in <home>/credentials.json, or '' for none. */
 const profileName = () => z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64)').or(z.literal('')).default('');
 
+
+/**
+ * What one model round may cost by default. One streamed delta is a few bytes to a few KiB; the
+ * largest legitimate line is a tool call's arguments sent whole, bounded by the model's output
+ * (128k tokens ≈ 0.5 MiB, twice that as escaped JSON), so 4 MiB leaves room and still caps the line
+ * a server can make svc hold. The reply cap is far above any model's output. 120 s without content
+ * covers a model being loaded before its first token; 10 minutes per round is what the official
+ * OpenAI and Anthropic clients allow one request.
+ */
+export const MODEL_LIMIT_DEFAULTS = {
+  stream_max_line_bytes: 4 * 1024 * 1024,
+  max_reply_bytes: 32 * 1024 * 1024,
+  stream_idle_timeout_ms: 120_000,
+  round_deadline_ms: 600_000,
+} as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const Provider = z
@@ -125,10 +138,10 @@ export const ConfigSchema = z.strictObject({
       default: z.string().min(1).default('builtin/echo'),
       // What one model round may cost (src/runtime/providers/reply-body.ts): a longest SSE line, a
       // largest answer, time without content (keep-alives do not count) and time in all.
-      stream_max_line_bytes: int(1024, DEFAULT_LIMITS.maxLineBytes),
-      max_reply_bytes: int(1024, DEFAULT_LIMITS.maxReplyBytes),
-      stream_idle_timeout_ms: int(1, DEFAULT_LIMITS.idleTimeoutMs),
-      round_deadline_ms: int(1, DEFAULT_LIMITS.roundDeadlineMs),
+      stream_max_line_bytes: int(1024, MODEL_LIMIT_DEFAULTS.stream_max_line_bytes),
+      max_reply_bytes: int(1024, MODEL_LIMIT_DEFAULTS.max_reply_bytes),
+      stream_idle_timeout_ms: int(1, MODEL_LIMIT_DEFAULTS.stream_idle_timeout_ms),
+      round_deadline_ms: int(1, MODEL_LIMIT_DEFAULTS.round_deadline_ms),
     })
     .prefault({}),
   // Names are the first part of model refs (`NAME/model`); `builtin` is svc's own provider.

@@ -79,5 +79,8 @@ export class IdGenerator {
   }
 }
 
+/** A credential profile's name (`svc credentials set NAME`; config and source settings name one). */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
 /** Control-plane agent ids (CONTRACT.md section 6). */
 export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

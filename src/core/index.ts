@@ -10,5 +10,6 @@ export * from './json-guard.js';
 export * from './log-limiter.js';
 export * from './origins.js';
 export * from './peer-user.js';
+export * from './private-file.js';
 export * from './provenance.js';
 export * from './serial.js';

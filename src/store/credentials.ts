@@ -13,12 +13,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, SpecialFileError, writePrivateFile } from './private-file.js';
+import { PROFILE_NAME } from '../core/ids.js';
+import { readRegularFile, SpecialFileError, writePrivateFile } from '../core/private-file.js';
 
 export const CREDENTIALS_FILE = 'credentials.json';
 export const CREDENTIAL_KINDS = ['api_key', 'bearer_token'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+export { PROFILE_NAME };
 /** Largest accepted material (keys and tokens are far smaller). */
 export const MATERIAL_MAX_BYTES = 16 * 1024;
 

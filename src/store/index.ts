@@ -4,7 +4,6 @@
  */
 export * from './credentials.js';
 export * from './faults.js';
-export * from './private-file.js';
 export * from './secrets.js';
 export * from './store.js';
 export * from './tx-cache.js';

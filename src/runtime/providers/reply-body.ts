@@ -5,6 +5,7 @@
  * no end, a body with no end, or keep-alives and nothing else fails the round with a
  * ProviderError; it never holds the daemon's event loop or memory.
  */
+import { MODEL_LIMIT_DEFAULTS } from '../../config/schema.js';
 import { chunksOf } from '../../core/bounded-body.js';
 import { EventStreamParser, EventStreamTooLarge } from '../../core/event-stream.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
@@ -21,19 +22,12 @@ export interface StreamLimits {
   roundDeadlineMs: number;
 }
 
-/**
- * One streamed delta is a few bytes to a few KiB; the largest legitimate line is a tool call's
- * arguments sent whole, bounded by the model's output (128k tokens ≈ 0.5 MiB, twice that as
- * escaped JSON), so 4 MiB leaves room and still caps the line a server can make svc hold. The
- * reply cap is far above any model's output. 120 s without content covers a model being loaded
- * before its first token; 10 minutes per round is what the official OpenAI and Anthropic clients
- * allow one request.
- */
+/** The limits [model] sets by default (config/schema.ts says why each is what it is). */
 export const DEFAULT_LIMITS: StreamLimits = {
-  maxLineBytes: 4 * 1024 * 1024,
-  maxReplyBytes: 32 * 1024 * 1024,
-  idleTimeoutMs: 120_000,
-  roundDeadlineMs: 600_000,
+  maxLineBytes: MODEL_LIMIT_DEFAULTS.stream_max_line_bytes,
+  maxReplyBytes: MODEL_LIMIT_DEFAULTS.max_reply_bytes,
+  idleTimeoutMs: MODEL_LIMIT_DEFAULTS.stream_idle_timeout_ms,
+  roundDeadlineMs: MODEL_LIMIT_DEFAULTS.round_deadline_ms,
 };
 
 /** Schedules `fn` after `ms`; the function returned cancels it. Tests inject one they fire by hand. */

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { errors } from '../../core/errors.js';
-import { fileKind } from '../../store/private-file.js';
+import { fileKind } from '../../core/private-file.js';
 
 export interface SkillLimits {
   /** Total bytes of the files of one skill. */

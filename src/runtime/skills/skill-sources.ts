@@ -10,7 +10,7 @@ import path from 'node:path';
 import { errors } from '../../core/errors.js';
 import { runGit } from '../git-command.js';
 import { isInside, MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
-import { readRegularFile, writePrivateFile } from '../../store/private-file.js';
+import { readRegularFile, writePrivateFile } from '../../core/private-file.js';
 
 export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';
@@ -389,7 +389,7 @@ export function readLock(home: string): LockFile {
   }
 }
 
-/** Atomic write (src/store/private-file.ts). */
+/** Atomic write (src/core/private-file.ts). */
 export function writeLock(home: string, lock: LockFile): void {
   const sorted: LockFile = { version: 1, skills: Object.fromEntries(Object.entries(lock.skills).sort(([a], [b]) => (a < b ? -1 : 1))) };
   writePrivateFile(path.join(home, LOCK_FILE), `${JSON.stringify(sorted, null, 2)}\n`);
