@@ -19,7 +19,8 @@
  * file or profile, or a file readable by group/others, is a start-up error. The token is never
  * logged (only the profile name is).
  */
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { createRequire } from 'node:module';
+import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { VERSION } from '../version.js';
@@ -34,6 +35,15 @@ type ReadableSpan = Parameters<OTLPTraceExporter['export']>[0][number];
 export interface SpanExportClient {
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void;
   shutdown(): Promise<void>;
+}
+
+/**
+ * The library (a dozen @opentelemetry packages) is loaded when export is turned on, not with every
+ * daemon and CLI start that never uses it.
+ */
+function libraryExporter(opts: { url: string; headers: Record<string, string>; timeoutMillis: number }): SpanExportClient {
+  const lib = createRequire(import.meta.url)('@opentelemetry/exporter-trace-otlp-http') as { OTLPTraceExporter: typeof OTLPTraceExporter };
+  return new lib.OTLPTraceExporter({ ...opts, concurrencyLimit: 2 });
 }
 
 const SHUTDOWN_DEADLINE_MS = 1000;
@@ -95,7 +105,7 @@ export class OtlpExporter {
       headers.Authorization = `Bearer ${readCredentialToken(this.deps.home, c.credential_profile)}`;
     }
     const opts = { url: c.endpoint, headers, timeoutMillis: c.timeout_ms };
-    this.client = this.deps.createClient ? this.deps.createClient(opts) : new OTLPTraceExporter({ ...opts, concurrencyLimit: 2 });
+    this.client = (this.deps.createClient ?? libraryExporter)(opts);
     this.timer = setInterval(() => this.tick(), c.batch_interval_ms);
     this.timer.unref();
     this.deps.logger.info(

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/telemetry/logger.js';
 import { Metrics } from '../../src/telemetry/metrics.js';
 import { OtlpExporter, OtlpStartupError, readCredentialToken, toReadableSpan, type OtlpConfig, type SpanExportClient } from '../../src/telemetry/otlp.js';
 import { Tracer, type CompletedTrace, type TraceSummary } from '../../src/telemetry/tracing.js';
+import { waitFor } from '../helpers/daemon.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -273,8 +274,8 @@ describe('OtlpExporter (fake client)', () => {
     expect(await counter(metrics, 'svc_otlp_exporter_dropped_spans')).toBe(3);
     expect(await counter(metrics, 'svc_otlp_exporter_queue_depth')).toBe(4);
     otlp.tick();
-    await new Promise((r) => setTimeout(r, 20));
-    // The first batch, then the backlog without waiting for the interval.
+    // The first batch, then the backlog without waiting for the interval (whose timer is 60 s away).
+    await waitFor(() => fake.calls.length === 2 && otlp.stats.exportedSpans === 4);
     expect(fake.calls.map((c) => c.spans)).toEqual([2, 2]);
     expect(otlp.stats.exportedSpans).toBe(4);
     expect(await counter(metrics, 'svc_otlp_exporter_queue_depth')).toBe(0);
