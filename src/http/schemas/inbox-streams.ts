@@ -1,8 +1,8 @@
 /** Hosts, sources, streams, append and compaction (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
 import { z } from 'zod';
-import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../inbox/compaction.js';
-import { HOST_TYPES } from '../../inbox/hosts.js';
-import { EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../inbox/streams.js';
+import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../inbox/streams/compaction.js';
+import { HOST_TYPES } from '../../inbox/sources/hosts.js';
+import { EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../inbox/streams/streams.js';
 import { ListLimit, OpenObject, QueryBool, withAliases } from './common.js';
 
 const Name = z.string().min(1).max(512);
