@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileFilter, CostBudget } from '../../src/inbox/subscriptions/filters.js';
-import type { StoredEvent } from '../../src/inbox/streams/streams.js';
+import type { StoredEvent } from '../../src/inbox/streams/types.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CompactionService } from '../../src/inbox/streams/compaction.js';
-import type { StreamBackend } from '../../src/inbox/streams/types.js';
-import { StreamService, type StoredEvent } from '../../src/inbox/streams/streams.js';
+import type { StoredEvent, StreamBackend } from '../../src/inbox/streams/types.js';
+import { StreamService } from '../../src/inbox/streams/streams.js';
 import type { TestServices } from '../helpers/services.js';
 import { BACKENDS, useBackend } from '../helpers/stream-backends.js';
 import { jetstream } from '@nats-io/jetstream';

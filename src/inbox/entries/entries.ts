@@ -13,7 +13,7 @@ import { errors } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Store } from '../../store/store.js';
 import type { InboxAgents } from './agents.js';
-import type { StoredEvent } from '../streams/streams.js';
+import type { StoredEvent } from '../streams/index.js';
 
 /** POST /gc removes entries acknowledged longer ago than this (AgentInbox keeps them a day too). */
 export const ACKED_RETENTION_MS = 24 * 60 * 60 * 1000;

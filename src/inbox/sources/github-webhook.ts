@@ -17,7 +17,7 @@
  *   of the payload for other events), which the stream stores once: it answers `deduped: 1` and
  *   appends nothing (logged at debug);
  * - the headers: X-GitHub-Event and X-GitHub-Delivery are not signed. The body decides what the
- *   event is (github-events.ts bodyKind), so a body sent again under another event name is the same
+ *   event is (providers/github-events.ts bodyKind), so a body sent again under another event name is the same
  *   event; an event name svc maps (issues, pull_request, issue_comment, workflow_run, push) on a body
  *   that is not one is 400 invalid_request (GitHub never sends that);
  * - another repository's delivery signed with the same secret (one secret shared by two hooks): 400
@@ -34,8 +34,8 @@ import { moduleSpecFor } from './host-types.js';
 import type { SourceCredentials } from './credentials.js';
 import type { Source } from './records.js';
 import type { SourceService } from './sources.js';
-import { EventInputSchema, type StreamService } from '../streams/streams.js';
-import { asObj, BODY_KINDS, bodyKind, webhookEvent, type RepoRef } from './providers/github-events.js';
+import { EventInputSchema, type StreamService } from '../streams/index.js';
+import { asObj, BODY_KINDS, bodyKind, webhookEvent, type RepoRef } from './providers/index.js';
 
 /** GitHub caps payloads at 25 MB; the events svc maps are far smaller (an issue body is at most 64 KiB). */
 export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;

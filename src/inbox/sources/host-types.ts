@@ -13,12 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { errors } from '../../core/errors.js';
 import { PROFILE_NAME } from '../../store/credentials.js';
+import type { HostType } from '../types.js';
 import { schemaIssues, type JsonSchema } from './json-schema.js';
-import { GITHUB_HOST_CONFIG_SCHEMA, GITHUB_SOURCE_CONFIG_SCHEMA, type GithubSourceConfig } from './providers/github.js';
+import { GITHUB_HOST_CONFIG_SCHEMA, GITHUB_SOURCE_CONFIG_SCHEMA, type GithubSourceConfig } from './providers/index.js';
 import { DEFAULT_POLL_INTERVAL_MS, parseRemoteConfig, remoteModuleSpec, RemoteSourceConfigSchema, type ModuleSpec } from './remote-sources.js';
-
-export const HOST_TYPES = ['local_event', 'remote_source', 'github'] as const;
-export type HostType = (typeof HOST_TYPES)[number];
 
 /** Host types whose sources a module polls (pause, resume, poll, idle auto-pause apply). */
 export const MANAGED_HOST_TYPES: readonly HostType[] = ['remote_source', 'github'];

@@ -10,9 +10,8 @@ import { isoAt, type Clock } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Store } from '../../store/store.js';
-import { checkHostConfig, hostConfigSchema, sourceConfigSchema, type HostType } from './host-types.js';
-
-export { HOST_TYPES, type HostType } from './host-types.js';
+import type { HostType } from '../types.js';
+import { checkHostConfig, hostConfigSchema, sourceConfigSchema } from './host-types.js';
 
 export interface Host {
   hostId: string;

@@ -1,11 +1,17 @@
 /**
  * What a source looks like to callers (the records of GET /sources, /sources/{id}, /streams/{id} and
  * their schema and poll answers) and the row it is read from; `sourceView` turns one into the other.
+ * `SourceRows` reads and changes one row, for the source service (sources.ts) and the polling of
+ * managed sources (polling.ts) alike.
  */
-import { isoAt } from '../../core/clock.js';
-import { isManaged, type HostType } from './host-types.js';
+import type Database from 'better-sqlite3';
+import { isoAt, type Clock } from '../../core/clock.js';
+import { errors } from '../../core/errors.js';
+import type { Store } from '../../store/store.js';
+import type { HostType } from '../types.js';
+import type { StreamStats } from '../streams/index.js';
+import { isManaged } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
-import type { StreamStats } from '../streams/types.js';
 
 export type SourceState = 'active' | 'paused' | 'error';
 
@@ -90,7 +96,6 @@ export interface SourceRemoved {
   pausedSource: boolean;
 }
 
-
 export function sourceView(r: SourceRow, idleMs: number): Source {
   const source: Source = {
     sourceId: r.source_id,
@@ -114,4 +119,50 @@ export function sourceView(r: SourceRow, idleMs: number): Source {
   }
   source.cursor = r.cursor_json === null ? null : JSON.parse(r.cursor_json);
   return source;
+}
+
+/** A source row with its host's type. */
+export const SELECT_SOURCE = `SELECT s.*, h.host_type FROM inbox_sources s JOIN inbox_hosts h ON h.host_id = s.host_id`;
+
+/** The columns a state change writes. */
+export type SourceChange = Partial<Pick<SourceRow, 'config_json' | 'config_ref' | 'state' | 'error' | 'paused_by' | 'idle_since_ms'>>;
+
+export class SourceRows {
+  private readonly stmts;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {
+    const db: Database.Database = store.db;
+    this.stmts = {
+      byId: db.prepare<[string], SourceRow>(`${SELECT_SOURCE} WHERE s.source_id = ?`),
+      update: db.prepare(
+        `UPDATE inbox_sources SET config_json = ?, config_ref = ?, state = ?, error = ?, paused_by = ?, idle_since_ms = ?, updated_ms = ?
+          WHERE source_id = ?`,
+      ),
+    };
+  }
+
+  find(sourceId: string): SourceRow | undefined {
+    return this.stmts.byId.get(sourceId);
+  }
+
+  /** Throws 404 source_not_found. */
+  get(sourceId: string): SourceRow {
+    const row = this.stmts.byId.get(sourceId);
+    if (!row) throw errors.sourceNotFound(sourceId, { sourceId });
+    return row;
+  }
+
+  write(row: SourceRow, change: SourceChange): void {
+    const next = { ...row, ...change };
+    this.stmts.update.run(next.config_json, next.config_ref, next.state, next.error, next.paused_by, next.idle_since_ms, this.clock.now(), row.source_id);
+  }
+
+  /** After the transaction under way commits; at once outside one. */
+  afterCommit(fn: () => void): void {
+    if (this.store.inTransaction) this.store.afterCommit(fn);
+    else fn();
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Remote sources (CONTRACT.md section 9): the config shape, module path resolution, the module
- * calls (through source-worker.ts), and the in-memory schedule of polls and idle auto-pauses.
+ * calls (through worker.ts), and the in-memory schedule of polls and idle auto-pauses.
  *
  * The module interface: an ES module whose default export is `{ poll, validate?, configSchema? }`.
  * - `configSchema` (optional): a JSON Schema of moduleConfig. It is checked at creation and PATCH
@@ -13,7 +13,7 @@
  *   by `id`), `cursor` (any JSON) is persisted in the same transaction and handed to the next poll
  *   (null on the first); `notBefore` (epoch ms on the daemon's clock, `now`) holds off the next
  *   scheduled poll (rate limits). `credential` is `{profile, kind, secret}` or null
- *   (source-credentials.ts): in memory only; messages are scrubbed of the secret and a result that
+ *   (credentials.ts): in memory only; messages are scrubbed of the secret and a result that
  *   contains it is refused. Failure messages are one line, without stack frames or svc's install
  *   directory, at most 500 characters (core/error-text.ts), wherever they are stored or answered.
  * A module that cannot be imported, or whose default export has no `poll`, is refused at creation
@@ -29,7 +29,7 @@ import { TimerSchedule } from '../../runtime/timer-scheduler.js';
 import { ModuleLocations } from './module-path.js';
 import { checkSchema, SchemaError, schemaIssues, type JsonSchema } from './json-schema.js';
 import { runModuleJob, type ModuleCredential, type ModuleOutcome } from './worker.js';
-import { EventInputSchema, MAX_APPEND_EVENTS, type EventInput } from '../streams/streams.js';
+import { EventInputSchema, MAX_APPEND_EVENTS, type EventInput } from '../streams/index.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 export const MIN_POLL_INTERVAL_MS = 1000;

@@ -18,8 +18,7 @@
 import { isoAt, type Clock } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import type { SourceService } from '../sources/sources.js';
-import type { CompactionSupport, StreamStats } from './types.js';
+import type { CompactionSupport, StreamOwners, StreamStats } from './types.js';
 import type { StreamService } from './streams.js';
 
 /** Defaults that are also the hard upper bounds of the apply options. */
@@ -74,7 +73,7 @@ export interface CompactionResult {
 export interface CompactionDeps {
   store: Store;
   clock: Clock;
-  sources: SourceService;
+  sources: StreamOwners;
   streams: StreamService;
 }
 

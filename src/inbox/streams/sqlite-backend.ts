@@ -14,11 +14,11 @@ import type {
   CompactionSupport,
   PreparedEvent,
   PruneResult,
+  StoredEvent,
   StreamBackend,
   StreamBounds,
   StreamStats,
 } from './types.js';
-import type { StoredEvent } from './streams.js';
 
 /** One event of a remote log at the offset the log gave it. */
 export interface MirroredEvent {

@@ -9,7 +9,7 @@ import { isoAt, type Clock } from '../../core/clock.js';
 import { errors, type Issue } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Store } from '../../store/store.js';
-import type { PreparedEvent, RemoteStreams, StreamBackend, StreamBounds, StreamStats } from './types.js';
+import type { PreparedEvent, RemoteStreams, StoredEvent, StreamBackend, StreamBounds, StreamStats } from './types.js';
 
 /** A CloudEvents-shaped event as callers send it (`id` is the idempotency key). */
 export interface EventInput {
@@ -65,20 +65,6 @@ export function fromNativeEvent(e: NativeEventInput): EventInput {
 
 /** Most events one append (or one poll) may carry. */
 export const MAX_APPEND_EVENTS = 10_000;
-
-export interface StoredEvent {
-  sourceId: string;
-  offset: number;
-  id: string;
-  type: string;
-  subject: string | null;
-  time: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  appendedAt: string;
-  /** Payload removed by compaction: `data` is null and `metadata` is `{}`; identity fields remain. */
-  pruned: boolean;
-}
 
 export interface AppendResult {
   appended: number;

@@ -1,8 +1,9 @@
 /**
- * The stream backend: where a source's events are stored. The SQLite backend
- * (sqlite-stream-backend.ts) is the one shipped; a second backend (another database, an external
- * log) implements this interface and may leave out `compaction`, in which case the compaction
- * routes answer 501 compaction_unsupported and streamStats omits the compaction fields.
+ * What the stream service, its backends and compaction share: the stored event, and the stream
+ * backend, where a source's events are stored. The SQLite backend (sqlite-backend.ts) is the one
+ * shipped; a second backend (another database, an external log) implements this interface and may
+ * leave out `compaction`, in which case the compaction routes answer 501 compaction_unsupported
+ * and streamStats omits the compaction fields.
  *
  * Every method runs synchronously inside the caller's store transaction (the service decides the
  * transaction boundaries and group commit), so a backend stores into the same SQLite database
@@ -13,8 +14,23 @@
  * local tables as it consumes it, calling `deliver` inside each mirroring transaction. The
  * synchronous reads above answer from that mirror.
  */
-import type { HostType } from '../sources/host-types.js';
-import type { StoredEvent } from './streams.js';
+import type { HostType } from '../types.js';
+
+/** An event as a stream holds it, with its offset. */
+export interface StoredEvent {
+  sourceId: string;
+  offset: number;
+  id: string;
+  type: string;
+  subject: string | null;
+  time: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  appendedAt: string;
+  /** Payload removed by compaction: `data` is null and `metadata` is `{}`; identity fields remain. */
+  pruned: boolean;
+}
+
 
 /** One event ready to store: defaults filled in, payload serialised once. */
 export interface PreparedEvent {
@@ -73,6 +89,12 @@ export interface CompactionSupport {
   candidates(streamId: string, fromOffset: number, limit: number): CompactionCandidate[];
   /** Replace every payload at offsets <= throughOffset not yet pruned by an identity stub. */
   pruneThrough(streamId: string, throughOffset: number): PruneResult;
+}
+
+/** The sources a stream id names (sources/ has them): compaction checks the stream exists through it. */
+export interface StreamOwners {
+  /** The source behind a public stream id; throws 404 stream_not_found when there is none. */
+  streamSource(streamId: string): unknown;
 }
 
 /** A source as daemons sharing one remote log know it (the catalogue). */

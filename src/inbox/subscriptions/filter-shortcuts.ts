@@ -9,7 +9,7 @@
  * A path that does not exist matches nothing. Only own properties are read.
  */
 import { errors } from '../../core/errors.js';
-import type { StoredEvent } from '../streams/streams.js';
+import type { StoredEvent } from '../streams/index.js';
 
 export const SHORTCUT_BLOCKS = { metadata: 'metadata', payload: 'data' } as const;
 export type ShortcutBlock = keyof typeof SHORTCUT_BLOCKS;

@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import { errors } from '../../core/errors.js';
 import { compileCel, MAX_COMPREHENSION_NESTING, type CelProgram } from './cel.js';
 import { compileShortcut, SHORTCUT_BLOCKS, type ShortcutBlock } from './filter-shortcuts.js';
-import type { StoredEvent } from '../streams/streams.js';
+import type { StoredEvent } from '../streams/index.js';
 
 /** Cost units one CEL evaluation may use besides one per byte of its event. */
 export const EVAL_COST_BASE = 10_000;

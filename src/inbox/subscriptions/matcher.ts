@@ -19,7 +19,7 @@ import { LogLimiter } from '../../core/log-limiter.js';
 import type { Store } from '../../store/store.js';
 import type { EventMatch, InboxEntries } from '../entries/entries.js';
 import { CostBudget, EVAL_COST_BASE, PASS_COST_BASE, type CompiledFilter } from './filters.js';
-import type { StoredEvent, StreamService } from '../streams/streams.js';
+import type { StoredEvent, StreamService } from '../streams/index.js';
 
 export type CleanupMode = 'manual' | 'at' | 'on_terminal' | 'on_terminal_or_at';
 

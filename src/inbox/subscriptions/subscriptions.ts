@@ -24,8 +24,8 @@ import type { Store } from '../../store/store.js';
 import type { InboxAgents } from '../entries/agents.js';
 import { compileFilter, type FilterSpec } from './filters.js';
 import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';
-import type { SourceService } from '../sources/sources.js';
-import type { StreamService } from '../streams/streams.js';
+import type { SourceService } from '../sources/index.js';
+import type { StreamService } from '../streams/index.js';
 
 export type StartPolicy = 'latest' | 'earliest' | 'at_offset' | 'at_time';
 

@@ -7,7 +7,7 @@
 import type { KV } from '@nats-io/kv';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { HOST_TYPES } from '../../sources/host-types.js';
+import { HOST_TYPES } from '../../types.js';
 import type { SharedSource } from '../types.js';
 
 const ShortText = z.string().min(1).max(512);
