@@ -1,14 +1,13 @@
 /**
  * The inbox and event-source service (spec/inbox.md, CONTRACT.md section 9): composition of its
  * domain services over the shared store. No Fastify here; src/http/inbox/ mounts the routes.
- *
- * Parts:
- * - streams: hosts, sources, the stream backend (append with per-stream offsets, stats,
- *   compaction), remote-source modules in worker threads, the GitHub provider (providers/);
- * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
- *   entries, acks and watch;
- * - delivery: activation targets (webhook, terminal, runtime), aggregation policies,
- *   notifications and digests, the delivery pause, inbox timers.
+ * Each part is a folder whose index.ts is its public face (README.md says which does what):
+ * - streams/: the stream backend (append with per-stream offsets, stats), compaction;
+ * - sources/: hosts, sources, remote-source modules in worker threads, the GitHub provider;
+ * - entries/: inbox agents, their entries, acks and watch, inbox timers;
+ * - subscriptions/: subscriptions with filters, matching pushed on append;
+ * - delivery/: activation targets (webhook, terminal, runtime), aggregation policies,
+ *   notifications and digests, the delivery pause, AgentInbox-style registration.
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load.js';
@@ -20,33 +19,23 @@ import type { CredentialStore } from '../store/credentials.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
-import { InboxAgents } from './entries/agents.js';
-import { ACKED_RETENTION_MS, InboxEntries } from './entries/entries.js';
-import { Matcher } from './subscriptions/matcher.js';
-import { CompactionService } from './streams/compaction.js';
-import { HostService } from './sources/hosts.js';
-import { RemoteModules } from './sources/remote-sources.js';
-import { SourceCredentials } from './sources/credentials.js';
-import { GithubWebhooks } from './sources/github-webhook.js';
-import { SourceService } from './sources/sources.js';
-import { SqliteStreamBackend } from './streams/sqlite-backend.js';
-import { JetStreamBackend } from './streams/jetstream/backend.js';
-import type { StreamBackend } from './streams/types.js';
-import { StreamService } from './streams/streams.js';
-import { SubscriptionService } from './subscriptions/subscriptions.js';
-import { InboxWatch } from './entries/watch.js';
-import { AggregationPolicies } from './delivery/aggregation.js';
-import { DeliveryPause } from './delivery/pause.js';
-import { Digests } from './delivery/digests.js';
-import { RuntimeDelivery } from './delivery/runtime.js';
-import { TerminalDelivery } from './delivery/terminal.js';
-import { WebhookDelivery } from './delivery/webhook.js';
-import { runGc, type GcReport } from './entries/gc.js';
-import { InboxTimers } from './entries/timers.js';
 import { InboxStatus } from './status.js';
-import { NOTIFICATION_RETENTION_MS, Notifier } from './delivery/notifier.js';
-import { TargetService } from './delivery/targets.js';
-import { AgentRegistration } from './delivery/registration.js';
+import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
+import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
+import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport } from './entries/index.js';
+import { Matcher, SubscriptionService } from './subscriptions/index.js';
+import {
+  AgentRegistration,
+  AggregationPolicies,
+  DeliveryPause,
+  Digests,
+  NOTIFICATION_RETENTION_MS,
+  Notifier,
+  RuntimeDelivery,
+  TargetService,
+  TerminalDelivery,
+  WebhookDelivery,
+} from './delivery/index.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;

@@ -9,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { WebhookDelivery } from '../../src/inbox/delivery/webhook.js';
-import type { PendingNotification } from '../../src/inbox/delivery/notifier.js';
-import type { TargetWithSecret } from '../../src/inbox/delivery/targets.js';
+import type { PendingNotification, TargetWithSecret } from '../../src/inbox/delivery/types.js';
 import { GithubApi } from '../../src/inbox/sources/providers/github-api.js';
 
 const servers: http.Server[] = [];

@@ -11,14 +11,16 @@
  *
  * A policy belongs to the agent and may be overridden per target; a target's effective policy is
  * its own, else its agent's, else the default. Policies are stored as canonical JSON (the record
- * shape below), with defaults filled in and the time zone resolved when they are set.
+ * shape, AggregationPolicy in ../types.ts; readPolicy and writePolicy in entries/agents.ts), with
+ * defaults filled in and the time zone resolved when they are set.
  */
 import type { Clock } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgents } from '../entries/agents.js';
-import { checkTimezone, hostTimezone, parseCron } from '../entries/timers.js';
-import type { TargetKind, TargetRow, TargetService } from './targets.js';
+import type { AggregationPolicy } from '../types.js';
+import { checkTimezone, hostTimezone, parseCron, readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
+import type { TargetService } from './targets.js';
+import type { TargetKind, TargetRow } from './types.js';
 
 export const AGGREGATION_MODES = ['immediate', 'coalesce', 'digest'] as const;
 export type AggregationMode = (typeof AGGREGATION_MODES)[number];
@@ -32,11 +34,6 @@ export const MAX_POLICY_ENTRIES = 1000;
 export const DEFAULT_DIGEST_ENTRIES = 50;
 /** Today's behaviour, kept as the default: entries arriving within 250 ms are one notification. */
 export const DEFAULT_COALESCE_MS = 250;
-
-export type AggregationPolicy =
-  | { mode: 'immediate' }
-  | { mode: 'coalesce'; windowMs: number; maxEntries: number | null }
-  | { mode: 'digest'; every: number | null; cron: string | null; timezone: string; maxEntries: number };
 
 export type DigestPolicy = Extract<AggregationPolicy, { mode: 'digest' }>;
 
@@ -64,22 +61,6 @@ export function normalizePolicy(input: AggregationPolicyInput, nowMs: number): A
   if (cron !== null && parseCron(cron, timezone).nextRun(new Date(nowMs)) === null) throw errors.invalidCron(cron, 'the expression never matches a future time');
   return { mode: 'digest', every: input.every ?? null, cron, timezone, maxEntries: input.maxEntries ?? DEFAULT_DIGEST_ENTRIES };
 }
-
-/** Stored JSON -> policy, parsed once per distinct string (policies are read on every new entry). */
-const parsed = new Map<string, AggregationPolicy>();
-export function readPolicy(json: string | null): AggregationPolicy | null {
-  if (json === null) return null;
-  let p = parsed.get(json);
-  if (!p) {
-    if (parsed.size > 1000) parsed.clear();
-    p = JSON.parse(json) as AggregationPolicy;
-    parsed.set(json, p);
-  }
-  return p;
-}
-
-export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));
-
 
 /**
  * AgentInbox's policy shape (`agentinbox inbox policy show|set`, GET/POST

@@ -15,7 +15,7 @@
  *
  * Delivery pause (spec/inbox.md "States and transitions", which names digests among the gated
  * notifications): while the agent is paused, or the target offline, a boundary that comes due
- * sends nothing and the schedule stays at it (held). The resume's catch-up (delivery-pause.ts)
+ * sends nothing and the schedule stays at it (held). The resume's catch-up (pause.ts)
  * then sends ONE digest for a digest target, `reason: "catch_up"`, only if a boundary was held,
  * persisted in the transaction that clears the pause; the schedule continues at the next future
  * boundary. A resume before the next boundary sends nothing: the next digest covers the entries.
@@ -26,12 +26,11 @@ import { isoAt, type Clock } from '../../core/clock.js';
 import type { Lifecycle } from '../../runtime/deps.js';
 import { TimerSchedule } from '../../runtime/timer-scheduler.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgents } from '../entries/agents.js';
+import { nextRecurrence, type InboxAgents, type InboxEntries } from '../entries/index.js';
 import type { AggregationPolicies, DigestPolicy, DigestScheduleView } from './aggregation.js';
-import type { InboxEntries } from '../entries/entries.js';
-import { nextRecurrence } from '../entries/timers.js';
-import type { NotificationReason, NotificationSummary, Notifier } from './notifier.js';
-import type { TargetRow, TargetService } from './targets.js';
+import type { Notifier } from './notifier.js';
+import type { TargetService } from './targets.js';
+import type { NotificationReason, NotificationSummary, TargetRow } from './types.js';
 
 const FIRE_BATCH = 500;
 
@@ -175,7 +174,7 @@ export class Digests implements Lifecycle {
   }
 
   /**
-   * The resume's catch-up for an active digest target (delivery-pause.ts), inside the transaction
+   * The resume's catch-up for an active digest target (pause.ts), inside the transaction
    * that is about to clear the agent's pause (so the pause is not looked at): the digest of a
    * held boundary, if one is held.
    */

@@ -5,125 +5,36 @@
  * of the agent, as long as its aggregation policy says (aggregation.ts: `coalesce` windowMs,
  * COALESCE_MS by default, closing early at `maxEntries`; `immediate`: closing at once); when it
  * closes, every unacknowledged entry after the target's `queued_through` cursor becomes ONE
- * durable notification row (a burst of events is one notification: it lists up to MAX_LISTED
- * entries and counts them all), and the cursor moves. Targets under a `digest` policy open no
- * window: digests.ts queues their rows, once per period, through `queue`.
+ * durable notification row (notifications.ts), and the cursor moves. Targets under a `digest`
+ * policy open no window: digests.ts queues their rows, once per period, through `queue`.
  *
- * Delivery: per target, rows go out one at a time, oldest first. A failed attempt schedules the
- * head row again after `delivery.retry_initial_ms` doubling per consecutive failure up to
- * `delivery.retry_max_ms`, with jitter (a delay d is drawn from [d/2, d]), or after the answer's
- * `Retry-After`; a later row never overtakes the head, so backoff holds for the whole target.
- * A 410 (or a deleted runtime agent) or `delivery.max_failures` consecutive failures take the
- * target offline: its rows stay pending, unattempted, until a resume recovers it.
+ * Delivery: per target, rows go out one at a time, oldest first (attempts.ts: retries with
+ * backoff, offline targets); a later row never overtakes the head, so backoff holds for the whole
+ * target. One schedule per target wakes it when its window closes or its head row falls due.
  *
  * The agent's persisted delivery pause gates all of this (windows are dropped, rows are not
- * attempted); collection, matching and entries continue, and the resume catches up
- * (delivery-pause.ts). Rows, attempts and cursors are in SQLite, so retries and catch-up
- * survive restarts; at start every active target of an unpaused agent flushes once, which picks
- * up entries whose window was open when the daemon stopped.
+ * attempted); collection, matching and entries continue, and the resume catches up (pause.ts).
+ * Rows, attempts and cursors are in SQLite, so retries and catch-up survive restarts; at start
+ * every active target of an unpaused agent flushes once, which picks up entries whose window was
+ * open when the daemon stopped.
  */
-import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { Lifecycle } from '../../runtime/deps.js';
 import { TimerSchedule } from '../../runtime/timer-scheduler.js';
 import type { Store } from '../../store/store.js';
 import type { Tracer } from '../../telemetry/tracing.js';
-import type { InboxAgents } from '../entries/agents.js';
-import { DEFAULT_COALESCE_MS, type AggregationPolicy } from './aggregation.js';
-import type { EntryDigest, InboxEntries, InboxEntry } from '../entries/entries.js';
-import type { TargetKind, TargetRow, TargetService, TargetWithSecret } from './targets.js';
+import type { AggregationPolicy } from '../types.js';
+import type { InboxAgents, InboxEntries, InboxEntry } from '../entries/index.js';
+import { DEFAULT_COALESCE_MS } from './aggregation.js';
+import { DeliveryAttempts } from './attempts.js';
+import { NotificationRows } from './notifications.js';
+import type { TargetService } from './targets.js';
+import type { Deliverer, DeliverySettings, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetKind, TargetRow } from './types.js';
 
 /** How long a burst of entries may keep arriving before it is notified as one (the default policy). */
 export const COALESCE_MS = DEFAULT_COALESCE_MS;
-/** Entries listed in one notification; the rest are counted (`entryCount`, `truncated`). */
-export const MAX_LISTED = 50;
-/** Page size when scanning for unnotified entries. */
-const SCAN_PAGE = 500;
-/**
- * Entries one notification covers at most: a larger backlog (a long pause) becomes several
- * notifications of this size, so one transaction never reads an unbounded backlog.
- */
-export const MAX_COVERED = 10_000;
-/** Delivered and failed rows older than this are removed by gc. */
-export const NOTIFICATION_RETENTION_MS = 24 * 60 * 60 * 1000;
-
-export const NOTIFICATION_REASONS = ['entries', 'catch_up', 'digest'] as const;
-export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
-
-/** What every notification carries, whatever its type. */
-export interface NotificationHeader {
-  notificationId: string;
-  agentId: string;
-  targetId: string;
-  /** `entries`: new entries arrived; `digest`: a digest period ended; `catch_up`: sent by a resume for what was held back. */
-  reason: NotificationReason;
-  createdAt: string;
-}
-
-/** The JSON body of a notification of new entries (webhook body, runtime message `json`). */
-export interface EntriesPayload extends NotificationHeader {
-  type: 'inbox.entries';
-  entryCount: number;
-  firstEntryId: string;
-  lastEntryId: string;
-  /** More than MAX_LISTED entries: `entries` lists the first ones; read the inbox for the rest. */
-  truncated: boolean;
-  entries: InboxEntry[];
-}
-
-/** The JSON body of a digest (digests.ts): the unacknowledged entries since the last digest, summarised. */
-export interface DigestPayload extends NotificationHeader {
-  type: 'inbox.digest';
-  entryCount: number;
-  firstEntryId: string;
-  lastEntryId: string;
-  /** Counts per kind and source (null for direct items and timer reminders), most first. */
-  sources: EntryDigest['sources'];
-  /** More entries than the policy's maxEntries: `entries` lists the first ones. */
-  truncated: boolean;
-  entries: InboxEntry[];
-  /** The previous digest (or when the digest schedule began). */
-  since: string;
-  /** The period boundary this digest is for. */
-  scheduledFor: string;
-}
-
-export type NotificationPayload = EntriesPayload | DigestPayload;
-
-export interface PendingNotification {
-  notificationId: string;
-  targetId: string;
-  agentId: string;
-  attempts: number;
-  payload: NotificationPayload;
-  /** The exact bytes sent (and signed). */
-  body: string;
-}
-
-export type AttemptOutcome = { ok: true } | { ok: false; error: string; gone?: boolean; retryAfterMs?: number };
-
-export interface Deliverer {
-  /** Transactional deliverers run inside the transaction that records the outcome (runtime). */
-  readonly transactional?: boolean;
-  /** `signal` aborts the attempt at shutdown (it then counts as failed, and is retried after the restart). */
-  deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> | AttemptOutcome;
-}
-
-export interface NotificationSummary {
-  notificationId: string;
-  targetId: string;
-  reason: NotificationReason;
-  entryCount: number;
-}
-
-export interface DeliverySettings {
-  timeout_ms: number;
-  retry_initial_ms: number;
-  retry_max_ms: number;
-  max_failures: number;
-}
 
 export interface NotifierDeps {
   store: Store;
@@ -143,55 +54,35 @@ export interface NotifierDeps {
   tracer?: Tracer | undefined;
 }
 
-interface NotificationRow {
-  notification_id: string;
-  target_id: string;
-  agent_id: string;
-  reason: NotificationReason;
-  entry_count: number;
-  last_entry_id: string;
-  payload: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_ms: number;
-}
-
 export class Notifier implements Lifecycle {
-  private readonly stmt;
+  private readonly rows: NotificationRows;
+  private readonly attempts: DeliveryAttempts;
   private readonly schedule: TimerSchedule;
   /** Targets with an open coalescing window -> when it closes. */
   private readonly windows = new Map<string, number>();
   /** Targets with an open window -> how many entries arrived in it (maxEntries). */
   private readonly windowCounts = new Map<string, number>();
-  private readonly inFlight = new Set<string>();
-  private readonly running = new Set<Promise<void>>();
-  private readonly random: () => number;
-  /** Aborted at stop: attempts under way end at once instead of holding up shutdown. */
-  private readonly shutdown = new AbortController();
 
   constructor(private readonly deps: NotifierDeps) {
-    const db: Database.Database = deps.store.db;
-    this.stmt = {
-      insert: db.prepare(
-        `INSERT INTO inbox_notifications (notification_id, target_id, agent_id, reason, entry_count, first_entry_id, last_entry_id, payload, status, next_attempt_ms, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
-      ),
-      head: db.prepare("SELECT * FROM inbox_notifications WHERE target_id = ? AND status = 'pending' ORDER BY seq LIMIT 1"),
-      attempted: db.prepare('UPDATE inbox_notifications SET attempts = attempts + 1, updated_ms = ? WHERE notification_id = ?'),
-      sent: db.prepare("UPDATE inbox_notifications SET status = 'sent', sent_ms = ?, last_error = NULL, updated_ms = ? WHERE notification_id = ?"),
-      retry: db.prepare('UPDATE inbox_notifications SET next_attempt_ms = ?, last_error = ?, updated_ms = ? WHERE notification_id = ?'),
-      dueNow: db.prepare("UPDATE inbox_notifications SET next_attempt_ms = ?, updated_ms = ? WHERE target_id = ? AND status = 'pending'"),
-      removeTarget: db.prepare('DELETE FROM inbox_notifications WHERE target_id = ?'),
-      removeAgent: db.prepare('DELETE FROM inbox_notifications WHERE agent_id = ?'),
-      gc: db.prepare("DELETE FROM inbox_notifications WHERE status <> 'pending' AND updated_ms < ?"),
-      list: db.prepare('SELECT * FROM inbox_notifications WHERE target_id = ? ORDER BY seq'),
-    };
+    const { store, clock, ids, entries, targets } = deps;
+    this.rows = new NotificationRows({ store, clock, ids, entries, targets });
+    this.attempts = new DeliveryAttempts({
+      store,
+      clock,
+      logger: deps.logger,
+      settings: deps.settings,
+      targets,
+      rows: this.rows,
+      deliverers: deps.deliverers,
+      random: deps.random ?? Math.random,
+      tracer: deps.tracer,
+      settled: (targetId) => this.reschedule(targetId),
+    });
     this.schedule = new TimerSchedule(deps.clock, () => void this.runDue());
-    this.random = deps.random ?? Math.random;
     deps.entries.onCreated((entries) => this.onEntries(entries));
     deps.targets.onDeleted((targetId) => this.forgetTarget(targetId));
     deps.agents.onDeleted((agentId) => {
-      this.stmt.removeAgent.run(agentId);
+      this.rows.removeAgent(agentId);
     });
   }
 
@@ -211,7 +102,7 @@ export class Notifier implements Lifecycle {
     this.schedule.stop();
     this.windows.clear();
     this.windowCounts.clear();
-    this.shutdown.abort();
+    this.attempts.abort();
     await this.idle();
   }
 
@@ -257,69 +148,14 @@ export class Notifier implements Lifecycle {
     if (row && row.status === 'active' && !this.isPaused(row.agent_id)) this.openWindow(row, this.deps.clock.now(), 0);
   }
 
-  /**
-   * Store one pending notification row for the target and move its `queued_through` cursor to
-   * the payload's last entry, inside the caller's transaction. `make` builds the payload around
-   * the header (the notification id, the reason, the time).
-   */
+  /** Queue one row for the target (digests.ts): see NotificationRows.queue. */
   queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader) => NotificationPayload): NotificationSummary {
-    const now = this.deps.clock.now();
-    const notificationId = notificationIdFrom(this.deps.ids.make('entry'));
-    const p = make({ notificationId, agentId: row.agent_id, targetId: row.target_id, reason, createdAt: isoAt(now) });
-    this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
-    this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
-    return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
+    return this.rows.queue(row, reason, make);
   }
 
-  /**
-   * Turn the target's unacknowledged entries after its `queued_through` cursor into one pending
-   * row and move the cursor, inside the caller's transaction (the coalescing flush, or a resume's
-   * catch-up, which must be persisted before the pause is cleared). Null when there is nothing new.
-   */
-  queueUnnotified(row: TargetRow, reason: NotificationReason): NotificationSummary | null {
-    const listed: InboxEntry[] = [];
-    let count = 0;
-    let first: string | null = null;
-    let last: string | null = null;
-    let cursor = row.queued_through ?? undefined;
-    for (;;) {
-      const page = this.deps.entries.unacked(row.agent_id, { ...(cursor ? { afterEntryId: cursor } : {}), limit: SCAN_PAGE });
-      for (const e of page) {
-        if (listed.length < MAX_LISTED) listed.push(e);
-        first ??= e.entryId;
-        last = e.entryId;
-        count++;
-      }
-      if (page.length < SCAN_PAGE || count >= MAX_COVERED) break;
-      cursor = last!;
-    }
-    if (count === 0 || first === null || last === null) return null;
-    const [firstEntryId, lastEntryId] = [first, last];
-    return this.queue(row, reason, (h) => ({
-      type: 'inbox.entries',
-      notificationId: h.notificationId,
-      agentId: h.agentId,
-      targetId: h.targetId,
-      reason,
-      entryCount: count,
-      firstEntryId,
-      lastEntryId,
-      truncated: count > listed.length,
-      entries: listed,
-      createdAt: h.createdAt,
-    }));
-  }
-
-  /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */
+  /** A resume's catch-up (pause.ts): every entry not yet notified, in as few rows as MAX_COVERED allows. */
   queueAllUnnotified(targetId: string, reason: NotificationReason): NotificationSummary[] {
-    const queued: NotificationSummary[] = [];
-    for (;;) {
-      const row = this.deps.targets.find(targetId);
-      const summary = row ? this.queueUnnotified(row, reason) : null;
-      if (!summary) return queued;
-      queued.push(summary);
-      if (summary.entryCount < MAX_COVERED) return queued;
-    }
+    return this.rows.queueAllUnnotified(targetId, reason);
   }
 
   // --- delivery ----------------------------------------------------------------------------------
@@ -353,7 +189,7 @@ export class Notifier implements Lifecycle {
 
   /** Resolves when every attempt under way has finished (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.attempts.idle();
   }
 
   /** Wake targets now (after a resume): their due rows are attempted on the next tick. */
@@ -363,25 +199,17 @@ export class Notifier implements Lifecycle {
 
   /** Make the target's pending rows due now (a recovery resets the backoff). Inside the caller's transaction. */
   resetBackoff(targetId: string): void {
-    const now = this.deps.clock.now();
-    this.stmt.dueNow.run(now, now, targetId);
+    this.rows.resetBackoff(targetId);
   }
 
   /** Rows of a target, oldest first (tests, diagnostics). */
   notificationsOf(targetId: string): Array<{ notificationId: string; status: string; reason: string; entryCount: number; attempts: number }> {
-    return (this.stmt.list.all(targetId) as NotificationRow[]).map((r) => ({
-      notificationId: r.notification_id,
-      status: r.status,
-      reason: r.reason,
-      entryCount: r.entry_count,
-      attempts: r.attempts,
-    }));
+    return this.rows.of(targetId);
   }
 
   /** Remove delivered and failed rows older than NOTIFICATION_RETENTION_MS. */
   gc(): Record<string, number> {
-    const cutoff = this.deps.clock.now() - NOTIFICATION_RETENTION_MS;
-    return { notificationsRemoved: this.deps.store.tx(() => this.stmt.gc.run(cutoff).changes) };
+    return this.rows.gc();
   }
 
   private flush(targetId: string): void {
@@ -390,7 +218,7 @@ export class Notifier implements Lifecycle {
         const row = this.deps.targets.find(targetId);
         // A target that switched to a digest while its window was open: the digest lists them.
         if (!row || row.status !== 'active' || this.isPaused(row.agent_id) || this.deps.policyOf(row).mode === 'digest') return;
-        this.queueAllUnnotified(targetId, 'entries');
+        this.rows.queueAllUnnotified(targetId, 'entries');
       });
     } catch (err) {
       this.deps.logger.error({ err, targetId }, 'queueing an inbox notification failed');
@@ -399,94 +227,12 @@ export class Notifier implements Lifecycle {
 
   /** Start the head row's attempt if the target may be notified now; null otherwise. */
   private attempt(targetId: string): Promise<void> | null {
-    if (this.inFlight.has(targetId)) return null;
+    if (this.attempts.busy(targetId)) return null;
     const row = this.deps.targets.find(targetId);
     if (!row || row.status !== 'active' || this.isPaused(row.agent_id)) return null;
-    const head = this.stmt.head.get(targetId) as NotificationRow | undefined;
+    const head = this.rows.head(targetId);
     if (!head || head.next_attempt_ms > this.deps.clock.now()) return null;
-    const deliverer = this.deps.deliverers[row.kind];
-    const pending: PendingNotification = {
-      notificationId: head.notification_id,
-      targetId,
-      agentId: row.agent_id,
-      attempts: head.attempts + 1,
-      payload: JSON.parse(head.payload) as NotificationPayload,
-      body: head.payload,
-    };
-    const target = this.deps.targets.withSecret(row);
-    this.inFlight.add(targetId);
-    // Ids and kinds only: never the URL, the secret or the pane.
-    const span = this.deps.tracer?.startSpan('inbox.delivery', {
-      'svc.inbox.agent_id': row.agent_id,
-      'svc.inbox.target_id': targetId,
-      'svc.inbox.target_kind': row.kind,
-      'svc.inbox.notification_id': head.notification_id,
-      'svc.inbox.attempt': pending.attempts,
-    });
-    const run = (async () => {
-      let outcome: AttemptOutcome = { ok: false, error: 'not attempted' };
-      try {
-        if (deliverer.transactional) {
-          this.deps.store.tx(() => {
-            this.markAttempted(head);
-            try {
-              outcome = this.deps.store.tx(() => deliverer.deliver(target, pending, this.shutdown.signal) as AttemptOutcome);
-            } catch (err) {
-              outcome = { ok: false, error: (err as Error).message };
-            }
-            this.record(head, outcome);
-          });
-        } else {
-          this.deps.store.tx(() => this.markAttempted(head));
-          try {
-            outcome = await deliverer.deliver(target, pending, this.shutdown.signal);
-          } catch (err) {
-            outcome = { ok: false, error: (err as Error).message };
-          }
-          this.deps.store.tx(() => this.record(head, outcome));
-        }
-      } catch (err) {
-        this.deps.logger.error({ err, targetId }, 'recording an inbox notification attempt failed');
-      } finally {
-        span?.end(outcome.ok ? 'ok' : 'error', outcome.ok ? undefined : outcome.error);
-        this.inFlight.delete(targetId);
-        this.reschedule(targetId);
-      }
-    })();
-    this.running.add(run);
-    void run.finally(() => this.running.delete(run));
-    return run;
-  }
-
-  private markAttempted(head: NotificationRow): void {
-    this.stmt.attempted.run(this.deps.clock.now(), head.notification_id);
-    this.deps.targets.markAttempted(head.target_id);
-  }
-
-  /** The outcome of one attempt, in a transaction. The target row may be gone (deleted meanwhile). */
-  private record(head: NotificationRow, outcome: AttemptOutcome): void {
-    const now = this.deps.clock.now();
-    if (!this.deps.targets.find(head.target_id)) return;
-    if (outcome.ok) {
-      this.stmt.sent.run(now, now, head.notification_id);
-      this.deps.targets.markSucceeded(head.target_id, head.last_entry_id);
-      return;
-    }
-    const { max_failures, retry_initial_ms, retry_max_ms } = this.deps.settings();
-    const failures = this.deps.targets.markFailed(head.target_id, outcome.error);
-    const offline = outcome.gone ? 'gone' : failures >= max_failures ? 'max_failures' : null;
-    if (offline) {
-      this.deps.targets.markOffline(head.target_id, offline);
-      // Due at once when a resume recovers the target.
-      this.stmt.retry.run(now, outcome.error, now, head.notification_id);
-      this.deps.logger.warn({ targetId: head.target_id, reason: offline, failures }, 'inbox target went offline');
-      return;
-    }
-    const delay =
-      outcome.retryAfterMs !== undefined
-        ? Math.min(outcome.retryAfterMs, retry_max_ms)
-        : backoffDelay(failures, retry_initial_ms, retry_max_ms, this.random);
-    this.stmt.retry.run(now + delay, outcome.error, now, head.notification_id);
+    return this.attempts.run(row, head);
   }
 
   /** Schedule the target's next moment: its window closing or its head row falling due. */
@@ -494,8 +240,8 @@ export class Notifier implements Lifecycle {
     let due = this.windows.get(targetId) ?? Number.POSITIVE_INFINITY;
     const row = this.deps.targets.find(targetId);
     // Offline targets and paused agents get no attempts: a resume wakes them again.
-    if (row && row.status === 'active' && !this.inFlight.has(targetId) && !this.isPaused(row.agent_id)) {
-      const head = this.stmt.head.get(targetId) as NotificationRow | undefined;
+    if (row && row.status === 'active' && !this.attempts.busy(targetId) && !this.isPaused(row.agent_id)) {
+      const head = this.rows.head(targetId);
       if (head) due = Math.min(due, head.next_attempt_ms);
     }
     if (due === Number.POSITIVE_INFINITY) this.schedule.remove(targetId);
@@ -503,7 +249,7 @@ export class Notifier implements Lifecycle {
   }
 
   private forgetTarget(targetId: string): void {
-    this.stmt.removeTarget.run(targetId);
+    this.rows.removeTarget(targetId);
     this.deps.store.afterCommit(() => {
       this.windows.delete(targetId);
       this.windowCounts.delete(targetId);
@@ -518,19 +264,4 @@ export class Notifier implements Lifecycle {
       return true;
     }
   }
-}
-
-/**
- * Delay before the next attempt after `failures` consecutive failures: retry_initial_ms doubling
- * per failure, capped at retry_max_ms, drawn from [d/2, d] ("equal jitter") so that many targets
- * failing together do not retry in lockstep, while a delay never exceeds its cap.
- */
-export function backoffDelay(failures: number, initialMs: number, maxMs: number, random: () => number): number {
-  const exp = Math.min(maxMs, initialMs * 2 ** Math.min(Math.max(0, failures - 1), 40));
-  return Math.round(exp / 2 + (random() * exp) / 2);
-}
-
-/** Notification ids: `ntf_` + a ULID (used as the webhook-id). */
-function notificationIdFrom(anyId: string): string {
-  return `ntf_${anyId.slice(anyId.indexOf('_') + 1)}`;
 }

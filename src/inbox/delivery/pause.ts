@@ -26,10 +26,11 @@
  */
 import { KeyedSerial } from '../../core/serial.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgent, InboxAgents } from '../entries/agents.js';
+import type { InboxAgent, InboxAgents } from '../entries/index.js';
 import type { Digests } from './digests.js';
-import type { NotificationSummary, Notifier } from './notifier.js';
-import type { Target, TargetRow, TargetService } from './targets.js';
+import type { Notifier } from './notifier.js';
+import type { TargetService } from './targets.js';
+import type { NotificationSummary, Target, TargetRow } from './types.js';
 
 export interface ResumeResult extends InboxAgent {
   /** Targets taken from offline back to active by this call. */

@@ -18,10 +18,11 @@
  */
 import { errors } from '../../core/errors.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgent, InboxAgents } from '../entries/agents.js';
+import type { AggregationPolicy } from '../types.js';
+import type { InboxAgent, InboxAgents } from '../entries/index.js';
 import type { DeliveryPause } from './pause.js';
-import type { AggregationPolicy } from './aggregation.js';
-import type { CreatedTarget, Target, TargetService } from './targets.js';
+import type { TargetService } from './targets.js';
+import type { CreatedTarget, Target } from './types.js';
 import { findTerminal, isSessionBound, type TerminalRegistration } from './terminal-sessions.js';
 
 export interface RegisterInput {

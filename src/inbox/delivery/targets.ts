@@ -1,6 +1,6 @@
 /**
  * Activation targets of an inbox agent (spec/inbox.md Targets; CONTRACT.md section 9): where its
- * notifications go. Three kinds, each delivered by one module in ./delivery/:
+ * notifications go. Three kinds, each delivered by one module (webhook.ts, terminal.ts, runtime.ts):
  * - `webhook` {url, secret?}: a signed POST (Standard Webhooks); the secret `whsec_…` is generated
  *   when absent and returned once, in the creation answer only;
  * - `terminal` {tmuxTarget, tmuxSocket?}: a line typed into a tmux pane; one bound by a terminal
@@ -18,14 +18,10 @@ import { errors } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import type { SecretStore } from '../../store/secrets.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgents } from '../entries/agents.js';
+import type { AggregationPolicy } from '../types.js';
+import { readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
 import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
-import { readPolicy, writePolicy, type AggregationPolicy } from './aggregation.js';
-
-export const TARGET_KINDS = ['webhook', 'terminal', 'runtime'] as const;
-export type TargetKind = (typeof TARGET_KINDS)[number];
-export const TARGET_STATUSES = ['active', 'offline'] as const;
-export type TargetStatus = (typeof TARGET_STATUSES)[number];
+import type { CreatedTarget, Target, TargetRow, TargetWithSecret } from './types.js';
 
 export type CreateTargetInput = (
   | { kind: 'webhook'; url: string; secret?: string | undefined }
@@ -35,70 +31,6 @@ export type CreateTargetInput = (
   /** The target's own aggregation policy, normalized (aggregation.ts); absent or null: the agent's. */
   aggregation?: AggregationPolicy | null | undefined;
 };
-
-export interface Target {
-  targetId: string;
-  agentId: string;
-  kind: TargetKind;
-  url: string | null;
-  tmuxTarget: string | null;
-  tmuxSocket: string | null;
-  runtimeAgentId: string | null;
-  /**
-   * AgentInbox's terminal target fields, which its client matches to find the current agent:
-   * `backend` is `tmux` for every terminal target; `tmuxPaneId` is the pane when `tmuxTarget` is
-   * a pane id of the daemon's tmux server (no `tmuxSocket`); the rest come from a terminal
-   * registration (null otherwise).
-   */
-  backend: 'tmux' | null;
-  tmuxPaneId: string | null;
-  runtimeKind: string | null;
-  runtimeSessionId: string | null;
-  runtimePid: number | null;
-  tty: string | null;
-  termProgram: string | null;
-  itermSessionId: string | null;
-  status: TargetStatus;
-  /** `gone` (410), `max_failures`; null while active. */
-  offlineReason: string | null;
-  consecutiveFailures: number;
-  lastError: string | null;
-  /** Highest entry id in a delivered notification (never replayed by catch-up). */
-  notifiedThroughEntryId: string | null;
-  lastAttemptAt: string | null;
-  lastSuccessAt: string | null;
-  /** The target's own aggregation policy; null: it follows its agent's. */
-  aggregation: AggregationPolicy | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The creation answer: the only place a webhook secret is ever shown. */
-export type CreatedTarget = Target & { secret?: string };
-
-/** What delivery modules get: the record plus the signing secret. */
-export interface TargetWithSecret extends Target {
-  secret: string | null;
-}
-
-export interface TargetRow {
-  target_id: string;
-  agent_id: string;
-  kind: TargetKind;
-  config: string;
-  status: TargetStatus;
-  offline_reason: string | null;
-  consecutive_failures: number;
-  last_error: string | null;
-  queued_through: string | null;
-  notified_through: string | null;
-  last_attempt_ms: number | null;
-  last_success_ms: number | null;
-  /** Own aggregation policy as canonical JSON; null: the agent's. */
-  aggregation: string | null;
-  created_ms: number;
-  updated_ms: number;
-}
 
 interface TargetConfig {
   url?: string;

@@ -11,7 +11,7 @@ import { isoAt, type Clock } from '../../core/clock.js';
 import { errors } from '../../core/errors.js';
 import { AGENT_ID_PATTERN, type IdGenerator } from '../../core/ids.js';
 import type { Store } from '../../store/store.js';
-import { readPolicy, writePolicy, type AggregationPolicy } from '../delivery/aggregation.js';
+import type { AggregationPolicy } from '../types.js';
 
 export interface InboxAgent {
   agentId: string;
@@ -24,9 +24,28 @@ export interface InboxAgent {
 
 export interface CreateInboxAgentInput {
   name?: string | null | undefined;
-  /** A normalized policy (aggregation.ts); absent or null: the default. */
+  /** A normalized policy (delivery/aggregation.ts); absent or null: the default. */
   aggregation?: AggregationPolicy | null | undefined;
 }
+
+/**
+ * An aggregation policy as the agents' and targets' `aggregation` columns keep it (canonical JSON;
+ * delivery/aggregation.ts normalizes it): stored JSON -> policy, parsed once per distinct string
+ * (policies are read on every new entry).
+ */
+const parsed = new Map<string, AggregationPolicy>();
+export function readPolicy(json: string | null): AggregationPolicy | null {
+  if (json === null) return null;
+  let p = parsed.get(json);
+  if (!p) {
+    if (parsed.size > 1000) parsed.clear();
+    p = JSON.parse(json) as AggregationPolicy;
+    parsed.set(json, p);
+  }
+  return p;
+}
+
+export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));
 
 export interface InboxAgentsDeps {
   store: Store;
@@ -124,7 +143,7 @@ export class InboxAgents {
     return readPolicy((this.stmt.aggregation.get(agentId) as string | null | undefined) ?? null);
   }
 
-  /** Set or clear (null) the agent's own policy, stored as given (aggregation.ts normalizes it). Throws 404 agent_not_found. */
+  /** Set or clear (null) the agent's own policy, stored as given (delivery/aggregation.ts normalizes it). Throws 404 agent_not_found. */
   setAggregation(agentId: string, policyJson: string | null): void {
     if (this.stmt.setAggregation.run(policyJson, agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
   }

@@ -16,7 +16,6 @@
  * Notifying the entry to the agent's targets is the notifier's job, gated by the delivery pause.
  */
 import type Database from 'better-sqlite3';
-import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../../core/clock.js';
 import { AppError, errors } from '../../core/errors.js';
@@ -26,6 +25,7 @@ import { TimerSchedule } from '../../runtime/timer-scheduler.js';
 import type { Store } from '../../store/store.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries } from './entries.js';
+import { checkTimezone, hostTimezone, nextRecurrence, parseCron } from './recurrence.js';
 
 export const SCHEDULE_KINDS = ['at', 'every', 'cron'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
@@ -89,42 +89,6 @@ export interface InboxTimersDeps {
   logger: Logger;
   agents: InboxAgents;
   entries: InboxEntries;
-}
-
-/** The daemon host's IANA time zone (the default `timezone`). */
-export function hostTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-/** Throws 400 invalid_timezone unless `tz` names an IANA zone. */
-export function checkTimezone(tz: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    throw errors.invalidTimezone(tz);
-  }
-}
-
-/** A paused croner job for `expr` in `timezone`; throws 400 invalid_cron (5 fields only, CONTRACT.md section 9). */
-export function parseCron(expr: string, timezone: string): Cron {
-  const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5) throw errors.invalidCron(expr, `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`);
-  try {
-    return new Cron(expr, { timezone, paused: true });
-  } catch (err) {
-    throw errors.invalidCron(expr, (err as Error).message);
-  }
-}
-
-/**
- * First occurrence strictly after `afterMs` of a recurrence: every `every` ms on the grid
- * anchored at `anchorMs`, or a cron expression in `timezone`; null when the cron never matches
- * again. Shared by timers and digests (digests.ts).
- */
-export function nextRecurrence(r: { every: number | null; cron: string | null; timezone: string }, anchorMs: number, afterMs: number): number | null {
-  if (r.every !== null) return anchorMs + Math.max(1, Math.floor((afterMs - anchorMs) / r.every) + 1) * r.every;
-  const next = parseCron(r.cron!, r.timezone).nextRun(new Date(afterMs));
-  return next ? next.getTime() : null;
 }
 
 /** First occurrence strictly after `afterMs`; null when there is none (an `at` already fired, a cron that never matches). */

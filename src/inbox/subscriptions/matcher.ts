@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { isoAt, type Clock } from '../../core/clock.js';
 import { LogLimiter } from '../../core/log-limiter.js';
 import type { Store } from '../../store/store.js';
-import type { EventMatch, InboxEntries } from '../entries/entries.js';
+import type { EventMatch, InboxEntries } from '../entries/index.js';
 import { CostBudget, EVAL_COST_BASE, PASS_COST_BASE, type CompiledFilter } from './filters.js';
 import type { StoredEvent, StreamService } from '../streams/index.js';
 

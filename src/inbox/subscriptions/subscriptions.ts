@@ -21,7 +21,7 @@ import { errors } from '../../core/errors.js';
 import type { IdGenerator } from '../../core/ids.js';
 import { TimerSchedule } from '../../runtime/timer-scheduler.js';
 import type { Store } from '../../store/store.js';
-import type { InboxAgents } from '../entries/agents.js';
+import type { InboxAgents } from '../entries/index.js';
 import { compileFilter, type FilterSpec } from './filters.js';
 import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';
 import type { SourceService } from '../sources/index.js';
