@@ -1,14 +1,13 @@
 /**
  * The inbox and event-source service (spec/inbox.md, CONTRACT.md section 9): composition of its
  * domain services over the shared store. No Fastify here; src/http/inbox/ mounts the routes.
- *
- * Parts:
- * - streams: hosts, sources, the stream backend (append with per-stream offsets, stats,
- *   compaction), remote-source modules in worker threads, the GitHub provider (providers/);
- * - subscriptions: inbox agents, subscriptions with filters, matching pushed on append, inbox
- *   entries, acks and watch;
- * - delivery: activation targets (webhook, terminal, runtime), aggregation policies,
- *   notifications and digests, the delivery pause, inbox timers.
+ * Each part is a folder whose index.ts is its public face (README.md says which does what):
+ * - streams/: the stream backend (append with per-stream offsets, stats), compaction;
+ * - sources/: hosts, sources, remote-source modules in worker threads, the GitHub provider;
+ * - entries/: inbox agents, their entries, acks and watch, inbox timers;
+ * - subscriptions/: subscriptions with filters, matching pushed on append;
+ * - delivery/: activation targets (webhook, terminal, runtime), aggregation policies,
+ *   notifications and digests, the delivery pause, AgentInbox-style registration.
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/load.js';
@@ -20,33 +19,23 @@ import type { CredentialStore } from '../store/credentials.js';
 import type { SecretStore } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Tracer } from '../telemetry/tracing.js';
-import { InboxAgents } from './agents.js';
-import { ACKED_RETENTION_MS, InboxEntries } from './entries.js';
-import { Matcher } from './matcher.js';
-import { CompactionService } from './compaction.js';
-import { HostService } from './hosts.js';
-import { RemoteModules } from './remote-sources.js';
-import { SourceCredentials } from './source-credentials.js';
-import { GithubWebhooks } from './providers/github-webhook.js';
-import { SourceService } from './sources.js';
-import { SqliteStreamBackend } from './sqlite-stream-backend.js';
-import { JetStreamBackend } from './jetstream/backend.js';
-import type { StreamBackend } from './stream-backend.js';
-import { StreamService } from './streams.js';
-import { SubscriptionService } from './subscriptions.js';
-import { InboxWatch } from './watch.js';
-import { AggregationPolicies } from './aggregation.js';
-import { DeliveryPause } from './delivery-pause.js';
-import { Digests } from './digests.js';
-import { RuntimeDelivery } from './delivery/runtime.js';
-import { TerminalDelivery } from './delivery/terminal.js';
-import { WebhookDelivery } from './delivery/webhook.js';
-import { runGc, type GcReport } from './gc.js';
-import { InboxTimers } from './inbox-timers.js';
-import { InboxStatus } from './inbox-status.js';
-import { NOTIFICATION_RETENTION_MS, Notifier } from './notifier.js';
-import { TargetService } from './targets.js';
-import { AgentRegistration } from './registration.js';
+import { InboxStatus } from './status.js';
+import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
+import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
+import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport } from './entries/index.js';
+import { Matcher, SubscriptionService } from './subscriptions/index.js';
+import {
+  AgentRegistration,
+  AggregationPolicies,
+  DeliveryPause,
+  Digests,
+  NOTIFICATION_RETENTION_MS,
+  Notifier,
+  RuntimeDelivery,
+  TargetService,
+  TerminalDelivery,
+  WebhookDelivery,
+} from './delivery/index.js';
 
 export interface InboxDeps {
   config: ResolvedConfig;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { openStreams } from '../../src/inbox/index.js';
-import type { StreamStats } from '../../src/inbox/stream-backend.js';
+import type { StreamStats } from '../../src/inbox/streams/types.js';
 import { startServices } from '../../src/services.js';
 import { startNats, type NatsCluster } from './nats.js';
 import { testServices, type TestServices } from './services.js';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
-import { TMUX_PANE_ID } from '../../src/inbox/terminal-sessions.js';
+import { TMUX_PANE_ID } from '../../src/inbox/delivery/terminal-sessions.js';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 import { requireTmux, tmuxAt } from '../helpers/inbox-delivery.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';

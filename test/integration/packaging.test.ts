@@ -14,7 +14,7 @@ describe('the npm package', () => {
   it('holds what the installed `svc` runs and nothing of the sources', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-    for (const needed of ['bin/svc.js', 'dist/cli/main.js', 'dist/daemon.js', 'dist/inbox/jetstream/backend.js', 'dist/console/app.js', 'dist/console/app.css', 'openapi/control-plane.json', 'openapi/inbox.json', 'config.example.toml', 'contrib/systemd/svc.service', 'README.md', 'docs/getting-started.md', 'docs/security.md', 'package.json']) {
+    for (const needed of ['bin/svc.js', 'dist/cli/main.js', 'dist/daemon.js', 'dist/inbox/streams/jetstream/backend.js', 'dist/console/app.js', 'dist/console/app.css', 'openapi/control-plane.json', 'openapi/inbox.json', 'config.example.toml', 'contrib/systemd/svc.service', 'README.md', 'docs/getting-started.md', 'docs/security.md', 'package.json']) {
       expect(files, needed).toContain(needed);
     }
     expect(files.filter((f) => /^(src|test|bench|node_modules)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);

@@ -8,8 +8,8 @@
  * (needs `npm run build` first), and the filter itself for a filter stored before the limits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileFilter, CostBudget } from '../../src/inbox/filters.js';
-import type { StoredEvent } from '../../src/inbox/streams.js';
+import { compileFilter, CostBudget } from '../../src/inbox/subscriptions/filters.js';
+import type { StoredEvent } from '../../src/inbox/streams/types.js';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any

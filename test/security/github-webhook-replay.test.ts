@@ -11,8 +11,8 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { githubWebhookRoutes } from '../../src/http/control/github-webhooks.js';
-import { GithubWebhooks } from '../../src/inbox/providers/github-webhook.js';
-import { SourceCredentials } from '../../src/inbox/source-credentials.js';
+import { GithubWebhooks } from '../../src/inbox/sources/github-webhook.js';
+import { SourceCredentials } from '../../src/inbox/sources/credentials.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { routeApp } from '../helpers/app.js';
 import { testServices, type TestServices } from '../helpers/services.js';
@@ -96,7 +96,7 @@ describe('a captured signed body sent again with fresh headers', () => {
 
   it('a webhook and the poll that sees the same state are one event', async () => {
     expect((await deliver('issues', issuesBody, 'state-1')).json()).toMatchObject({ eventId: 'issues:12:2030-01-01T10:00:00Z', appended: 1 });
-    const { issueLikeEvent } = await import('../../src/inbox/providers/github-events.js');
+    const { issueLikeEvent } = await import('../../src/inbox/sources/providers/github-events.js');
     const polled = issueLikeEvent({ owner: 'octo', repo: 'hello' }, JSON.parse(issuesBody).issue, { origin: 'poll' });
     expect(await t.s.inbox.streams.append(sourceId, [polled])).toMatchObject({ appended: 0, deduped: 1 });
   });

@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { WebhookDelivery } from '../../src/inbox/delivery/webhook.js';
-import type { PendingNotification } from '../../src/inbox/notifier.js';
-import type { TargetWithSecret } from '../../src/inbox/targets.js';
-import { GithubApi } from '../../src/inbox/providers/github-api.js';
+import type { PendingNotification, TargetWithSecret } from '../../src/inbox/delivery/types.js';
+import { GithubApi } from '../../src/inbox/sources/providers/github-api.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

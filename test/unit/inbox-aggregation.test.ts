@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildInboxSurface, type Surface } from '../../src/http/surfaces.js';
-import { COALESCE_MS } from '../../src/inbox/notifier.js';
+import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import { tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';

@@ -4,7 +4,8 @@
  * with a ManualClock; webhook targets on a real loopback receiver.
  */
 import { describe, expect, it } from 'vitest';
-import { COALESCE_MS, MAX_COVERED, MAX_LISTED } from '../../src/inbox/notifier.js';
+import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
+import { MAX_COVERED, MAX_LISTED } from '../../src/inbox/delivery/notifications.js';
 import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
 import type { TestServices } from '../helpers/services.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COALESCE_MS } from '../../src/inbox/notifier.js';
+import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import { errorOf, requireTmux, tick as tickAll, tmuxAt } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 import { waitFor } from '../helpers/daemon.js';

@@ -4,7 +4,8 @@
  * In-process services with a ManualClock; a real HTTP receiver on loopback.
  */
 import { describe, expect, it } from 'vitest';
-import { COALESCE_MS, backoffDelay } from '../../src/inbox/notifier.js';
+import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
+import { backoffDelay } from '../../src/inbox/delivery/attempts.js';
 import { parseRetryAfter, signWebhook } from '../../src/inbox/delivery/webhook.js';
 import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';

@@ -7,9 +7,10 @@
  * services with a ManualClock (never a real sleep); webhook targets on a real loopback receiver.
  */
 import { describe, expect, it } from 'vitest';
-import type { AggregationPolicyInput } from '../../src/inbox/aggregation.js';
+import type { AggregationPolicyInput } from '../../src/inbox/delivery/aggregation.js';
 import { terminalLine } from '../../src/inbox/delivery/terminal.js';
-import { COALESCE_MS, type PendingNotification } from '../../src/inbox/notifier.js';
+import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
+import type { PendingNotification } from '../../src/inbox/delivery/types.js';
 import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
 import type { TestServices } from '../helpers/services.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';

@@ -5,7 +5,7 @@
  * github sources through the source service (the module in a worker, from dist/: build first).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { poll, type GithubCursor, type PollInput } from '../../src/inbox/providers/github.js';
+import { poll, type GithubCursor, type PollInput } from '../../src/inbox/sources/providers/github.js';
 import { waitFor } from '../helpers/daemon.js';
 import { comment, issue, pullRequest, startFakeGithub, workflowRun, type FakeGithub } from '../helpers/fake-github.js';
 import { testServices, type TestServices } from '../helpers/services.js';

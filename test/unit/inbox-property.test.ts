@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { InboxEntry } from '../../src/inbox/entries.js';
-import type { WatchConnection } from '../../src/inbox/watch.js';
+import type { InboxEntry } from '../../src/inbox/entries/entries.js';
+import type { WatchConnection } from '../../src/inbox/entries/watch.js';
 import { BACKENDS, useBackend, type BackendEnv } from '../helpers/stream-backends.js';
 
 type Cmd =

@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TerminalDelivery } from '../../src/inbox/delivery/terminal.js';
-import type { PendingNotification } from '../../src/inbox/notifier.js';
-import type { TargetWithSecret } from '../../src/inbox/targets.js';
-import { TMUX_PANE_ID, type TerminalRegistration } from '../../src/inbox/terminal-sessions.js';
+import type { PendingNotification, TargetWithSecret } from '../../src/inbox/delivery/types.js';
+import { TMUX_PANE_ID, type TerminalRegistration } from '../../src/inbox/delivery/terminal-sessions.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let t: TestServices;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IDLE_AUTO_PAUSE_MS } from '../../src/inbox/remote-sources.js';
+import { IDLE_AUTO_PAUSE_MS } from '../../src/inbox/sources/remote-sources.js';
 import { ROOT, waitFor } from '../helpers/daemon.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 

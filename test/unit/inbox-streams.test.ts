@@ -4,14 +4,14 @@
  * nats-server). Remote-source modules are in inbox-streams-remote.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CompactionService } from '../../src/inbox/compaction.js';
-import type { StreamBackend } from '../../src/inbox/stream-backend.js';
-import { StreamService, type StoredEvent } from '../../src/inbox/streams.js';
+import { CompactionService } from '../../src/inbox/streams/compaction.js';
+import type { StoredEvent, StreamBackend } from '../../src/inbox/streams/types.js';
+import { StreamService } from '../../src/inbox/streams/streams.js';
 import type { TestServices } from '../helpers/services.js';
 import { BACKENDS, useBackend } from '../helpers/stream-backends.js';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import type { JetStreamBackend } from '../../src/inbox/jetstream/backend.js';
+import type { JetStreamBackend } from '../../src/inbox/streams/jetstream/backend.js';
 
 describe.each(BACKENDS)('%s backend', (backend) => {
   const env = useBackend(backend);

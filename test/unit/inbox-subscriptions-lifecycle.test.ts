@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
-import type { WatchConnection } from '../../src/inbox/watch.js';
-import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions.js';
+import type { WatchConnection } from '../../src/inbox/entries/watch.js';
+import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions/subscriptions.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { compileFilter, type FilterSpec } from '../../src/inbox/filters.js';
-import type { EventInput, StoredEvent } from '../../src/inbox/streams.js';
-import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions.js';
+import { compileFilter, type FilterSpec } from '../../src/inbox/subscriptions/filters.js';
+import type { EventInput } from '../../src/inbox/streams/streams.js';
+import type { StoredEvent } from '../../src/inbox/streams/types.js';
+import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions/subscriptions.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let open: TestServices[] = [];

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { IdGenerator } from '../../src/core/ids.js';
-import { InboxAgents } from '../../src/inbox/agents.js';
-import { InboxEntries } from '../../src/inbox/entries.js';
-import { InboxWatch, type WatchConnection } from '../../src/inbox/watch.js';
+import { InboxAgents } from '../../src/inbox/entries/agents.js';
+import { InboxEntries } from '../../src/inbox/entries/entries.js';
+import { InboxWatch, type WatchConnection } from '../../src/inbox/entries/watch.js';
 import { Store } from '../../src/store/store.js';
 
 class Conn implements WatchConnection {

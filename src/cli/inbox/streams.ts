@@ -4,7 +4,7 @@
  * is left, printing progress on stderr after each call.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CompactionResult } from '../../inbox/compaction.js';
+import type { CompactionResult } from '../../inbox/streams/index.js';
 import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags } from '../client.js';
 import { action, print, record, table } from '../output.js';
 import { intArg } from '../control/index.js';

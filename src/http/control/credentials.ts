@@ -8,7 +8,7 @@ import { credentialReferences } from '../../config/runtime-config.js';
 import { errors } from '../../core/errors.js';
 import type { Services } from '../../services.js';
 import { CredentialStoreError, type CredentialStatus } from '../../store/credentials.js';
-import { inboxCredentialUses } from '../../inbox/source-credentials.js';
+import { inboxCredentialUses } from '../../inbox/sources/index.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { CredentialListResponse, CredentialParams, CredentialResponse, SetCredentialBody } from '../schemas/index.js';
 

@@ -5,7 +5,7 @@
  * (src/inbox/providers/github-webhook.ts says what a caller may lie about and what it gets).
  */
 import { z } from 'zod';
-import { WEBHOOK_BODY_LIMIT } from '../../inbox/providers/github-webhook.js';
+import { WEBHOOK_BODY_LIMIT } from '../../inbox/sources/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 

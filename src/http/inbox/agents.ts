@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/index.js';
 import { errors } from '../../core/errors.js';
-import type { TerminalRegistration } from '../../inbox/terminal-sessions.js';
+import type { TerminalRegistration } from '../../inbox/delivery/index.js';
 import {
   CreatedInboxAgent,
   CreateInboxAgentBody,

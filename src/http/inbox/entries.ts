@@ -1,7 +1,7 @@
 /** The inbox of an agent: entries, direct items, watch, acks, compaction (spec/inbox.md Inbox; CONTRACT.md section 9). */
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/errors.js';
-import type { AckForm } from '../../inbox/entries.js';
+import type { AckForm } from '../../inbox/entries/index.js';
 import type { Services } from '../../services.js';
 import { openStream } from '../control/index.js';
 import { defineRoute, type AnyRoute } from '../route.js';

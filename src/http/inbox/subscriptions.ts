@@ -1,5 +1,5 @@
 /** Subscriptions (spec/inbox.md Subscriptions; CONTRACT.md section 9). */
-import type { ResetInput } from '../../inbox/subscriptions.js';
+import type { ResetInput } from '../../inbox/subscriptions/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/index.js';

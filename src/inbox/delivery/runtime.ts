@@ -8,8 +8,7 @@
 import { AppError } from '../../core/errors.js';
 import { deriveProvenance } from '../../core/provenance.js';
 import type { Ingress } from '../../runtime/agents/index.js';
-import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
-import type { TargetWithSecret } from '../targets.js';
+import type { AttemptOutcome, Deliverer, PendingNotification, TargetWithSecret } from './types.js';
 
 export class RuntimeDelivery implements Deliverer {
   readonly transactional = true;

@@ -7,9 +7,8 @@
  * A missing tmux binary, server or pane is a failed attempt like any other.
  */
 import { execFile } from 'node:child_process';
-import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
-import type { TargetWithSecret } from '../targets.js';
-import { isSessionBound, isTmuxPaneId } from '../terminal-sessions.js';
+import type { AttemptOutcome, Deliverer, PendingNotification, TargetWithSecret } from './types.js';
+import { isSessionBound, isTmuxPaneId } from './terminal-sessions.js';
 
 /** Longest line typed; longer summaries are cut with an ellipsis. */
 const MAX_LINE = 400;

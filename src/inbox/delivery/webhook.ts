@@ -12,8 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { readBody } from '../../core/bounded-body.js';
 import type { Clock } from '../../core/clock.js';
-import type { AttemptOutcome, Deliverer, PendingNotification } from '../notifier.js';
-import type { TargetWithSecret } from '../targets.js';
+import type { AttemptOutcome, Deliverer, PendingNotification, TargetWithSecret } from './types.js';
 
 /** What of a receiver's answer is read (to reuse the connection); the rest is dropped with it. */
 const RECEIVER_BODY_MAX = 64 * 1024;

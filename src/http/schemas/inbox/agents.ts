@@ -9,7 +9,7 @@ import { ListLimit, QueryBool, withAliases } from '../common.js';
 import { AggregationPolicyBody } from './aggregation.js';
 import { CreatedTarget, Target, WebhookUrl } from './delivery.js';
 import { InboxAgent } from './subscriptions.js';
-import { TMUX_PANE_ID } from '../../../inbox/terminal-sessions.js';
+import { TMUX_PANE_ID } from '../../../inbox/delivery/index.js';
 
 const AgentRecord = InboxAgent.extend({
   status: z.literal('active').openapi({ description: 'always active: svc inbox agents have no offline state (see deliveryPaused and each target status)' }),

@@ -10,8 +10,8 @@ import {
   MAX_POLICY_ENTRIES,
   MAX_WINDOW_MS,
   MIN_DIGEST_EVERY_MS,
-} from '../../../inbox/aggregation.js';
-import { TARGET_KINDS } from '../../../inbox/targets.js';
+  TARGET_KINDS,
+} from '../../../inbox/delivery/index.js';
 
 const Entries = z.number().int().min(1).max(MAX_POLICY_ENTRIES);
 

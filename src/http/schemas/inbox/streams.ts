@@ -1,8 +1,7 @@
 /** Hosts, sources, streams, append and compaction (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
 import { z } from 'zod';
-import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT } from '../../../inbox/compaction.js';
-import { HOST_TYPES } from '../../../inbox/hosts.js';
-import { EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../../inbox/streams.js';
+import { HOST_TYPES } from '../../../inbox/sources/index.js';
+import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT, EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../../inbox/streams/index.js';
 import { ListLimit, OpenObject, QueryBool, withAliases } from '../common.js';
 
 const Name = z.string().min(1).max(512);

@@ -1,0 +1,196 @@
+/**
+ * The durable notification rows (inbox_notifications): how a target's new entries become ONE
+ * pending row (a burst of events is one notification: it lists up to MAX_LISTED entries and
+ * counts them all) and move the target's `queued_through` cursor in the same transaction, and
+ * the row states an attempt moves through (pending, then sent or, kept until gc, failed).
+ * The notifier (notifier.ts) decides when rows are queued and attempted; this file only reads and
+ * writes them, inside the caller's transaction.
+ */
+import type Database from 'better-sqlite3';
+import { isoAt, type Clock } from '../../core/clock.js';
+import type { IdGenerator } from '../../core/ids.js';
+import type { Store } from '../../store/store.js';
+import type { InboxEntries, InboxEntry } from '../entries/index.js';
+import type { TargetService } from './targets.js';
+import type { NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetRow } from './types.js';
+
+/** Entries listed in one notification; the rest are counted (`entryCount`, `truncated`). */
+export const MAX_LISTED = 50;
+/** Page size when scanning for unnotified entries. */
+const SCAN_PAGE = 500;
+/**
+ * Entries one notification covers at most: a larger backlog (a long pause) becomes several
+ * notifications of this size, so one transaction never reads an unbounded backlog.
+ */
+export const MAX_COVERED = 10_000;
+/** Delivered and failed rows older than this are removed by gc. */
+export const NOTIFICATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export interface NotificationRow {
+  notification_id: string;
+  target_id: string;
+  agent_id: string;
+  reason: NotificationReason;
+  entry_count: number;
+  last_entry_id: string;
+  payload: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_ms: number;
+}
+
+export interface NotificationRowsDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  entries: InboxEntries;
+  targets: TargetService;
+}
+
+export class NotificationRows {
+  private readonly stmt;
+
+  constructor(private readonly deps: NotificationRowsDeps) {
+    const db: Database.Database = deps.store.db;
+    this.stmt = {
+      insert: db.prepare(
+        `INSERT INTO inbox_notifications (notification_id, target_id, agent_id, reason, entry_count, first_entry_id, last_entry_id, payload, status, next_attempt_ms, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      ),
+      head: db.prepare("SELECT * FROM inbox_notifications WHERE target_id = ? AND status = 'pending' ORDER BY seq LIMIT 1"),
+      attempted: db.prepare('UPDATE inbox_notifications SET attempts = attempts + 1, updated_ms = ? WHERE notification_id = ?'),
+      sent: db.prepare("UPDATE inbox_notifications SET status = 'sent', sent_ms = ?, last_error = NULL, updated_ms = ? WHERE notification_id = ?"),
+      retry: db.prepare('UPDATE inbox_notifications SET next_attempt_ms = ?, last_error = ?, updated_ms = ? WHERE notification_id = ?'),
+      dueNow: db.prepare("UPDATE inbox_notifications SET next_attempt_ms = ?, updated_ms = ? WHERE target_id = ? AND status = 'pending'"),
+      removeTarget: db.prepare('DELETE FROM inbox_notifications WHERE target_id = ?'),
+      removeAgent: db.prepare('DELETE FROM inbox_notifications WHERE agent_id = ?'),
+      gc: db.prepare("DELETE FROM inbox_notifications WHERE status <> 'pending' AND updated_ms < ?"),
+      list: db.prepare('SELECT * FROM inbox_notifications WHERE target_id = ? ORDER BY seq'),
+    };
+  }
+
+  // --- queueing ----------------------------------------------------------------------------------
+
+  /**
+   * Store one pending notification row for the target and move its `queued_through` cursor to
+   * the payload's last entry, inside the caller's transaction. `make` builds the payload around
+   * the header (the notification id, the reason, the time).
+   */
+  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader) => NotificationPayload): NotificationSummary {
+    const now = this.deps.clock.now();
+    const notificationId = notificationIdFrom(this.deps.ids.make('entry'));
+    const p = make({ notificationId, agentId: row.agent_id, targetId: row.target_id, reason, createdAt: isoAt(now) });
+    this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
+    this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
+    return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
+  }
+
+  /**
+   * Turn the target's unacknowledged entries after its `queued_through` cursor into one pending
+   * row and move the cursor, inside the caller's transaction (the coalescing flush, or a resume's
+   * catch-up, which must be persisted before the pause is cleared). Null when there is nothing new.
+   */
+  queueUnnotified(row: TargetRow, reason: NotificationReason): NotificationSummary | null {
+    const listed: InboxEntry[] = [];
+    let count = 0;
+    let first: string | null = null;
+    let last: string | null = null;
+    let cursor = row.queued_through ?? undefined;
+    for (;;) {
+      const page = this.deps.entries.unacked(row.agent_id, { ...(cursor ? { afterEntryId: cursor } : {}), limit: SCAN_PAGE });
+      for (const e of page) {
+        if (listed.length < MAX_LISTED) listed.push(e);
+        first ??= e.entryId;
+        last = e.entryId;
+        count++;
+      }
+      if (page.length < SCAN_PAGE || count >= MAX_COVERED) break;
+      cursor = last!;
+    }
+    if (count === 0 || first === null || last === null) return null;
+    const [firstEntryId, lastEntryId] = [first, last];
+    return this.queue(row, reason, (h) => ({
+      type: 'inbox.entries',
+      notificationId: h.notificationId,
+      agentId: h.agentId,
+      targetId: h.targetId,
+      reason,
+      entryCount: count,
+      firstEntryId,
+      lastEntryId,
+      truncated: count > listed.length,
+      entries: listed,
+      createdAt: h.createdAt,
+    }));
+  }
+
+  /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */
+  queueAllUnnotified(targetId: string, reason: NotificationReason): NotificationSummary[] {
+    const queued: NotificationSummary[] = [];
+    for (;;) {
+      const row = this.deps.targets.find(targetId);
+      const summary = row ? this.queueUnnotified(row, reason) : null;
+      if (!summary) return queued;
+      queued.push(summary);
+      if (summary.entryCount < MAX_COVERED) return queued;
+    }
+  }
+
+  // --- attempts ----------------------------------------------------------------------------------
+
+  /** The target's oldest pending row: the only one it may be sent (a later row never overtakes it). */
+  head(targetId: string): NotificationRow | undefined {
+    return this.stmt.head.get(targetId) as NotificationRow | undefined;
+  }
+
+  attempted(notificationId: string): void {
+    this.stmt.attempted.run(this.deps.clock.now(), notificationId);
+  }
+
+  sent(notificationId: string, now: number): void {
+    this.stmt.sent.run(now, now, notificationId);
+  }
+
+  /** Still pending, next attempted at `dueMs`, with the error of the failed attempt. */
+  retryAt(notificationId: string, dueMs: number, error: string, now: number): void {
+    this.stmt.retry.run(dueMs, error, now, notificationId);
+  }
+
+  /** Make the target's pending rows due now (a recovery resets the backoff). Inside the caller's transaction. */
+  resetBackoff(targetId: string): void {
+    const now = this.deps.clock.now();
+    this.stmt.dueNow.run(now, now, targetId);
+  }
+
+  // --- housekeeping ------------------------------------------------------------------------------
+
+  /** Rows of a target, oldest first (tests, diagnostics). */
+  of(targetId: string): Array<{ notificationId: string; status: string; reason: string; entryCount: number; attempts: number }> {
+    return (this.stmt.list.all(targetId) as NotificationRow[]).map((r) => ({
+      notificationId: r.notification_id,
+      status: r.status,
+      reason: r.reason,
+      entryCount: r.entry_count,
+      attempts: r.attempts,
+    }));
+  }
+
+  removeTarget(targetId: string): void {
+    this.stmt.removeTarget.run(targetId);
+  }
+
+  removeAgent(agentId: string): void {
+    this.stmt.removeAgent.run(agentId);
+  }
+
+  /** Remove delivered and failed rows older than NOTIFICATION_RETENTION_MS. */
+  gc(): Record<string, number> {
+    const cutoff = this.deps.clock.now() - NOTIFICATION_RETENTION_MS;
+    return { notificationsRemoved: this.deps.store.tx(() => this.stmt.gc.run(cutoff).changes) };
+  }
+}
+
+/** Notification ids: `ntf_` + a ULID (used as the webhook-id). */
+function notificationIdFrom(anyId: string): string {
+  return `ntf_${anyId.slice(anyId.indexOf('_') + 1)}`;
+}

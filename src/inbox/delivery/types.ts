@@ -1,0 +1,156 @@
+/**
+ * What the files of delivery/ share: the target records (targets.ts keeps them, the deliverers
+ * get them) and the notifications (the notifier queues and attempts them, digests.ts builds
+ * digests, webhook.ts, terminal.ts and runtime.ts send them).
+ */
+import type { AggregationPolicy } from '../types.js';
+import type { EntryDigest, InboxEntry } from '../entries/index.js';
+
+// --- targets -------------------------------------------------------------------------------------
+
+export const TARGET_KINDS = ['webhook', 'terminal', 'runtime'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+export const TARGET_STATUSES = ['active', 'offline'] as const;
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+
+export interface Target {
+  targetId: string;
+  agentId: string;
+  kind: TargetKind;
+  url: string | null;
+  tmuxTarget: string | null;
+  tmuxSocket: string | null;
+  runtimeAgentId: string | null;
+  /**
+   * AgentInbox's terminal target fields, which its client matches to find the current agent:
+   * `backend` is `tmux` for every terminal target; `tmuxPaneId` is the pane when `tmuxTarget` is
+   * a pane id of the daemon's tmux server (no `tmuxSocket`); the rest come from a terminal
+   * registration (null otherwise).
+   */
+  backend: 'tmux' | null;
+  tmuxPaneId: string | null;
+  runtimeKind: string | null;
+  runtimeSessionId: string | null;
+  runtimePid: number | null;
+  tty: string | null;
+  termProgram: string | null;
+  itermSessionId: string | null;
+  status: TargetStatus;
+  /** `gone` (410), `max_failures`; null while active. */
+  offlineReason: string | null;
+  consecutiveFailures: number;
+  lastError: string | null;
+  /** Highest entry id in a delivered notification (never replayed by catch-up). */
+  notifiedThroughEntryId: string | null;
+  lastAttemptAt: string | null;
+  lastSuccessAt: string | null;
+  /** The target's own aggregation policy; null: it follows its agent's. */
+  aggregation: AggregationPolicy | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The creation answer: the only place a webhook secret is ever shown. */
+export type CreatedTarget = Target & { secret?: string };
+
+/** What delivery modules get: the record plus the signing secret. */
+export interface TargetWithSecret extends Target {
+  secret: string | null;
+}
+
+export interface TargetRow {
+  target_id: string;
+  agent_id: string;
+  kind: TargetKind;
+  config: string;
+  status: TargetStatus;
+  offline_reason: string | null;
+  consecutive_failures: number;
+  last_error: string | null;
+  queued_through: string | null;
+  notified_through: string | null;
+  last_attempt_ms: number | null;
+  last_success_ms: number | null;
+  /** Own aggregation policy as canonical JSON; null: the agent's. */
+  aggregation: string | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
+// --- notifications -------------------------------------------------------------------------------
+
+export const NOTIFICATION_REASONS = ['entries', 'catch_up', 'digest'] as const;
+export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
+
+/** What every notification carries, whatever its type. */
+export interface NotificationHeader {
+  notificationId: string;
+  agentId: string;
+  targetId: string;
+  /** `entries`: new entries arrived; `digest`: a digest period ended; `catch_up`: sent by a resume for what was held back. */
+  reason: NotificationReason;
+  createdAt: string;
+}
+
+/** The JSON body of a notification of new entries (webhook body, runtime message `json`). */
+export interface EntriesPayload extends NotificationHeader {
+  type: 'inbox.entries';
+  entryCount: number;
+  firstEntryId: string;
+  lastEntryId: string;
+  /** More than MAX_LISTED entries: `entries` lists the first ones; read the inbox for the rest. */
+  truncated: boolean;
+  entries: InboxEntry[];
+}
+
+/** The JSON body of a digest (digests.ts): the unacknowledged entries since the last digest, summarised. */
+export interface DigestPayload extends NotificationHeader {
+  type: 'inbox.digest';
+  entryCount: number;
+  firstEntryId: string;
+  lastEntryId: string;
+  /** Counts per kind and source (null for direct items and timer reminders), most first. */
+  sources: EntryDigest['sources'];
+  /** More entries than the policy's maxEntries: `entries` lists the first ones. */
+  truncated: boolean;
+  entries: InboxEntry[];
+  /** The previous digest (or when the digest schedule began). */
+  since: string;
+  /** The period boundary this digest is for. */
+  scheduledFor: string;
+}
+
+export type NotificationPayload = EntriesPayload | DigestPayload;
+
+export interface PendingNotification {
+  notificationId: string;
+  targetId: string;
+  agentId: string;
+  attempts: number;
+  payload: NotificationPayload;
+  /** The exact bytes sent (and signed). */
+  body: string;
+}
+
+export type AttemptOutcome = { ok: true } | { ok: false; error: string; gone?: boolean; retryAfterMs?: number };
+
+export interface Deliverer {
+  /** Transactional deliverers run inside the transaction that records the outcome (runtime). */
+  readonly transactional?: boolean;
+  /** `signal` aborts the attempt at shutdown (it then counts as failed, and is retried after the restart). */
+  deliver(target: TargetWithSecret, n: PendingNotification, signal: AbortSignal): Promise<AttemptOutcome> | AttemptOutcome;
+}
+
+export interface NotificationSummary {
+  notificationId: string;
+  targetId: string;
+  reason: NotificationReason;
+  entryCount: number;
+}
+
+export interface DeliverySettings {
+  timeout_ms: number;
+  retry_initial_ms: number;
+  retry_max_ms: number;
+  max_failures: number;
+}

@@ -1,0 +1,95 @@
+/**
+ * Hosts: provider/runtime configuration that sources live on (spec/inbox.md Hosts). A host's
+ * `hostType` is the type of every source on it: `local_event` (events appended through the API),
+ * `remote_source` (events polled from an ES module) or `github` (svc's GitHub module); see
+ * host-types.ts. The config is checked against the type's JSON Schema (400 invalid_request naming
+ * the field). Creation is idempotent by `hostType`+`hostKey`: the existing record comes back (its
+ * config unchanged).
+ */
+import { isoAt, type Clock } from '../../core/clock.js';
+import { errors } from '../../core/errors.js';
+import type { IdGenerator } from '../../core/ids.js';
+import type { Store } from '../../store/store.js';
+import type { HostType } from '../types.js';
+import { checkHostConfig, hostConfigSchema, sourceConfigSchema } from './host-types.js';
+
+export interface Host {
+  hostId: string;
+  hostType: HostType;
+  hostKey: string;
+  config: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface HostSchema {
+  hostId: string;
+  hostType: HostType;
+  /** JSON Schema of the host's `config`. */
+  hostConfigSchema: Record<string, unknown>;
+  /** JSON Schema of the `config` of sources on this host. */
+  sourceConfigSchema: Record<string, unknown>;
+}
+
+interface HostRow {
+  host_id: string;
+  host_type: HostType;
+  host_key: string;
+  config_json: string;
+  created_ms: number;
+}
+
+export class HostService {
+  private readonly stmts;
+
+  constructor(private readonly deps: { store: Store; clock: Clock; ids: IdGenerator }) {
+    const db = deps.store.db;
+    this.stmts = {
+      byId: db.prepare<[string], HostRow>('SELECT * FROM inbox_hosts WHERE host_id = ?'),
+      byKey: db.prepare<[string, string], HostRow>('SELECT * FROM inbox_hosts WHERE host_type = ? AND host_key = ?'),
+      all: db.prepare<[], HostRow>('SELECT * FROM inbox_hosts ORDER BY seq'),
+      insert: db.prepare(
+        'INSERT INTO inbox_hosts (host_id, host_type, host_key, config_json, created_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (host_type, host_key) DO NOTHING',
+      ),
+    };
+  }
+
+  /** New → created true; the same hostType+hostKey → the existing host, created false. */
+  create(input: { hostType: HostType; hostKey: string; config?: Record<string, unknown> }): { host: Host; created: boolean } {
+    checkHostConfig(input.hostType, input.config ?? {});
+    return this.deps.store.tx(() => {
+      const info = this.stmts.insert.run(this.deps.ids.make('host'), input.hostType, input.hostKey, JSON.stringify(input.config ?? {}), this.deps.clock.now());
+      return { host: toHost(this.stmts.byKey.get(input.hostType, input.hostKey)!), created: info.changes === 1 };
+    });
+  }
+
+  /**
+   * A host another daemon registered (the shared stream catalogue): stored under its id unless a
+   * host of the same type and key exists here, which is then the one used. Returns the local id.
+   */
+  importShared(input: { hostId: string; hostType: HostType; hostKey: string; config: Record<string, unknown>; createdMs: number }): string {
+    return this.deps.store.tx(() => {
+      this.stmts.insert.run(input.hostId, input.hostType, input.hostKey, JSON.stringify(input.config), input.createdMs);
+      return this.stmts.byKey.get(input.hostType, input.hostKey)!.host_id;
+    });
+  }
+
+  /** Throws 404 host_not_found. */
+  get(hostId: string): Host {
+    const row = this.stmts.byId.get(hostId);
+    if (!row) throw errors.hostNotFound(hostId, { hostId });
+    return toHost(row);
+  }
+
+  list(): Host[] {
+    return this.stmts.all.all().map(toHost);
+  }
+
+  schema(hostId: string): HostSchema {
+    const host = this.get(hostId);
+    return { hostId, hostType: host.hostType, hostConfigSchema: hostConfigSchema(host.hostType), sourceConfigSchema: sourceConfigSchema(host.hostType) };
+  }
+}
+
+function toHost(r: HostRow): Host {
+  return { hostId: r.host_id, hostType: r.host_type, hostKey: r.host_key, config: JSON.parse(r.config_json) as Record<string, unknown>, createdAt: isoAt(r.created_ms) };
+}
