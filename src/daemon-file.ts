@@ -7,9 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { findListeners, readProcNetTcpSync } from './core/peer-user.js';
+import { findListeners, readProcNetTcpSync, readRegularFile, writePrivateFile } from './core/index.js';
 import { bootId, isGone, readProc, readUids } from './runtime/tasks/processes/index.js';
-import { readRegularFile, writePrivateFile } from './core/private-file.js';
 
 export const DAEMON_FILE = 'daemon.json';
 

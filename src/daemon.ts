@@ -10,17 +10,15 @@ import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream, Logger } from 'pino';
-import { ConfigError, loadConfig, type ServeFlags } from './config/load.js';
-import { splitHostPort } from './config/schema.js';
-import { isoAt, systemClock, type Clock } from './core/clock.js';
+import { ConfigError, loadConfig, type ServeFlags, splitHostPort } from './config/index.js';
+import { isoAt, systemClock, type Clock, SpecialFileError } from './core/index.js';
 import { connectUrl, removeDaemonFile, writeDaemonFile } from './daemon-file.js';
 import { applyTimeouts, buildControlSurface, buildInboxSurface, clientErrorHandler, ConnectionBudget, type Surface } from './http/index.js';
 import { openStreams } from './inbox/index.js';
 import { createServices, startServices, stopServices, type Services } from './services.js';
 import { bindPathLength, listenPrivately, removeSocketFile, type PlacedSocket } from './socket-file.js';
 import { SchemaTooNewError } from './store/migrations/index.js';
-import { SpecialFileError } from './core/private-file.js';
-import { createLogger } from './telemetry/logger.js';
+import { createLogger } from './telemetry/index.js';
 import { VERSION } from './version.js';
 
 export class StartupError extends Error {

@@ -4,10 +4,9 @@
  * sessions the configuration no longer allows, and warnings for settings that lock everyone out.
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/load.js';
-import type { Clock } from '../core/clock.js';
-import { normaliseOrigin } from '../core/origins.js';
-import type { Store } from '../store/store.js';
+import type { ResolvedConfig } from '../config/index.js';
+import { type Clock, normaliseOrigin } from '../core/index.js';
+import type { Store } from '../store/index.js';
 import { isLoopbackUrl, OidcLogin } from './oidc.js';
 import { SessionStore, TOKEN_ISSUER_PREFIX } from './sessions.js';
 

@@ -10,8 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import * as oidc from 'openid-client';
-import type { Clock } from '../core/clock.js';
-import { AppError, errors } from '../core/errors.js';
+import { type Clock, AppError, errors } from '../core/index.js';
 import { safeReturnTo } from './return-to.js';
 import type { Session, SessionStore } from './sessions.js';
 

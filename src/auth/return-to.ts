@@ -4,7 +4,7 @@
  * auth.allowed_origins (a web client served elsewhere). Anything else is ignored, so
  * /api/auth/login can never be used as an open redirect.
  */
-import { normaliseOrigin } from '../core/origins.js';
+import { normaliseOrigin } from '../core/index.js';
 
 export const DEFAULT_RETURN_TO = '/api/';
 /** Longest return_to kept (a bound on what the server stores per pending sign-in). */

@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Clock } from '../core/clock.js';
-import type { Store } from '../store/store.js';
+import type { Clock } from '../core/index.js';
+import type { Store } from '../store/index.js';
 
 export interface Session {
   subject: string;

@@ -15,8 +15,8 @@
  *   guessed online, and another user's wrong tries never lock the owner out.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
-import type { Store } from '../store/store.js';
+import type { Clock } from '../core/index.js';
+import type { Store } from '../store/index.js';
 import { SessionStore, TOKEN_ISSUER_PREFIX, type Session } from './sessions.js';
 
 /** Failed sign-ins allowed per minute and peer before the route answers 429 until the minute is over. */

@@ -13,7 +13,7 @@ import createClient, { createFinalURL, createQuerySerializer, defaultPathSeriali
 import type { paths as ControlPaths } from '../generated/control-plane.js';
 import type { paths as InboxPaths } from '../generated/inbox.js';
 import path from 'node:path';
-import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/load.js';
+import { ConfigError, defaultHome, loadConfig, type ResolvedConfig } from '../config/index.js';
 import { connectUrl, findDaemon, type DaemonLookup } from '../daemon-file.js';
 
 /** Wait `ms` (polling loops and reconnect backoff); an abort of `signal` ends the wait early. */

@@ -8,8 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { z } from 'zod';
-import { PROTOTYPE_KEYS } from '../core/json-guard.js';
-import { readRegularFile, SpecialFileError } from '../core/private-file.js';
+import { PROTOTYPE_KEYS, readRegularFile, SpecialFileError } from '../core/index.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export class ConfigError extends Error {

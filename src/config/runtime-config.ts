@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify as toToml } from 'smol-toml';
-import { checkJson, PROTOTYPE_KEYS } from '../core/json-guard.js';
+import { checkJson, PROTOTYPE_KEYS } from '../core/index.js';
 import { ConfigSchema, isStartupOnly, STARTUP_ONLY_KEYS, type Config } from './schema.js';
 import { formatZodIssue, getPath, readTomlFile, setPath, type ResolvedConfig } from './load.js';
 

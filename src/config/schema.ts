@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/ids.js';
+import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);

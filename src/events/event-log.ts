@@ -8,11 +8,8 @@
  * once, in `texts` (store/texts.ts); a page or a replay reads them back as they were appended.
  */
 import type Database from 'better-sqlite3';
-import type { Clock } from '../core/clock.js';
-import { isoAt } from '../core/clock.js';
-import type { IdGenerator } from '../core/ids.js';
-import type { Store } from '../store/store.js';
-import { TxCache } from '../store/tx-cache.js';
+import { type Clock, isoAt, type IdGenerator } from '../core/index.js';
+import { type Store, TxCache } from '../store/index.js';
 import type { Broadcaster } from './broadcaster.js';
 import { companions, LEVEL_RANK, levelOf, payloadFields, type EventEnvelope, type Level } from './wire/index.js';
 

@@ -18,8 +18,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../core/clock.js';
-import { INTERNAL, type Store } from '../store/store.js';
+import { isoAt, type Clock } from '../core/index.js';
+import { INTERNAL, type Store } from '../store/index.js';
 import type { EventEnvelope, EventLog } from './event-log.js';
 
 const DAY_MS = 86_400_000;

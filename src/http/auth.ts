@@ -8,10 +8,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { listOrigins } from '../auth/index.js';
-import { errors } from '../core/errors.js';
-import { hostAllowed, isLoopbackAddress, originAllowed } from '../core/origins.js';
-import { sseConnectionOf } from '../events/sse.js';
-import { knownPeerUid, ownUid, peerUid } from '../core/peer-user.js';
+import { errors, hostAllowed, isLoopbackAddress, originAllowed, knownPeerUid, ownUid, peerUid } from '../core/index.js';
+import { sseConnectionOf } from '../events/index.js';
 import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
 export interface AuthPolicy {

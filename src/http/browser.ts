@@ -23,8 +23,7 @@
 import { fastifyCors } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listOrigins } from '../auth/index.js';
-import { errors } from '../core/errors.js';
-import { normaliseOrigin } from '../core/origins.js';
+import { errors, normaliseOrigin } from '../core/index.js';
 import { isPreflight, type AuthPolicy } from './auth.js';
 
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -17,9 +17,9 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
-import type { Metrics } from '../telemetry/metrics.js';
-import { ownKey, peerKey } from '../core/peer-user.js';
+import type { Config } from '../config/index.js';
+import type { Metrics } from '../telemetry/index.js';
+import { ownKey, peerKey } from '../core/index.js';
 
 export type HttpLimits = Config['http'];
 

@@ -8,10 +8,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors } from '../core/errors.js';
-import { boundText } from '../core/json-guard.js';
-import { storageFaultOf } from '../store/faults.js';
-import { maskUrl } from '../telemetry/logger.js';
+import { AppError, errors, boundText } from '../core/index.js';
+import { storageFaultOf } from '../store/index.js';
+import { maskUrl } from '../telemetry/index.js';
 
 /** Longest message, and longest string anywhere in the extra fields, an error body quotes. */
 const MAX_MESSAGE_CHARS = 1024;

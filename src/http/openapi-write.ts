@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../config/load.js';
-import { systemClock } from '../core/clock.js';
+import { loadConfig } from '../config/index.js';
+import { systemClock } from '../core/index.js';
 import { createServices, stopServices } from '../services.js';
-import { createLogger } from '../telemetry/logger.js';
+import { createLogger } from '../telemetry/index.js';
 import { buildControlSurface, buildInboxSurface } from './surfaces.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
-import { errors, type Issue } from '../core/errors.js';
+import { errors, type Issue } from '../core/index.js';
 import { errorCodesOf, errorResponses, type ErrorCodes } from './error-responses.js';
 import { ErrorResponse } from './schemas/index.js';
 import { deriveOperationId, OPERATION_ID, toOpenApiPath, type OpenAPIRegistry } from './openapi.js';

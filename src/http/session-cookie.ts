@@ -11,13 +11,9 @@
  */
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyRequest } from 'fastify';
-import { listOrigins, type BrowserAuth } from '../auth/index.js';
+import { listOrigins, type BrowserAuth, type Session, type SessionStore, TokenSessions, PENDING_TTL_MS } from '../auth/index.js';
 import type { Services } from '../services.js';
-import type { Session, SessionStore } from '../auth/sessions.js';
-import { TokenSessions } from '../auth/token-sessions.js';
-import { PENDING_TTL_MS } from '../auth/oidc.js';
-import { normaliseOrigin, ownOrigins } from '../core/origins.js';
-import { peerUid } from '../core/peer-user.js';
+import { normaliseOrigin, ownOrigins, peerUid } from '../core/index.js';
 
 /** A live session of a request: which family, and the uid it is bound to (null: unbound). */
 export interface CurrentSession {

@@ -10,15 +10,12 @@
  *   notifications and digests, the delivery pause, AgentInbox-style registration.
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/load.js';
-import type { Clock } from '../core/clock.js';
-import type { IdGenerator } from '../core/ids.js';
+import type { ResolvedConfig } from '../config/index.js';
+import type { Clock, IdGenerator } from '../core/index.js';
 import type { Lifecycle } from '../runtime/index.js';
 import type { Ingress } from '../runtime/agents/index.js';
-import type { CredentialStore } from '../store/credentials.js';
-import type { SecretStore } from '../store/secrets.js';
-import type { Store } from '../store/store.js';
-import type { Tracer } from '../telemetry/tracing.js';
+import type { CredentialStore, SecretStore, Store } from '../store/index.js';
+import type { Tracer } from '../telemetry/index.js';
 import { InboxStatus } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';

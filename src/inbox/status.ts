@@ -3,8 +3,8 @@
  * costs a few indexed aggregates whatever the size of the inbox (no rows are loaded).
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../core/clock.js';
-import type { Store } from '../store/store.js';
+import { isoAt } from '../core/index.js';
+import type { Store } from '../store/index.js';
 
 export interface InboxCounts {
   sources: { total: number; active: number; error: number; paused: number; autoPaused: number };

@@ -3,12 +3,11 @@
  * root calls. One deps object (never positional arguments, never a late-bound cycle).
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../config/load.js';
-import type { Clock } from '../core/clock.js';
-import type { IdGenerator } from '../core/ids.js';
-import type { EventLog } from '../events/event-log.js';
-import type { Store } from '../store/store.js';
-import type { Tracer } from '../telemetry/tracing.js';
+import type { ResolvedConfig } from '../config/index.js';
+import type { Clock, IdGenerator } from '../core/index.js';
+import type { EventLog } from '../events/index.js';
+import type { Store } from '../store/index.js';
+import type { Tracer } from '../telemetry/index.js';
 import type { AgentService, Ingress, MessageQueue } from './agents/index.js';
 
 export interface RuntimeDeps {

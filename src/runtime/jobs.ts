@@ -3,10 +3,8 @@
  * `pending | running | completed | failed`, a phase and progress, readable at GET /api/jobs/:id.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../core/clock.js';
-import { errors } from '../core/errors.js';
-import type { IdGenerator } from '../core/ids.js';
-import type { Store } from '../store/store.js';
+import { isoAt, type Clock, errors, type IdGenerator } from '../core/index.js';
+import type { Store } from '../store/index.js';
 
 export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
 

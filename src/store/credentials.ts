@@ -13,8 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROFILE_NAME } from '../core/ids.js';
-import { readRegularFile, SpecialFileError, writePrivateFile } from '../core/private-file.js';
+import { PROFILE_NAME, readRegularFile, SpecialFileError, writePrivateFile } from '../core/index.js';
 
 export const CREDENTIALS_FILE = 'credentials.json';
 export const CREDENTIAL_KINDS = ['api_key', 'bearer_token'] as const;

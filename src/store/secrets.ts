@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, writePrivateFile } from '../core/private-file.js';
+import { readRegularFile, writePrivateFile } from '../core/index.js';
 import type { Store } from './store.js';
 
 export const SECRETS_FILE = 'secrets.json';

@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import type { Metrics } from './metrics.js';
 import { spanView, type CompletedTrace, type TraceSummary } from './tracing.js';
 

@@ -22,9 +22,9 @@
 import { createRequire } from 'node:module';
 import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Logger } from 'pino';
-import type { Config } from '../config/schema.js';
+import type { Config } from '../config/index.js';
 import { VERSION } from '../version.js';
-import { CredentialStore } from '../store/credentials.js';
+import { CredentialStore } from '../store/index.js';
 import type { Metrics } from './metrics.js';
 import type { SpanRecord } from './tracing.js';
 

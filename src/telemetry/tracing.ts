@@ -17,7 +17,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import { randomHex } from '../core/ids.js';
+import { randomHex } from '../core/index.js';
 
 export type SpanStatus = 'ok' | 'error' | 'cancelled';
 export type SpanKind = 'internal' | 'server';

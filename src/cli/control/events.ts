@@ -4,13 +4,13 @@
  * id it printed (after_seq + Last-Event-ID) with a short backoff, until interrupted. `svc tui`
  * follows an agent with the same `tail`, stopping it through an AbortSignal.
  */
-import { EventStreamParser } from '../../core/event-stream.js';
+import { EventStreamParser } from '../../core/index.js';
 import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ApiError, clientOptions, controlApi, controlPath, ok, open, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
 import { action, cell, print, table, type Row } from '../output.js';
 
-import type { EventEnvelope } from '../../events/event-log.js';
+import type { EventEnvelope } from '../../events/index.js';
 
 interface PageFlags extends ClientFlags {
   limit?: string;

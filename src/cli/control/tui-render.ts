@@ -3,7 +3,7 @@
  * replies, tool calls, tasks, briefs, errors, run control), `HH:MM:SS TAG text`, cut to the
  * terminal width; bookkeeping events (turn_entry, model_round, message_completed, …) print nothing.
  */
-import type { EventEnvelope } from '../../events/event-log.js';
+import type { EventEnvelope } from '../../events/index.js';
 import { oneLine, type Row } from '../output.js';
 
 /** Width of the tag column. */

@@ -13,7 +13,7 @@
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import type { EventEnvelope } from '../../events/event-log.js';
+import type { EventEnvelope } from '../../events/index.js';
 import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type Target } from '../client.js';
 import { headOf, tail } from './events.js';
 import { durationArg } from '../duration.js';

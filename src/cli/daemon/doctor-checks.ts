@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ResolvedConfig } from '../../config/load.js';
+import type { ResolvedConfig } from '../../config/index.js';
 import { resolveExecutable } from '../../runtime/tasks/processes/index.js';
 import { NODE_ENGINE } from '../../version.js';
 import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from '../client.js';

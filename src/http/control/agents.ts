@@ -1,7 +1,7 @@
 /** Agent reads and lifecycle routes (spec "Agent reads", "Control plane"; CONTRACT.md section 6). */
 import { deletionIdentity, agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/views/index.js';
 import { jobView } from '../../runtime/index.js';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

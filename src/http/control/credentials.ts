@@ -4,10 +4,10 @@
  * config keys, inbox hosts and sources that use each profile. Control auth on every route, reads included: even the list of
  * names says which services the user has keys for.
  */
-import { credentialReferences } from '../../config/runtime-config.js';
-import { errors } from '../../core/errors.js';
+import { credentialReferences } from '../../config/index.js';
+import { errors } from '../../core/index.js';
 import type { Services } from '../../services.js';
-import { CredentialStoreError, type CredentialStatus } from '../../store/credentials.js';
+import { CredentialStoreError, type CredentialStatus } from '../../store/index.js';
 import { inboxCredentialUses } from '../../inbox/sources/index.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { CredentialListResponse, CredentialParams, CredentialResponse, SetCredentialBody } from '../schemas/index.js';

@@ -1,7 +1,7 @@
 /** Event pages and SSE streams (spec "Events"; CONTRACT.md section 7). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../../core/errors.js';
-import type { SseConnection } from '../../events/sse.js';
+import { errors } from '../../core/index.js';
+import type { SseConnection } from '../../events/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams, EventsPage, EventsQuery, StreamQuery } from '../schemas/index.js';

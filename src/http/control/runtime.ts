@@ -1,12 +1,10 @@
 /** Runtime management (spec "Runtime management") and background jobs. */
 import { z } from 'zod';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
+import { isoAt, errors } from '../../core/index.js';
 import { jobView } from '../../runtime/index.js';
 import type { Services } from '../../services.js';
 import { SCHEMA_VERSION } from '../../store/migrations/index.js';
-import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE } from '../../telemetry/metrics.js';
-import { spanView } from '../../telemetry/tracing.js';
+import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE, spanView } from '../../telemetry/index.js';
 import { VERSION } from '../../version.js';
 import { preferredMediaType } from '../accept.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -3,7 +3,7 @@
  * /api/skills/catalog, per-agent enablement, the deprecated install/uninstall routes. The spec
  * lists the per-agent routes without the /api prefix; they are served under both spellings.
  */
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import { SKILL_LIMITS, requestSkillInstall, agentSkillDetail, checkSummaryFor, skillEntryView } from '../../runtime/skills/index.js';
 import { jobView } from '../../runtime/index.js';
 import {

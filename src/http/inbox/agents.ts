@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/index.js';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { TerminalRegistration } from '../../inbox/delivery/index.js';
 import {
   CreatedInboxAgent,

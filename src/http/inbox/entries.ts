@@ -1,6 +1,6 @@
 /** The inbox of an agent: entries, direct items, watch, acks, compaction (spec/inbox.md Inbox; CONTRACT.md section 9). */
 import type { FastifyRequest } from 'fastify';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { AckForm } from '../../inbox/entries/index.js';
 import type { Services } from '../../services.js';
 import { openStream } from '../control/index.js';

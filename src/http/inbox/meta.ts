@@ -1,6 +1,6 @@
 /** Inbox service meta routes (spec/inbox.md "Meta"). */
 import { z } from 'zod';
-import { isoAt } from '../../core/clock.js';
+import { isoAt } from '../../core/index.js';
 import type { Services } from '../../services.js';
 import { VERSION } from '../../version.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -5,12 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserAuth } from '../../auth/index.js';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
+import { isoAt, errors, peerKey, peerUid } from '../../core/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { tokenMatches } from '../auth.js';
-import { peerKey, peerUid } from '../../core/peer-user.js';
 import { CallbackQuery, LoginQuery, LogoutResponse, SessionInfo, TokenLoginBody, TokenLoginResponse } from '../schemas/index.js';
 import {
   clearedLoginCookie,

@@ -4,7 +4,7 @@
  * Content-Security-Policy without inline scripts. Each file is read once, on first request.
  */
 import { z } from 'zod';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 
 export const PAGE_CSP =

@@ -1,7 +1,7 @@
 /** Schemas shared by both surfaces. */
 import { z } from 'zod';
 import '../openapi.js';
-import { FAILURE_CATEGORIES } from '../../core/failure.js';
+import { FAILURE_CATEGORIES } from '../../core/index.js';
 
 export const ErrorResponse = z
   .looseObject({

@@ -1,7 +1,7 @@
 /** Credential profiles (README "Credentials"): names and status only, never the material. */
 import { z } from 'zod';
-import { PROFILE_NAME } from '../../core/ids.js';
-import { CREDENTIAL_KINDS, MATERIAL_MAX_BYTES } from '../../store/credentials.js';
+import { PROFILE_NAME } from '../../core/index.js';
+import { CREDENTIAL_KINDS, MATERIAL_MAX_BYTES } from '../../store/index.js';
 
 export const CredentialParams = z.object({
   profile: z.string().regex(PROFILE_NAME, 'a profile name: letters, digits, . _ : - (at most 64, starting with a letter or digit)'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_KINDS, PRIORITIES } from '../../core/provenance.js';
+import { MESSAGE_KINDS, PRIORITIES } from '../../core/index.js';
 import { OpenObject } from './common.js';
 
 export const MessageBody = z

@@ -14,9 +14,8 @@
  * shape, AggregationPolicy in ../types.ts; readPolicy and writePolicy in entries/agents.ts), with
  * defaults filled in and the time zone resolved when they are set.
  */
-import type { Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { Store } from '../../store/store.js';
+import { type Clock, errors } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 import { checkTimezone, hostTimezone, parseCron, readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
 import type { TargetService } from './targets.js';

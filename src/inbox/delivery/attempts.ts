@@ -9,9 +9,9 @@
  * Which row is attempted when is the notifier's decision (notifier.ts).
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import type { Store } from '../../store/store.js';
-import type { Tracer } from '../../telemetry/tracing.js';
+import type { Clock } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
+import type { Tracer } from '../../telemetry/index.js';
 import type { NotificationRow, NotificationRows } from './notifications.js';
 import type { TargetService } from './targets.js';
 import type { AttemptOutcome, Deliverer, DeliverySettings, NotificationPayload, PendingNotification, TargetKind, TargetRow } from './types.js';

@@ -22,10 +22,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
+import { isoAt, type Clock } from '../../core/index.js';
 import type { Lifecycle } from '../../runtime/index.js';
 import { TimerSchedule } from '../../runtime/timers/index.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import { nextRecurrence, type InboxAgents, type InboxEntries } from '../entries/index.js';
 import type { AggregationPolicies, DigestPolicy, DigestScheduleView } from './aggregation.js';
 import type { Notifier } from './notifier.js';

@@ -7,9 +7,8 @@
  * writes them, inside the caller's transaction.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { InboxEntries, InboxEntry } from '../entries/index.js';
 import type { TargetService } from './targets.js';
 import type { NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetRow } from './types.js';

@@ -19,12 +19,11 @@
  * open when the daemon stopped.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import type { IdGenerator } from '../../core/ids.js';
+import type { Clock, IdGenerator } from '../../core/index.js';
 import type { Lifecycle } from '../../runtime/index.js';
 import { TimerSchedule } from '../../runtime/timers/index.js';
-import type { Store } from '../../store/store.js';
-import type { Tracer } from '../../telemetry/tracing.js';
+import type { Store } from '../../store/index.js';
+import type { Tracer } from '../../telemetry/index.js';
 import type { AggregationPolicy } from '../types.js';
 import type { InboxAgents, InboxEntries, InboxEntry } from '../entries/index.js';
 import { DEFAULT_COALESCE_MS } from './aggregation.js';

@@ -24,8 +24,8 @@
  * `catch_up`, if a period ended while it was held back, else nothing (its next digest covers the
  * entries), so a resume never adds a second notification to a period.
  */
-import { KeyedSerial } from '../../core/serial.js';
-import type { Store } from '../../store/store.js';
+import { KeyedSerial } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { InboxAgent, InboxAgents } from '../entries/index.js';
 import type { Digests } from './digests.js';
 import type { Notifier } from './notifier.js';

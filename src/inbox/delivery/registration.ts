@@ -16,8 +16,8 @@
  *
  * Every registration is one transaction: a refused one changes nothing.
  */
-import { errors } from '../../core/errors.js';
-import type { Store } from '../../store/store.js';
+import { errors } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 import type { InboxAgent, InboxAgents } from '../entries/index.js';
 import type { DeliveryPause } from './pause.js';

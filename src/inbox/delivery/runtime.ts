@@ -5,8 +5,7 @@
  * Transactional: the enqueue commits in the same transaction that marks the notification sent,
  * so a notification reaches the queue exactly once, even across a crash.
  */
-import { AppError } from '../../core/errors.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { AppError, deriveProvenance } from '../../core/index.js';
 import type { Ingress } from '../../runtime/agents/index.js';
 import type { AttemptOutcome, Deliverer, PendingNotification, TargetWithSecret } from './types.js';
 

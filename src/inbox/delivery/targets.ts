@@ -13,11 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { SecretStore } from '../../store/secrets.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js';
+import type { SecretStore, Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 import { readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
 import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';

@@ -10,8 +10,7 @@
  * retried after `Retry-After` when the answer carries one.
  */
 import { createHmac } from 'node:crypto';
-import { readBody } from '../../core/bounded-body.js';
-import type { Clock } from '../../core/clock.js';
+import { readBody, type Clock } from '../../core/index.js';
 import type { AttemptOutcome, Deliverer, PendingNotification, TargetWithSecret } from './types.js';
 
 /** What of a receiver's answer is read (to reuse the connection); the rest is dropped with it. */

@@ -7,10 +7,8 @@
  * entries, targets and timers go with it atomically.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import { AGENT_ID_PATTERN, type IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors, AGENT_ID_PATTERN, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 
 export interface InboxAgent {

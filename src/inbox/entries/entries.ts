@@ -8,10 +8,8 @@
  * hear about them only after that transaction commits.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
 import type { StoredEvent } from '../streams/index.js';
 

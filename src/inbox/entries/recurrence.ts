@@ -4,7 +4,7 @@
  * schedules (delivery/digests.ts, whose policies are checked by delivery/aggregation.ts).
  */
 import { Cron } from 'croner';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 
 /** The daemon host's IANA time zone (the default `timezone`). */
 export function hostTimezone(): string {

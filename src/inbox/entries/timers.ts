@@ -17,12 +17,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { AppError, errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
+import { isoAt, type Clock, AppError, errors, type IdGenerator } from '../../core/index.js';
 import type { Lifecycle } from '../../runtime/index.js';
 import { TimerSchedule } from '../../runtime/timers/index.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries } from './entries.js';
 import { checkTimezone, hostTimezone, nextRecurrence, parseCron } from './recurrence.js';

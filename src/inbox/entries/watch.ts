@@ -13,10 +13,9 @@
  * serialised once whatever the number of watchers. Connections are the shared SseConnection
  * (backpressure, lagging disconnect), counted and closed at shutdown by the SSE hub.
  */
-import { isoAt, type Clock } from '../../core/clock.js';
-import { sseFrame } from '../../events/broadcaster.js';
-import type { SseConnection } from '../../events/sse.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock } from '../../core/index.js';
+import { sseFrame, type SseConnection } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
 import type { InboxEntries, InboxEntry } from './entries.js';
 

@@ -8,7 +8,7 @@
  * without a restart. A named profile that is not stored, or a store that cannot be used, is a
  * failure whose message names the profile and where it was named, never a secret.
  */
-import { CredentialStoreError, type CredentialStore } from '../../store/credentials.js';
+import { CredentialStoreError, type CredentialStore } from '../../store/index.js';
 import type { ModuleCredential } from './worker.js';
 
 export const CONFIG_REF_CREDENTIAL = 'credential:';

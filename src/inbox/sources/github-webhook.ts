@@ -26,10 +26,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import { AppError, errors } from '../../core/errors.js';
-import { LogLimiter } from '../../core/log-limiter.js';
-import { parseJsonBody } from '../../core/json-guard.js';
+import { type Clock, AppError, errors, LogLimiter, parseJsonBody } from '../../core/index.js';
 import { moduleSpecFor } from './host-types.js';
 import type { SourceCredentials } from './credentials.js';
 import type { Source } from './records.js';

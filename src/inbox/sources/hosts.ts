@@ -6,10 +6,8 @@
  * the field). Creation is idempotent by `hostType`+`hostKey`: the existing record comes back (its
  * config unchanged).
  */
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { HostType } from '../types.js';
 import { checkHostConfig, hostConfigSchema, sourceConfigSchema } from './host-types.js';
 

@@ -10,7 +10,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { Issue } from '../../core/errors.js';
+import type { Issue } from '../../core/index.js';
 
 export type JsonSchema = Record<string, unknown>;
 

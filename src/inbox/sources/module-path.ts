@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, errors } from '../../core/errors.js';
+import { AppError, errors } from '../../core/index.js';
 
 export const SOURCE_MODULES_DIR = 'source-modules';
 

@@ -8,11 +8,8 @@
  * before it. Polls of one source run one after another.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import { errorText } from '../../core/error-text.js';
-import { AppError, errors } from '../../core/errors.js';
-import { KeyedSerial } from '../../core/serial.js';
-import type { Store } from '../../store/store.js';
+import { type Clock, errorText, AppError, errors, KeyedSerial } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AppendResult, StreamService } from '../streams/index.js';
 import type { SourceCredentials, CredentialResolution } from './credentials.js';
 import { isManaged, MANAGED_HOST_TYPES, moduleSpecFor } from './host-types.js';

@@ -5,9 +5,8 @@
  * managed sources (polling.ts) alike.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { HostType } from '../types.js';
 import type { StreamStats } from '../streams/index.js';
 import { isManaged } from './host-types.js';

@@ -22,9 +22,7 @@
  * (`builtin`, the github host type) skip the module-directory rules.
  */
 import { z } from 'zod';
-import type { Clock } from '../../core/clock.js';
-import { errorText } from '../../core/error-text.js';
-import { AppError, errors, type Issue } from '../../core/errors.js';
+import { type Clock, errorText, AppError, errors, type Issue } from '../../core/index.js';
 import { TimerSchedule } from '../../runtime/timers/index.js';
 import { ModuleLocations } from './module-path.js';
 import { checkSchema, SchemaError, schemaIssues, type JsonSchema } from './json-schema.js';

@@ -22,11 +22,8 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Clock } from '../../core/clock.js';
-import { errorText } from '../../core/error-text.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { type Clock, errorText, errors, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import { EventInputSchema, type AppendResult, type EventInput, type SharedSource, type StreamService } from '../streams/index.js';
 import type { SourceCredentials } from './credentials.js';
 import { isManaged, moduleSpecFor, sourceConfigSchema } from './host-types.js';

@@ -15,9 +15,8 @@
  * run with `oversized`. A stream without consumers (subscriptions) is skipped (`no_consumers`).
  * A retry continues where the last run stopped: pruned payloads are never counted again.
  */
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { CompactionSupport, StreamOwners, StreamStats } from './types.js';
 import type { StreamService } from './streams.js';
 

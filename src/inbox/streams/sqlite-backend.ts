@@ -5,9 +5,8 @@
  * with the number of stored events, and nothing rewrites the file.
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import type { Store } from '../../store/store.js';
-import { TxCache } from '../../store/tx-cache.js';
+import { isoAt } from '../../core/index.js';
+import { type Store, TxCache } from '../../store/index.js';
 import type {
   BackendAppendResult,
   CompactionCandidate,

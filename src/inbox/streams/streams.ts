@@ -5,10 +5,8 @@
  * so matching (subscriptions) commits together with the events it matched.
  */
 import { z } from 'zod';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors, type Issue } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, errors, type Issue, type IdGenerator } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { PreparedEvent, RemoteStreams, StoredEvent, StreamBackend, StreamBounds, StreamStats } from './types.js';
 
 /** A CloudEvents-shaped event as callers send it (`id` is the idempotency key). */

@@ -8,7 +8,7 @@
  * - anything else: equal to the actual value, or (an actual array) to one of its elements.
  * A path that does not exist matches nothing. Only own properties are read.
  */
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { StoredEvent } from '../streams/index.js';
 
 export const SHORTCUT_BLOCKS = { metadata: 'metadata', payload: 'data' } as const;

@@ -20,7 +20,7 @@
  * evaluation goes over is not matched; the matcher records it on the subscription.
  */
 import type { Logger } from 'pino';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import { compileCel, MAX_COMPREHENSION_NESTING, type CelProgram } from './cel.js';
 import { compileShortcut, SHORTCUT_BLOCKS, type ShortcutBlock } from './filter-shortcuts.js';
 import type { StoredEvent } from '../streams/index.js';

@@ -14,9 +14,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { LogLimiter } from '../../core/log-limiter.js';
-import type { Store } from '../../store/store.js';
+import { isoAt, type Clock, LogLimiter } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { EventMatch, InboxEntries } from '../entries/index.js';
 import { CostBudget, EVAL_COST_BASE, PASS_COST_BASE, type CompiledFilter } from './filters.js';
 import type { StoredEvent, StreamService } from '../streams/index.js';

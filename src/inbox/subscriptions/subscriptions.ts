@@ -16,11 +16,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
+import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js';
 import { TimerSchedule } from '../../runtime/timers/index.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import type { InboxAgents } from '../entries/index.js';
 import { compileFilter, type FilterSpec } from './filters.js';
 import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';

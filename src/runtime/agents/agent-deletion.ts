@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import type { Logger } from 'pino';
-import { errors } from '../../core/errors.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
+import { errors } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
 import type { AgentService } from './agents.js';
 import type { Job, JobStore } from '../jobs.js';
 import type { MessageQueue } from './queue.js';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegularFile, SpecialFileError } from '../../core/private-file.js';
+import { readRegularFile, SpecialFileError } from '../../core/index.js';
 
 interface BuiltinTemplate {
   /** Files written into the agent home (never overwriting one that exists). */

@@ -7,13 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import { AGENT_ID_PATTERN } from '../../core/ids.js';
-import { deriveProvenance } from '../../core/provenance.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import { TxCache } from '../../store/tx-cache.js';
+import { isoAt, type Clock, errors, AGENT_ID_PATTERN, deriveProvenance } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import { type Store, TxCache } from '../../store/index.js';
 import { applyTemplate, initialMessageOf, templateExists } from './agent-templates.js';
 import type { MessageQueue } from './queue.js';
 

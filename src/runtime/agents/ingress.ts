@@ -3,9 +3,8 @@
  * (core/provenance.ts), then, in one group-committed transaction, check the agent and insert the
  * message with its `message_enqueued` event. Callers are answered after the commit.
  */
-import { errors } from '../../core/errors.js';
-import { checkPublicEnqueue, deriveProvenance, type DeliverySurface, type MessageKind, type Provenance } from '../../core/provenance.js';
-import type { Store } from '../../store/store.js';
+import { errors, checkPublicEnqueue, deriveProvenance, type DeliverySurface, type MessageKind, type Provenance } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AgentService } from './agents.js';
 import type { Message, MessageBody, MessageQueue } from './queue.js';
 

@@ -13,10 +13,11 @@
  * the caller's transaction too, so the message and its `message_enqueued` commit together.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { IdGenerator } from '../../core/ids.js';
 import {
+  isoAt,
+  type Clock,
+  errors,
+  type IdGenerator,
   PRIORITIES,
   PRIORITY_RANK,
   SURFACE_RULES,
@@ -25,10 +26,9 @@ import {
   type Priority,
   type Provenance,
   type QueueBudget,
-} from '../../core/provenance.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import { TxCache } from '../../store/tx-cache.js';
+} from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import { type Store, TxCache } from '../../store/index.js';
 
 export type MessageBody =
   | { type: 'text'; text: string }

@@ -6,8 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
-import { readRegularFile } from '../../core/private-file.js';
+import { errors, readRegularFile } from '../../core/index.js';
 import { BUILTIN_TEMPLATE_NAMES, builtinTemplateFiles, INITIAL_MESSAGE_FILE, templateExists } from './agent-templates.js';
 
 /** The instructions file a template's detail shows, first found. */

@@ -13,11 +13,9 @@
  * principle 7): every view goes through `redact`.
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import { deriveProvenance } from '../../core/provenance.js';
-import type { SecretStore } from '../../store/secrets.js';
-import { maskUrl } from '../../telemetry/logger.js';
+import { isoAt, errors, deriveProvenance } from '../../core/index.js';
+import type { SecretStore } from '../../store/index.js';
+import { maskUrl } from '../../telemetry/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 
 export const REDACTED = '[redacted]';

@@ -21,11 +21,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../../config/load.js';
-import { isoAt, type Clock } from '../../core/clock.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import type { Tracer } from '../../telemetry/tracing.js';
+import type { ResolvedConfig } from '../../config/index.js';
+import { isoAt, type Clock } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
+import type { Tracer } from '../../telemetry/index.js';
 import type { BindingService } from './bindings.js';
 import type { Brief, BriefKind, BriefService } from './briefs.js';
 import type { ResourceService } from '../deps.js';

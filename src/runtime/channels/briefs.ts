@@ -6,11 +6,9 @@
  * or rolls back with the brief.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock } from '../../core/clock.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import type { FailureArtifact } from '../../core/failure.js';
+import { isoAt, type Clock, type IdGenerator, type FailureArtifact } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
 
 export type { FailureArtifact };
 

@@ -12,10 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import { parseJsonBody } from '../../core/json-guard.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { isoAt, errors, parseJsonBody, deriveProvenance } from '../../core/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import type { MessageBody } from '../agents/index.js';
 

@@ -10,11 +10,10 @@
  * models unavailable.
  */
 import type { Logger } from 'pino';
-import type { ResolvedConfig } from '../../config/load.js';
-import { isoAt, type Clock } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
+import type { ResolvedConfig } from '../../config/index.js';
+import { isoAt, type Clock, errors } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
 import type { AgentService } from '../agents/index.js';
 import { ECHO_MODELS, ProviderError } from '../providers/index.js';
 import { BUILTIN_PROVIDER, splitModelRef, type ProviderRegistry } from './registry.js';

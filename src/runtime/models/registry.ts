@@ -5,7 +5,7 @@
  * (the config schema refuses the name `builtin`). Tests inject fetch, sleep and the environment
  * through `TransportOptions`.
  */
-import type { ResolvedConfig } from '../../config/load.js';
+import type { ResolvedConfig } from '../../config/index.js';
 import { AnthropicProvider, EchoProvider, OpenAIProvider, type TransportOptions, type ModelProvider } from '../providers/index.js';
 
 export const BUILTIN_PROVIDER = 'builtin';

@@ -5,9 +5,8 @@
  * no end, a body with no end, or keep-alives and nothing else fails the round with a
  * ProviderError; it never holds the daemon's event loop or memory.
  */
-import { MODEL_LIMIT_DEFAULTS } from '../../config/schema.js';
-import { chunksOf } from '../../core/bounded-body.js';
-import { EventStreamParser, EventStreamTooLarge } from '../../core/event-stream.js';
+import { MODEL_LIMIT_DEFAULTS } from '../../config/index.js';
+import { chunksOf, EventStreamParser, EventStreamTooLarge } from '../../core/index.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
 import { ProviderError } from './types.js';
 

@@ -3,7 +3,7 @@
  * (src/core/event-stream.ts, which also caps the length of a line); chunks may split anywhere,
  * including inside a UTF-8 character.
  */
-import { EventStreamParser, type EventStreamFrame } from '../../core/event-stream.js';
+import { EventStreamParser, type EventStreamFrame } from '../../core/index.js';
 
 export interface SseMessage {
   event: string;

@@ -18,9 +18,9 @@
  * Once a streamed answer has handed a delta to the caller, a failure is no longer retried (the
  * caller would see the text twice). Error messages may carry the server's error text, never the key.
  */
-import type { CredentialStore } from '../../store/credentials.js';
+import type { CredentialStore } from '../../store/index.js';
 import { DEFAULT_RETRY, abortedError, parseRetryAfter, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry.js';
-import { readBody } from '../../core/bounded-body.js';
+import { readBody } from '../../core/index.js';
 import { Alarm, DEFAULT_LIMITS, realTimer, sseMessages, tooLarge, type SetTimer, type StreamLimits } from './reply-body.js';
 import type { SseMessage } from './sse-parser.js';
 import { ProviderError } from './types.js';

@@ -3,7 +3,7 @@
  * loop speaks only this: a provider-neutral conversation in, one model round out. Providers never
  * touch the store or the event log; streaming text reaches the caller through `onDelta`.
  */
-import type { FailureCategory } from '../../core/failure.js';
+import type { FailureCategory } from '../../core/index.js';
 
 /** A tool offered to the model: name, description and a JSON Schema for its arguments. */
 export interface ToolSpec {

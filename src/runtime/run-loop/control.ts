@@ -4,8 +4,7 @@
  * and tool waits through the turn's AbortSignal, and the answer comes once the turn's end is
  * committed.
  */
-import { errors } from '../../core/errors.js';
-import { deriveProvenance, type AuthorityClass } from '../../core/provenance.js';
+import { errors, deriveProvenance, type AuthorityClass } from '../../core/index.js';
 import type { AgentStatus, Admitted, Ingress } from '../agents/index.js';
 import type { Scheduler } from './scheduler.js';
 import type { RunLoopDeps } from './types.js';

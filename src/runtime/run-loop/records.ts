@@ -4,8 +4,7 @@
  * Long strings of activity payloads and history entries are stored once, in `texts` (store/texts.ts).
  */
 import type Database from 'better-sqlite3';
-import type { Store } from '../../store/store.js';
-import { TxCache } from '../../store/tx-cache.js';
+import { type Store, TxCache } from '../../store/index.js';
 import type { FailureArtifact } from '../channels/index.js';
 
 /**
@@ -13,7 +12,7 @@ import type { FailureArtifact } from '../channels/index.js';
  * need not wait for the disk (store.ts INTERNAL): a crash of the process loses none of it; after a
  * power cut a turn whose end was lost runs again. Acknowledged writes stay durable.
  */
-export { INTERNAL } from '../../store/store.js';
+export { INTERNAL } from '../../store/index.js';
 
 export type TurnStatus = 'running' | 'completed' | 'failed' | 'aborted' | 'interrupted';
 export type HistoryRole = 'user' | 'assistant' | 'tool';

@@ -18,8 +18,7 @@
  * again with backoff until it succeeds (write-retry.ts), so the agent answers its pending messages
  * once space is back, without a restart. Shutdown and deletion end that wait.
  */
-import { isoAt } from '../../core/clock.js';
-import type { Priority } from '../../core/provenance.js';
+import { isoAt, type Priority } from '../../core/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
 import type { ChatMessage } from '../providers/index.js';

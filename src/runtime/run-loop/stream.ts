@@ -5,8 +5,7 @@
  * by the HTTP layer); each frame is serialised once whatever the number of subscribers, and
  * nothing is built when nobody listens.
  */
-import { sseFrame } from '../../events/broadcaster.js';
-import type { SseConnection } from '../../events/sse.js';
+import { sseFrame, type SseConnection } from '../../events/index.js';
 
 export const STREAM_FRAMES = [
   'snapshot',

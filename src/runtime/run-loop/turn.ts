@@ -13,12 +13,12 @@
  * message. A write the disk refuses is tried again until it succeeds or the turn is aborted
  * (write-retry.ts). The runner never throws: every failure becomes an outcome.
  */
-import { isoAt } from '../../core/clock.js';
+import { isoAt } from '../../core/index.js';
 import type { FailureArtifact } from '../channels/index.js';
 import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall } from '../providers/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { Tool, ToolOutcome } from '../tools/index.js';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import { renderMessage, systemPrompt } from './render.js';
 import type { RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';

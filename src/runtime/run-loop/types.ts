@@ -3,11 +3,10 @@
  * control and the conversation reads (here so that none of them imports another for its type).
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import type { IdGenerator } from '../../core/ids.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
-import type { Tracer } from '../../telemetry/tracing.js';
+import type { Clock, IdGenerator } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
+import type { Tracer } from '../../telemetry/index.js';
 import type { AgentService, MessageQueue } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { ModelProvider } from '../providers/index.js';

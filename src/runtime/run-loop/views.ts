@@ -2,7 +2,7 @@
  * The run loop's reads (spec "Agent reads": briefs, conversation, turns/:turn_id/activities,
  * transcript) and the conversation stream's snapshot.
  */
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { Brief } from '../channels/index.js';
 import type { Scheduler } from './scheduler.js';
 import type { RunLoopDeps } from './types.js';

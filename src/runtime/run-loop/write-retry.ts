@@ -11,9 +11,8 @@
  * and call `retryDue()`.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../core/clock.js';
-import { storageFaultOf } from '../../store/faults.js';
-import { INTERNAL, type Store } from '../../store/store.js';
+import type { Clock } from '../../core/index.js';
+import { storageFaultOf, INTERNAL, type Store } from '../../store/index.js';
 
 export const RETRY_INITIAL_MS = 250;
 export const RETRY_MAX_MS = 5_000;

@@ -19,8 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
-import { fileKind } from '../../core/private-file.js';
+import { errors, fileKind } from '../../core/index.js';
 
 export interface SkillLimits {
   /** Total bytes of the files of one skill. */

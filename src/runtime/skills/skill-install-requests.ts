@@ -5,7 +5,7 @@
  * already in the library answers a job that is already completed, naming it, so the caller can
  * follow every request the same way.
  */
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import type { Job, JobStore } from '../jobs.js';
 import { SKILL_INSTALL_JOB } from './skill-library.js';
 import type { SkillService } from './skills.js';

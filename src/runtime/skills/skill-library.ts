@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isoAt } from '../../core/clock.js';
-import { AppError, errors } from '../../core/errors.js';
+import { isoAt, AppError, errors } from '../../core/index.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { Job, JobStore } from '../jobs.js';
 import { copySkill, hashSkill, placeAtomically, removePath, walkSkill, type SkillTree } from './skill-files.js';

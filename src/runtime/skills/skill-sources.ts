@@ -7,10 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
+import { errors, readRegularFile, writePrivateFile } from '../../core/index.js';
 import { runGit } from '../git-command.js';
 import { isInside, MANIFEST_MAX_BYTES, SKILL_FILE } from './skill-files.js';
-import { readRegularFile, writePrivateFile } from '../../core/private-file.js';
 
 export { SKILL_FILE };
 export const LOCK_FILE = '.skill-lock.json';

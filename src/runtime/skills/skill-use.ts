@@ -11,9 +11,9 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
-import type { EventLog } from '../../events/event-log.js';
-import type { Store } from '../../store/store.js';
+import { errors } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
+import type { Store } from '../../store/index.js';
 import { isInside } from './skill-files.js';
 import type { SkillService } from './skills.js';
 

@@ -4,7 +4,7 @@
  * agent) and `skill_dir` (the skill's directory name).
  */
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
+import { errors } from '../../core/index.js';
 import { readManifest } from './skill-sources.js';
 
 interface Entry {

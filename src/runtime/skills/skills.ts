@@ -11,9 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
-import { KeyedSerial } from '../../core/serial.js';
+import { isoAt, errors, KeyedSerial } from '../../core/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import type { Job, JobStore } from '../jobs.js';
 import { SkillLibrary, type CatalogEntry } from './skill-library.js';

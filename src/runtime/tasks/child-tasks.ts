@@ -24,9 +24,7 @@
  * recover on their own). Only a task whose set-up was cut short (`queued`) is interrupted then.
  */
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
-import { AGENT_ID_PATTERN } from '../../core/ids.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { errors, AGENT_ID_PATTERN, deriveProvenance } from '../../core/index.js';
 import type { AgentDeletion } from '../agents/index.js';
 import type { Brief, BriefService } from '../channels/index.js';
 import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError } from './child-worktree.js';

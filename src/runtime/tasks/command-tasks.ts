@@ -25,9 +25,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors } from '../../core/errors.js';
-import type { FailureArtifact } from '../../core/failure.js';
-import type { Span, SpanStatus } from '../../telemetry/tracing.js';
+import { errors, type FailureArtifact } from '../../core/index.js';
+import type { Span, SpanStatus } from '../../telemetry/index.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { TaskLedger } from './task-ledger.js';
 import {

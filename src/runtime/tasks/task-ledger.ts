@@ -8,9 +8,7 @@
  * of the result message is the kind's own (`describe`).
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import type { FailureArtifact } from '../../core/failure.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { isoAt, type FailureArtifact, deriveProvenance } from '../../core/index.js';
 import type { RuntimeDeps } from '../deps.js';
 import { isTerminal, type TaskKind, type TaskRow, type TaskStatus } from './task-records.js';
 

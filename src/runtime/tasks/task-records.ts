@@ -3,7 +3,7 @@
  * and the failure artifact. No behaviour here: command-tasks.ts runs the processes,
  * child-tasks.ts supervises child agents, task-ledger.ts writes the rows.
  */
-import type { FailureArtifact } from '../../core/failure.js';
+import type { FailureArtifact } from '../../core/index.js';
 
 export const TASK_STATUSES = ['queued', 'running', 'cancelling', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

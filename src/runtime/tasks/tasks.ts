@@ -5,8 +5,7 @@
  * - `child_agent`: a supervised private child agent (child-tasks.ts).
  * The rows, their events and the `task_result` message are task-ledger.ts's.
  */
-import { errors } from '../../core/errors.js';
-import type { FailureArtifact } from '../../core/failure.js';
+import { errors, type FailureArtifact } from '../../core/index.js';
 import type { AgentDeletion } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
 import { ChildTasks, type CreateChildInput } from './child-tasks.js';

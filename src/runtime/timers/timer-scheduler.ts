@@ -5,7 +5,7 @@
  * the timeout just wakes the owner up, which then asks the clock what is due. Insert, remove and
  * pop are O(log n), so 10,000 active timers cost nothing noticeable.
  */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/index.js';
 
 export interface ScheduleEntry {
   due: number;

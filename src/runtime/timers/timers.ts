@@ -22,11 +22,9 @@
  * time comes from `deps.clock`; tests with a ManualClock advance it and call `runDue()`.
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { AppError, errors } from '../../core/errors.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { isoAt, AppError, errors, deriveProvenance } from '../../core/index.js';
 import type { AgentRecord } from '../agents/index.js';
-import type { Span } from '../../telemetry/tracing.js';
+import type { Span } from '../../telemetry/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import { TimerSchedule, type ScheduleEntry } from './timer-scheduler.js';
 

@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, errors, type Issue } from '../../core/errors.js';
+import { AppError, errors, type Issue } from '../../core/index.js';
 import type { Tool, ToolContext, ToolOutcome } from './types.js';
 
 export interface ToolDefinition<S extends z.ZodObject> {

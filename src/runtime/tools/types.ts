@@ -3,7 +3,7 @@
  * so a tool call leaves exactly the events and provenance the matching route would.
  */
 import type { Logger } from 'pino';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/index.js';
 import type { AgentService } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { ToolSpec } from '../providers/index.js';

@@ -3,7 +3,7 @@
  * bootstrap state page. Built from the services, shared by every route that returns an agent.
  */
 import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService, type MessageQueue } from '../agents/index.js';
-import type { EventLog } from '../../events/event-log.js';
+import type { EventLog } from '../../events/index.js';
 import { activeWorkspaceEntry, agentIdentity, agentModelState, workspaceView } from './agent-facets.js';
 import { closure, schedulingPosture, type PostureFacts } from './agent-posture.js';
 import type { TaskStateEntry } from '../tasks/index.js';

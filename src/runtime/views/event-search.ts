@@ -7,8 +7,8 @@
  * (`event:<agent_id>:<event_seq>`) reads the whole text back.
  */
 import type Database from 'better-sqlite3';
-import { errors } from '../../core/errors.js';
-import type { Store } from '../../store/store.js';
+import { errors } from '../../core/index.js';
+import type { Store } from '../../store/index.js';
 import type { AgentService } from '../agents/index.js';
 
 /** The kinds whose payload holds text worth finding, and where it is. */

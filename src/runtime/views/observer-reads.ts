@@ -12,7 +12,7 @@ import type { Message, AgentRecord } from '../agents/index.js';
 import type { HistoryEntry } from '../run-loop/index.js';
 import { agentListEntry, type StateDeps } from './agent-views.js';
 import type { RuntimeIdentity } from './runtime-identity.js';
-import type { EventLog } from '../../events/event-log.js';
+import type { EventLog } from '../../events/index.js';
 
 /** Most ids one batch read takes. */
 export const BATCH_GET_MAX_IDS = 256;

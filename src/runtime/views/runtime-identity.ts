@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readRegularFile } from '../../core/private-file.js';
+import { readRegularFile } from '../../core/index.js';
 
 export interface RuntimeIdentity {
   runtime_id: string;

@@ -7,8 +7,7 @@
  * deps.clock; tests advance a ManualClock and call runDue().
  */
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { deriveProvenance } from '../../core/provenance.js';
+import { isoAt, deriveProvenance } from '../../core/index.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { WorkItemRow } from './work-item-records.js';
 

@@ -2,8 +2,7 @@
  * The work item record (spec WorkItem, PickWorkItemResponse; CONTRACT.md section 8): its types,
  * the readiness rule, and the mapping from a `work_items` row to the public record.
  */
-import { isoAt } from '../../core/clock.js';
-import type { AuthorityClass } from '../../core/provenance.js';
+import { isoAt, type AuthorityClass } from '../../core/index.js';
 import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from '../workspaces/index.js';
 
 export const WORK_ITEM_STATES = ['open', 'completing', 'completed'] as const;

@@ -22,8 +22,7 @@
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
+import { isoAt, errors } from '../../core/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import {

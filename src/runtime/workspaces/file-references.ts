@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostName, isLoopbackAddress, isLoopbackOrigin } from '../../core/origins.js';
+import { hostName, isLoopbackAddress, isLoopbackOrigin } from '../../core/index.js';
 
 /** Most references one resolve request may carry (spec Limits). */
 export const MAX_REFERENCES = 64;

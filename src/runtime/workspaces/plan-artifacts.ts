@@ -41,8 +41,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isoAt } from '../../core/clock.js';
-import { errors } from '../../core/errors.js';
+import { isoAt, errors } from '../../core/index.js';
 import { isWithin, lexicalJoin, resolveReference, type ExecutionRoot, type Resolution } from './file-references.js';
 
 /** Largest plan file that can be attached. */

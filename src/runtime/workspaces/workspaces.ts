@@ -11,8 +11,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { isoAt } from '../../core/clock.js';
-import { AppError, errors } from '../../core/errors.js';
+import { isoAt, AppError, errors } from '../../core/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
 import {
   AGENT_HOME_ID,

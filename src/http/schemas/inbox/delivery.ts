@@ -1,6 +1,6 @@
 /** Targets, delivery pause/resume, inbox timers and gc (spec/inbox.md Targets, Agents, Timers, Meta; CONTRACT.md section 9). */
 import { z } from 'zod';
-import { AGENT_ID_PATTERN } from '../../../core/ids.js';
+import { AGENT_ID_PATTERN } from '../../../core/index.js';
 import { TARGET_KINDS, TARGET_STATUSES } from '../../../inbox/delivery/index.js';
 import { MIN_EVERY_MS, SCHEDULE_KINDS, SCHEDULE_STATUSES } from '../../../inbox/entries/index.js';
 import { ListLimit, withAliases } from '../common.js';

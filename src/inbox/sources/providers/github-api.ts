@@ -13,7 +13,7 @@
  * Bodies are read with a cap (a page at most PAGE_MAX_BYTES, an error's text ERROR_BODY_MAX): the
  * API base URL is configurable, and the server behind it is a peer svc does not trust.
  */
-import { readBody } from '../../../core/bounded-body.js';
+import { readBody } from '../../../core/index.js';
 
 export const DEFAULT_API_BASE_URL = 'https://api.github.com';
 /** Secondary rate limit without Retry-After: GitHub asks for at least a minute. */

@@ -8,8 +8,7 @@
  */
 import { DiscardPolicy, RetentionPolicy, StorageType, type JsMsg, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { isoAt } from '../../../core/clock.js';
-import { errors } from '../../../core/errors.js';
+import { isoAt, errors } from '../../../core/index.js';
 import type { MirroredEvent } from '../sqlite-backend.js';
 import type { PreparedEvent } from '../types.js';
 

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { openRegularFile } from '../../../core/private-file.js';
+import { openRegularFile } from '../../../core/index.js';
 import { readProc, type ProcEntry } from './process-tree.js';
 
 export interface SpawnSpec {

@@ -37,7 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream';
 import type { IPty } from 'node-pty';
-import { errors, type Issue } from '../../../core/errors.js';
+import { errors, type Issue } from '../../../core/index.js';
 import { procStartTime, resolveExecutable, type SpawnSpec, type Spawned, type TaskInput } from './task-process.js';
 import { TERMINAL_SIZE, type CreateTaskInput } from '../task-records.js';
 
