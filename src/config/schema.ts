@@ -1,6 +1,7 @@
 /**
  * The configuration schema: every key, its type and its default, in one place
- * (CONTRACT.md section 2). config.example.toml documents the same keys; a test keeps them equal.
+ * (docs/configuration.md#every-key). config.example.toml documents the same keys; a test keeps
+ * them equal.
  */
 import path from 'node:path';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * The per-agent durable event log (CONTRACT.md section 7). `append` must run inside a store
- * transaction together with the state change it records; it assigns the next `event_seq`
+ * The per-agent durable event log (docs/control-plane-api.md#event-log). `append` must run inside a
+ * store transaction together with the state change it records; it assigns the next `event_seq`
  * (gap-free: the sequence is read from the log itself inside that transaction) and publishes to
  * the broadcaster only after the transaction commits and is on the disk (store.ts: a group
  * commit's hooks wait for its fsync). Streams replay only what has been published, so an SSE

@@ -1,5 +1,5 @@
 /**
- * Request guards shared by both surfaces (CONTRACT.md section 4), in one onRequest hook:
+ * Request guards shared by both surfaces (docs/security.md), in one onRequest hook:
  * DNS-rebinding defence (Host), cross-origin defence (Origin) on TCP listeners, then the control
  * token for routes whose auth class asks for it, then the peer's uid for requests served without a
  * credential. Requests over the Unix socket skip the browser and uid checks: no browser and no other

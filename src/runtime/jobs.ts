@@ -116,7 +116,7 @@ function fromRow(row: JobRow): Job {
   };
 }
 
-/** The public shape of a job (CONTRACT.md sections 6 and 10). */
+/** The public shape of a job (docs/control-plane-api.md#agents and docs/control-plane-api.md#skills). */
 export function jobView(job: Job) {
   const done = job.status === 'completed' || job.status === 'failed';
   return {

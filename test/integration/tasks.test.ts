@@ -1,7 +1,8 @@
 /**
- * Command tasks (CONTRACT.md sections 1 and 8) against the real daemon: the HTTP surface, real
- * process groups, the task_result message and events, the concurrency cap, stop and force stop,
- * restarts after SIGKILL and SIGTERM of the daemon, and 200 concurrent tasks leaving nothing behind.
+ * Command tasks (docs/getting-started.md#run-the-daemon-svc-serve and
+ * docs/control-plane-api.md#command-tasks) against the real daemon: the HTTP surface, real process
+ * groups, the task_result message and events, the concurrency cap, stop and force stop, restarts
+ * after SIGKILL and SIGTERM of the daemon, and 200 concurrent tasks leaving nothing behind.
  */
 import fs from 'node:fs';
 import os from 'node:os';

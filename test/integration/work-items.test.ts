@@ -1,7 +1,8 @@
 /**
- * Work items over real HTTP against the daemon (CONTRACT.md section 8; spec work-items rows,
- * "Work item PATCH rules", PickWorkItemResponse): every route, every error code, auth classes,
- * the events in GET /api/agents/:id/events, the state page, a real recheck tick, and deletion.
+ * Work items over real HTTP against the daemon (docs/control-plane-api.md#work-items; spec
+ * work-items rows, "Work item PATCH rules", PickWorkItemResponse): every route, every error code,
+ * auth classes, the events in GET /api/agents/:id/events, the state page, a real recheck tick, and
+ * deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';

@@ -121,7 +121,7 @@ describe('another local user', () => {
       expect({ status: page.status, code: page.json.code }).toEqual({ status: 403, code: 'cross_origin_rejected' });
     });
 
-    it('still reaches callbacks, whose capability token is the credential (CONTRACT.md section 4)', async () => {
+    it('still reaches callbacks, whose capability token is the credential (docs/security.md)', async () => {
       const trigger = await request({ base: d.base }, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } });
       expect(trigger.status).toBe(201);
       const res = await requestAs(OTHER_UID, `${d.base}${trigger.json.callback_path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"build":"done"}' });

@@ -1,5 +1,5 @@
 /**
- * Skills routes (spec "Skills", CONTRACT.md section 10): the catalog and library under
+ * Skills routes (spec "Skills", docs/control-plane-api.md#skills): the catalog and library under
  * /api/skills/catalog, per-agent enablement, the deprecated install/uninstall routes. The spec
  * lists the per-agent routes without the /api prefix; they are served under both spellings.
  */

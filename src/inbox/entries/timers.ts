@@ -1,5 +1,5 @@
 /**
- * Inbox timers (spec/inbox.md Timer; CONTRACT.md section 9): reminders that materialise an inbox
+ * Inbox timers (spec/inbox.md Timer; docs/inbox-api.md#timers): reminders that materialise an inbox
  * entry `{kind:"timer", sender, message, scheduleId}` per occurrence. Exactly one of
  * - `at`: one occurrence at an instant (ISO 8601 with offset), then `completed`;
  * - `every`: every N ms (N >= 1000) on the grid created + k * N;

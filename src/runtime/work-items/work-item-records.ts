@@ -1,6 +1,6 @@
 /**
- * The work item record (spec WorkItem, PickWorkItemResponse; CONTRACT.md section 8): its types,
- * the readiness rule, and the mapping from a `work_items` row to the public record.
+ * The work item record (spec WorkItem, PickWorkItemResponse; docs/control-plane-api.md#work-items):
+ * its types, the readiness rule, and the mapping from a `work_items` row to the public record.
  */
 import { isoAt, type AuthorityClass } from '../../core/index.js';
 import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from '../workspaces/index.js';
@@ -151,7 +151,10 @@ export interface WorkItemRow {
   completion: string | null;
 }
 
-/** Readiness (CONTRACT.md section 8): completed > blocked > waiting_for_operator > runnable. */
+/**
+ * Readiness (docs/control-plane-api.md#work-items): completed > blocked > waiting_for_operator >
+ * runnable.
+ */
 export function readinessOf(item: Pick<WorkItem, 'state' | 'blocked_by' | 'plan_status'>): Readiness {
   if (item.state !== 'open') return 'completed';
   if (item.blocked_by !== null && item.blocked_by.trim() !== '') return 'blocked';

@@ -1,8 +1,8 @@
 /**
  * Work items (spec WorkItem, PickWorkItemResponse, "States and transitions / Work item";
- * CONTRACT.md section 8): durable objectives an agent works on, with a plan status, a todo list,
- * an optional blocker with a recheck, a per-agent durable current focus (pick), and completion
- * with a result report.
+ * docs/control-plane-api.md#work-items): durable objectives an agent works on, with a plan status,
+ * a todo list, an optional blocker with a recheck, a per-agent durable current focus (pick), and
+ * completion with a result report.
  *
  * Every change commits with its event in one transaction (work_item_created, work_item_updated,
  * work_item_picked, work_item_completed + brief_created). The record and its projections live in

@@ -1,6 +1,7 @@
 /**
- * Command tasks in a pseudo-terminal (`tty: true`, CONTRACT.md section 8): what differs from a
- * pipe task, in one place. runtime/tasks/command-tasks.ts supervises both kinds the same way.
+ * Command tasks in a pseudo-terminal (`tty: true`, docs/control-plane-api.md#terminal-tasks): what
+ * differs from a pipe task, in one place. runtime/tasks/command-tasks.ts supervises both kinds the
+ * same way.
  *
  * Mechanism: node-pty (`forkpty(3)`). The child `<shell> -c <cmd>` is forked straight from the
  * daemon as the session leader of a new pty, with the pty's slave as its controlling terminal and
