@@ -44,7 +44,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * The rule, in order (README "Security"):
+ * The rule, in order (docs/security.md):
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins): a request with an
  *    Origin is served only from the daemon's own origin or a trusted one, on every route.

@@ -121,7 +121,7 @@ export function jobView(job: Job) {
   const done = job.status === 'completed' || job.status === 'failed';
   return {
     job_id: job.job_id,
-    // The real system's names beside svc's (README "Holon GUI compatibility").
+    // The real system's names beside svc's (docs/holon-gui.md).
     id: job.job_id,
     last_error: job.error,
     completed_at: done ? job.updated_at : null,

@@ -249,7 +249,8 @@ describe('credentials, an unreachable cluster, and what other NATS clients can w
     // The 503 append may or may not have reached the stream; either way the id is stored once.
     expect(again.json.appended + again.json.deduped).toBe(1);
     // Right after a node's restart the consumer may stall until its watchdog starts it again: the
-    // append is then answered from JetStream's acknowledgement before the mirror has it (README.md).
+    // append is then answered from JetStream's acknowledgement before the mirror has it
+    // (docs/jetstream.md).
     const stats = await waitFor(async () => (await call(d, 'GET', `/streams/${source.sourceId}`)).streamStats, 15_000);
     expect(stats.highWatermarkOffset).toBe(1);
   }, 60_000);

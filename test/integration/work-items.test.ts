@@ -244,7 +244,7 @@ describe('complete', () => {
     expect(brief?.payload).toEqual({
       brief_id: expect.stringMatching(/^brf_[0-9A-HJKMNP-TV-Z]{26}$/),
       brief_kind: 'result',
-      // The real system's field names beside svc's (README "Holon GUI compatibility").
+      // The real system's field names beside svc's (docs/holon-gui.md).
       kind: 'result',
       created_at: brief!.payload.brief.created_at,
       work_item_id: item.id,

@@ -1,8 +1,9 @@
 /**
- * Local mode trusts this user, not every account on the machine (README "Security"): a TCP
- * client without a credential must be a process of the daemon's uid, on the control plane and on
- * the inbox's loopback port. The attacker here is a real second user (uid 65534) running curl-like
- * requests from a child process; the tests run as root so that they can start it.
+ * Local mode trusts this user, not every account on the machine
+ * (docs/security.md#this-user-not-every-local-account): a TCP client without a credential must be a
+ * process of the daemon's uid, on the control plane and on the inbox's loopback port. The attacker
+ * here is a real second user (uid 65534) running curl-like requests from a child process; the tests
+ * run as root so that they can start it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProcAddress, findListeners, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/core/peer-user.js';

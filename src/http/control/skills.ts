@@ -238,7 +238,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
       auth: 'read',
       tags,
       summary: 'One skill enabled for the agent, with its SKILL.md body (404 skill_not_found)',
-      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (README "Holon GUI compatibility").',
+      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (docs/holon-gui.md).',
       params: AgentSkillParams,
       responses: { 200: { description: 'Skill', schema: AgentSkillDetail } },
       handler: ({ params }) => ({ ok: true, agent_id: params.id, ...agentSkillDetail(s.skills.list(params.id), params.skill_id) }),

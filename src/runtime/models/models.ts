@@ -28,7 +28,7 @@ export type ModelSource = 'builtin' | 'config' | 'discovered';
 
 export interface CatalogModel {
   id: string;
-  /** The same id under the real system's name (README "Holon GUI compatibility"). */
+  /** The same id under the real system's name (docs/holon-gui.md). */
   model: string;
   display_name: string;
   provider: string;

@@ -18,7 +18,7 @@
  * stop would force), reports a signal death as exit status 128+N, and leaves the pty 0x0 when its
  * own stdin is not a terminal.
  *
- * Costs, documented in README ("Terminal tasks"):
+ * Costs, documented in docs/control-plane-api.md#terminal-tasks:
  * - Output passes through the daemon: what the pty produces is appended to `command.output_path`
  *   by the daemon (reading pauses while the file write lags), escape sequences and the terminal's
  *   echo of the input included. If the daemon dies, output stops being recorded; the terminal
