@@ -177,8 +177,8 @@ export const ConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(0),
       // Remote-source modules run as the daemon's user: only from these and <home>/source-modules/.
       module_dirs: z.array(z.string().refine((d) => path.isAbsolute(d), 'must be an absolute path')).default([]),
-      // Where source streams live (src/inbox/jetstream/README.md): this daemon's SQLite file, or a
-      // NATS JetStream cluster that several daemons share.
+      // Where source streams live (src/inbox/streams/jetstream/README.md): this daemon's SQLite
+      // file, or a NATS JetStream cluster that several daemons share.
       streams: z
         .strictObject({
           backend: z.enum(['sqlite', 'jetstream']).default('sqlite'),

@@ -134,7 +134,7 @@ export const errors = {
   workItemNotOpen: (id: string, state: string) =>
     new AppError(409, 'work_item_not_open', `work item ${JSON.stringify(id)} is ${state}, not open`, { work_item_id: id, state }),
   emptyReport: () => new AppError(400, 'empty_report', 'report_text must not be empty'),
-  /** A plan file (runtime/plan-artifacts.ts) that does not exist where it was looked for. */
+  /** A plan file (runtime/workspaces/plan-artifacts.ts) that does not exist where it was looked for. */
   planFileNotFound: (p: string) =>
     new AppError(400, 'plan_file_not_found', `plan file ${JSON.stringify(p)} does not exist`, { path: p }),
   /** A plan path the daemon refuses: it never reads or writes outside the agent's workspaces. */
@@ -311,7 +311,7 @@ export const errors = {
   entryNotFound: (entryId: string, agentId: string) =>
     new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
-  /** A CEL filter whose cost is known at creation to be over the limit (src/inbox/cel.ts). */
+  /** A CEL filter whose cost is known at creation to be over the limit (src/inbox/subscriptions/cel.ts). */
   filterTooCostly: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'filter_too_costly', `filter too costly: ${reason}`, extra),
   /** A terminal registration would move a binding (a terminal to another agent, or an agent to another terminal) without forceRebind. */
   registrationConflict: (message: string, extra: { agentId: string; targetId: string; boundAgentId: string }) =>

@@ -75,7 +75,8 @@ export class EventLog {
 
   /**
    * Append one event; call inside a store transaction. The real system's payload field names are
-   * added beside svc's, and its companion kinds follow in the same transaction (holon-kinds.ts).
+   * added beside svc's, and its companion kinds follow in the same transaction
+   * (wire/holon-kinds.ts).
    */
   append(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
     // Object.assign, not `{ ...fields, ...payload }`: a literal of two spreads takes V8's slow

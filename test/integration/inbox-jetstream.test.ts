@@ -1,10 +1,10 @@
 /**
- * Several daemons, one set of streams (src/inbox/jetstream/README.md): two real daemons with their
- * own homes on a real three-node `nats-server -js` cluster with `replicas = 3`. A source registered
- * on one is appendable and watchable from the other; each daemon materialises entries only for its
- * own agents; a daemon killed during appends resumes with nothing lost or duplicated; a NATS node
- * killed during a burst loses no acknowledged append, offsets stay gap-free and watch resumes.
- * Needs `npm run build` first.
+ * Several daemons, one set of streams (src/inbox/streams/jetstream/README.md): two real daemons
+ * with their own homes on a real three-node `nats-server -js` cluster with `replicas = 3`. A source
+ * registered on one is appendable and watchable from the other; each daemon materialises entries
+ * only for its own agents; a daemon killed during appends resumes with nothing lost or duplicated;
+ * a NATS node killed during a burst loses no acknowledged append, offsets stay gap-free and watch
+ * resumes. Needs `npm run build` first.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -12,8 +12,9 @@
  * down or the timer was paused) fires ONCE for all the occurrences it missed and moves on to the
  * next future occurrence; missed occurrences are not replayed one entry each. Resume recomputes
  * the next occurrence from now (an `at` already past fires once at resume). The schedule is the
- * shared in-memory heap (runtime/timer-scheduler.ts) over the injected clock, rebuilt at start.
- * Notifying the entry to the agent's targets is the notifier's job, gated by the delivery pause.
+ * shared in-memory heap (runtime/timers/timer-scheduler.ts) over the injected clock, rebuilt at
+ * start. Notifying the entry to the agent's targets is the notifier's job, gated by the delivery
+ * pause.
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';

@@ -87,7 +87,10 @@ export interface WorkItemPatch {
   blocked_by?: string | null | undefined;
   /** Milliseconds from now; needs a non-empty blocker after this update. */
   recheck_after?: number | undefined;
-  /** A location attaches that file as the plan (plan-artifacts.ts), null detaches the plan. */
+  /**
+   * A location attaches that file as the plan (runtime/workspaces/plan-artifacts.ts), null detaches
+   * the plan.
+   */
   plan_artifact?: PlanLocation | null | undefined;
   authority_class?: AuthorityClass | null | undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * GitHub objects as inbox events (docs/inbox-api.md#github), shared by the polling module
- * (github.ts, in a worker) and the webhook receiver (github-webhook.ts, in the daemon), so both
+ * (github.ts, in a worker) and the webhook receiver (../github-webhook.ts, in the daemon), so both
  * give one resource state the same event.
  *
  * Ids name a resource state: `issues:<number>:<updated_at>`, `pulls:<number>:<updated_at>`,
