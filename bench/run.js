@@ -3,7 +3,8 @@
  * svc benchmarks. `npm run bench` builds and runs every scenario; `node bench/run.js enqueue sse`
  * runs a subset. Each scenario starts the daemon as its own child process on a fresh temporary
  * home, so only the daemon is measured. Results: a table on stdout, bench/results/latest.json
- * (everything, with the environment) and bench/results/latest.md (the README table).
+ * (everything, with the environment) and bench/results/latest.md (the table in
+ * docs/benchmarks.md#results).
  *
  * Knobs (environment): BENCH_DURATION (s per enqueue run, also --duration N), BENCH_CONNECTIONS,
  * BENCH_ROUNDS, BENCH_WARMUP, BENCH_ENQUEUE_SERIAL, BENCH_SSE_CLIENTS, BENCH_SSE_EVENTS, BENCH_SSE_BATCH,

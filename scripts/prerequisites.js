@@ -18,8 +18,8 @@ export const PREREQUISITES = [
   { program: 'nats-server', pkg: 'nats-server', why: 'JetStream streams run against real nats-server processes' },
   { program: 'chromium', pkg: 'chromium', why: 'the console and the API reference page render in headless Chromium' },
   { program: 'promtool', pkg: 'prometheus', why: 'both metrics exposition formats are checked by promtool' },
-  { program: 'jq', pkg: 'jq', why: 'the README quick start is pasted into bash' },
-  { program: 'curl', pkg: 'curl', why: 'the README quick start is pasted into bash' },
+  { program: 'jq', pkg: 'jq', why: 'the quick start of docs/getting-started.md is pasted into bash' },
+  { program: 'curl', pkg: 'curl', why: 'the quick starts of README.md and docs/getting-started.md are pasted into bash' },
 ];
 
 /** Debian puts some servers (nats-server) in /usr/sbin, which is not on every user's PATH. */

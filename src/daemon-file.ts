@@ -3,7 +3,8 @@
  * finds a daemon started on another port (`svc serve --listen 127.0.0.1:0`). Written 0600 once
  * every listener is up, removed at a clean shutdown. A daemon killed outright leaves it behind,
  * and its pid and port may then belong to anyone: the CLI sends its token to the file's URL only
- * once `findDaemon` has identified the daemon that wrote it (README "Security").
+ * once `findDaemon` has identified the daemon that wrote it
+ * (docs/security.md#the-cli-sends-its-token-only-to-a-daemon-it-has-identified).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * The composition root: config -> store -> services -> two HTTP surfaces -> listeners.
  * `startDaemon` either returns a running daemon or throws a StartupError with a one-line reason
- * (CONTRACT.md section 1); `close` is the graceful shutdown shared by signals and
- * POST /api/control/runtime/shutdown.
+ * (docs/getting-started.md#run-the-daemon-svc-serve); `close` is the graceful shutdown shared by
+ * signals and POST /api/control/runtime/shutdown.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -13,7 +13,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const BIN = path.join(ROOT, 'bin', 'svc.js');
 const SERVERS = path.join(ROOT, 'bench', 'servers');
 
-/** Enqueue benches must never meet the queue cap (CONTRACT: 429 past queue.max_pending). */
+/**
+ * Enqueue benches must never meet the queue cap (docs/control-plane-api.md#queue: 429 past
+ * queue.max_pending).
+ */
 export const BENCH_CONFIG = '[queue]\nmax_pending = 100000000\n';
 
 const START_TIMEOUT_MS = 30_000;

@@ -1,4 +1,7 @@
-/** Renders scenario results: a console table, a markdown table for the README, and the JSON record. */
+/**
+ * Renders scenario results: a console table, a markdown table for docs/benchmarks.md, and the JSON
+ * record.
+ */
 
 const mark = (ok) => (ok === undefined ? '' : ok ? 'yes' : 'NO');
 

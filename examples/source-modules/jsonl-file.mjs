@@ -17,7 +17,7 @@
  * start); ids default to "<path>:<rotation>:<byte offset>", so a repeated poll from an older cursor
  * is deduplicated by the stream while a rotated file's lines are new events.
  *
- * The module interface (README "Remote sources and the module interface"): default export
+ * The module interface (docs/inbox-api.md#remote-sources-and-the-module-interface): default export
  * `{ poll, validate?, configSchema? }`. configSchema is a JSON Schema of moduleConfig (svc checks
  * it before validate runs, and serves it at GET /sources/{id}/schema);
  * poll({moduleConfig, cursor, configRef, hostConfig, credential, now, signal}) -> {events, cursor};

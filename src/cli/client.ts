@@ -1,6 +1,6 @@
 /**
- * The CLI's connection to a running daemon (CONTRACT.md section 11): the control plane over TCP
- * (`--url`, `SVC_URL`, else <home>/daemon.json of a running daemon, else the config's `listen`)
+ * The CLI's connection to a running daemon (docs/cli.md#finding-the-daemon): the control plane over
+ * TCP (`--url`, `SVC_URL`, else <home>/daemon.json of a running daemon, else the config's `listen`)
  * with the token (`--token`, `SVC_TOKEN`, else the config's), and the inbox API over its Unix
  * socket (`--socket`, `SVC_SOCKET`, else daemon.json's, else <home>/inbox.sock). Requests go
  * through openapi-fetch clients typed by src/generated/*.ts (made from openapi/*.json by the

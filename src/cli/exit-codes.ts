@@ -1,5 +1,5 @@
 /**
- * The CLI's exit codes: one table for every command (README "Command line"). A code means the
+ * The CLI's exit codes: one table for every command (docs/cli.md#exit-codes). A code means the
  * same thing whichever command ends with it; new meanings get new numbers.
  */
 import { ApiError } from './client.js';

@@ -1,7 +1,7 @@
 /**
- * Configuration layering (CONTRACT.md section 2): built-in defaults < config file < environment
- * < command-line flags, validated by one zod schema. The only module that reads process.env for
- * settings is this one (through the `env` argument its caller passes).
+ * Configuration layering (docs/configuration.md#layers-and-changes-at-run-time): built-in defaults
+ * < config file < environment < command-line flags, validated by one zod schema. The only module
+ * that reads process.env for settings is this one (through the `env` argument its caller passes).
  */
 import fs from 'node:fs';
 import os from 'node:os';

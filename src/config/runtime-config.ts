@@ -38,7 +38,7 @@ export class RuntimeConfig {
 
   /**
    * The effective configuration (secrets redacted) and where it persists, with the real system's
-   * summary beside it (README "Holon GUI compatibility"): `config_file_path`, `model_default`,
+   * summary beside it (docs/holon-gui.md): `config_file_path`, `model_default`,
    * the catalog, the providers and what svc does not have (no fallbacks, vision or image defaults,
    * web search).
    */

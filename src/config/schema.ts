@@ -1,6 +1,7 @@
 /**
  * The configuration schema: every key, its type and its default, in one place
- * (CONTRACT.md section 2). config.example.toml documents the same keys; a test keeps them equal.
+ * (docs/configuration.md#every-key). config.example.toml documents the same keys; a test keeps
+ * them equal.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -176,8 +177,8 @@ export const ConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(0),
       // Remote-source modules run as the daemon's user: only from these and <home>/source-modules/.
       module_dirs: z.array(z.string().refine((d) => path.isAbsolute(d), 'must be an absolute path')).default([]),
-      // Where source streams live (src/inbox/jetstream/README.md): this daemon's SQLite file, or a
-      // NATS JetStream cluster that several daemons share.
+      // Where source streams live (src/inbox/streams/jetstream/README.md): this daemon's SQLite
+      // file, or a NATS JetStream cluster that several daemons share.
       streams: z
         .strictObject({
           backend: z.enum(['sqlite', 'jetstream']).default('sqlite'),

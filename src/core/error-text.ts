@@ -2,7 +2,8 @@
  * A thrown thing as one line that is safe to store and answer: what a source's `error`, a 502
  * source_poll_failed and `/status` sourceErrors hold. Sources run user modules in workers and
  * svc's own providers, and what they throw used to arrive with its stack: frames naming svc's
- * install directory (`file:///…/dist/inbox/providers/github-api.js:126:19`) and Node's internals.
+ * install directory (`file:///…/dist/inbox/sources/providers/github-api.js:126:19`) and Node's
+ * internals.
  *
  * Only the message is kept, never the stack: an Error gives its `message`, anything else its
  * string form. Lines that are stack frames (`    at …`, a module may put its stack in its message)

@@ -1,6 +1,6 @@
 /**
  * Every error svc answers with is defined here, once, with its HTTP status and its code
- * (CONTRACT.md section 3). Codes are product: add new ones, never rename or reuse one.
+ * (docs/control-plane-api.md#errors). Codes are product: add new ones, never rename or reuse one.
  * The one HTTP error handler (src/http/error-handler.ts) turns an AppError into the envelope
  * `{ok:false, error, code, ...extra}`; anything that is not an AppError is a bug and becomes a 500.
  */
@@ -54,7 +54,7 @@ export const errors = {
   headersTooLarge: () => new AppError(431, 'headers_too_large', 'the request headers are too large'),
   requestTimeout: () => new AppError(408, 'request_timeout', 'the request did not arrive in time'),
 
-  // --- auth (CONTRACT.md section 4) ----------------------------------------------------------
+  // --- auth (docs/security.md#authentication) -------------------------------------------------
   unauthorized: () =>
     new AppError(401, 'auth_required', 'a valid control token is required: send Authorization: Bearer <token>', {}, {
       'www-authenticate': 'Bearer',
@@ -66,7 +66,7 @@ export const errors = {
   crossOriginRejected: (origin: string) =>
     new AppError(403, 'cross_origin_rejected', `Origin ${JSON.stringify(origin)} is not allowed; add it to auth.allowed_origins to accept it`),
 
-  // --- provenance (CONTRACT.md section 5) ----------------------------------------------------
+  // --- provenance (docs/control-plane-api.md#ingress-and-provenance) --------------------------
   provenanceOverrideRejected: (field: string) =>
     new AppError(403, 'provenance_override_rejected', `callers may not set ${field}: provenance is derived by the server`),
   priorityNotAllowed: (priority: string) =>
@@ -81,7 +81,7 @@ export const errors = {
   overloaded: (what: string, retryAfterSec = 1) =>
     new AppError(429, 'overloaded', what, {}, { 'retry-after': String(retryAfterSec) }),
 
-  // --- agents (CONTRACT.md section 6) --------------------------------------------------------
+  // --- agents (docs/control-plane-api.md#agents) ----------------------------------------------
   invalidAgentId: (id: string) =>
     new AppError(400, 'invalid_agent_id', `agent id ${JSON.stringify(id)} must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`),
   agentNotFound: (id: string) => new AppError(404, 'agent_not_found', `agent ${JSON.stringify(id)} not found`, { agent_id: id }),
@@ -113,7 +113,7 @@ export const errors = {
   agentNotRenamable: (id: string) =>
     new AppError(409, 'agent_not_renamable', `agent ${JSON.stringify(id)} cannot be renamed: only public agents that own themselves (no parent) can`, { agent_id: id }),
 
-  // --- events (CONTRACT.md section 7) --------------------------------------------------------
+  // --- events (docs/control-plane-api.md#event-log) -------------------------------------------
   cursorNotFound: (agentId: string, afterSeq: number, head: number, oldest: number) =>
     new AppError(404, 'cursor_not_found', `after_seq ${afterSeq} is outside the replay window ${Math.max(0, oldest - 1)}..${head}`, {
       agent_id: agentId,
@@ -124,7 +124,7 @@ export const errors = {
   // --- jobs ----------------------------------------------------------------------------------
   jobNotFound: notFound('job_not_found', 'job'),
 
-  // --- work items (CONTRACT.md section 8) ----------------------------------------------------
+  // --- work items (docs/control-plane-api.md#work-items) --------------------------------------
   workItemNotFound: notFound('work_item_not_found', 'work item'),
   emptyObjective: () => new AppError(400, 'empty_objective', 'objective must not be empty'),
   emptyUpdate: () =>
@@ -134,7 +134,7 @@ export const errors = {
   workItemNotOpen: (id: string, state: string) =>
     new AppError(409, 'work_item_not_open', `work item ${JSON.stringify(id)} is ${state}, not open`, { work_item_id: id, state }),
   emptyReport: () => new AppError(400, 'empty_report', 'report_text must not be empty'),
-  /** A plan file (runtime/plan-artifacts.ts) that does not exist where it was looked for. */
+  /** A plan file (runtime/workspaces/plan-artifacts.ts) that does not exist where it was looked for. */
   planFileNotFound: (p: string) =>
     new AppError(400, 'plan_file_not_found', `plan file ${JSON.stringify(p)} does not exist`, { path: p }),
   /** A plan path the daemon refuses: it never reads or writes outside the agent's workspaces. */
@@ -207,7 +207,7 @@ export const errors = {
     new AppError(409, 'workspace_limit_reached', `the agent already has ${limit} attached workspaces; detach one first`, { limit }),
   desktopDenied: (code: string, message: string) => new AppError(403, code, message),
 
-  // --- skills (CONTRACT.md section 10) -------------------------------------------------------
+  // --- skills (docs/control-plane-api.md#skills) ----------------------------------------------
   skillNotFound: notFound('skill_not_found', 'skill'),
   skillFileNotAllowed: (name: string, file: string, reason: string) =>
     new AppError(400, 'skill_file_not_allowed', `cannot open ${JSON.stringify(file)} of skill ${JSON.stringify(name)}: ${reason}`, { name, file }),
@@ -255,7 +255,7 @@ export const errors = {
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
 
-  // --- inbox: hosts, sources, streams, compaction (CONTRACT.md section 9) ---------------------
+  // --- inbox: hosts, sources, streams, compaction (docs/inbox-api.md#hosts-and-sources) -------
   hostNotFound: notFound('host_not_found', 'host'),
   sourceNotFound: notFound('source_not_found', 'source'),
   streamNotFound: notFound('stream_not_found', 'stream'),
@@ -301,14 +301,17 @@ export const errors = {
     new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
 
   // --- inbox: agents, subscriptions, entries --------------------------------------------------
-  /** Inbox agents answer with camelCase fields (CONTRACT.md section 9), unlike the control plane's agent_not_found. */
+  /**
+   * Inbox agents answer with camelCase fields (docs/inbox-api.md#routes), unlike the control
+   * plane's agent_not_found.
+   */
   inboxAgentNotFound: (agentId: string) => new AppError(404, 'agent_not_found', `agent ${JSON.stringify(agentId)} not found`, { agentId }),
   subscriptionNotFound: (subscriptionId: string) =>
     new AppError(404, 'subscription_not_found', `subscription ${JSON.stringify(subscriptionId)} not found`, { subscriptionId }),
   entryNotFound: (entryId: string, agentId: string) =>
     new AppError(404, 'entry_not_found', `entry ${JSON.stringify(entryId)} not found in the inbox of ${JSON.stringify(agentId)}`, { entryId, agentId }),
   invalidFilter: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'invalid_filter', `invalid filter: ${reason}`, extra),
-  /** A CEL filter whose cost is known at creation to be over the limit (src/inbox/cel.ts). */
+  /** A CEL filter whose cost is known at creation to be over the limit (src/inbox/subscriptions/cel.ts). */
   filterTooCostly: (reason: string, extra: ErrorExtra = {}) => new AppError(400, 'filter_too_costly', `filter too costly: ${reason}`, extra),
   /** A terminal registration would move a binding (a terminal to another agent, or an agent to another terminal) without forceRebind. */
   registrationConflict: (message: string, extra: { agentId: string; targetId: string; boundAgentId: string }) =>

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 import type { Clock } from './clock.js';
 
-/** Id prefixes, one per resource kind (spec + CONTRACT.md section 9). */
+/** Id prefixes, one per resource kind (spec + docs/inbox-api.md#routes). */
 export const ID_PREFIX = {
   message: 'msg',
   event: 'evt',
@@ -82,5 +82,5 @@ export class IdGenerator {
 /** A credential profile's name (`svc credentials set NAME`; config and source settings name one). */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
-/** Control-plane agent ids (CONTRACT.md section 6). */
+/** Control-plane agent ids (docs/control-plane-api.md#agents). */
 export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -1,8 +1,8 @@
 /**
- * Host and Origin rules on plain strings (CONTRACT.md section 4): what counts as a loopback peer,
- * host or origin, which origins are the daemon's own, and how origins compare. The HTTP guards
- * (`http/auth.ts`, `http/session-cookie.ts`) and the desktop-reveal gate
- * (`runtime/file-references.ts`) all decide with them.
+ * Host and Origin rules on plain strings (docs/security.md#browsers): what counts as a loopback
+ * peer, host or origin, which origins are the daemon's own, and how origins compare. The HTTP
+ * guards (`http/auth.ts`, `http/session-cookie.ts`) and the desktop-reveal gate
+ * (`runtime/workspaces/file-references.ts`) all decide with them.
  */
 import { isIPv4 } from 'node:net';
 

@@ -1,9 +1,9 @@
 /**
  * Provenance: origin -> trust -> authority -> allowed kinds, and which delivery surface may admit
  * which origins and priorities, and whose queue budget a message admitted there counts against.
- * These two tables are the only place these rules live (CONTRACT.md section 5; spec "Message
- * shapes"). Provenance is always derived by the server from the route that admitted a message,
- * never taken from caller fields.
+ * These two tables are the only place these rules live
+ * (docs/control-plane-api.md#ingress-and-provenance; spec "Message shapes"). Provenance is always
+ * derived by the server from the route that admitted a message, never taken from caller fields.
  */
 import { errors } from './errors.js';
 
@@ -154,7 +154,7 @@ export function deriveProvenance(
   return { origin, trust: rule.trust, authority_class: rule.authority, priority, kind, delivery_surface: surface };
 }
 
-/** Fields a public caller may never send (CONTRACT.md section 5, first row). */
+/** Fields a public caller may never send (docs/control-plane-api.md#ingress-and-provenance, first row). */
 export const PROVENANCE_OVERRIDE_FIELDS = ['trust', 'trust_level', 'authority_class'] as const;
 
 export interface PublicEnqueueInput {
@@ -167,8 +167,8 @@ export interface PublicEnqueueInput {
 }
 
 /**
- * Public enqueue rules, checked in the order CONTRACT.md section 5 lists them; the first failing
- * row decides the answer and nothing is queued.
+ * Public enqueue rules, checked in the order docs/control-plane-api.md#ingress-and-provenance lists
+ * them; the first failing row decides the answer and nothing is queued.
  */
 export function checkPublicEnqueue(input: PublicEnqueueInput): Provenance {
   for (const field of PROVENANCE_OVERRIDE_FIELDS) {

@@ -49,7 +49,10 @@ export class Broadcaster {
   }
 }
 
-/** The SSE frame of an event (CONTRACT.md section 7): id = event_seq, event = type, data = envelope. */
+/**
+ * The SSE frame of an event (docs/control-plane-api.md#event-log): id = event_seq, event = type,
+ * data = envelope.
+ */
 export function frameOf(event: EventEnvelope): string {
   return sseFrame(String(event.event_seq), event.type, JSON.stringify(event));
 }

@@ -1,6 +1,6 @@
 /**
- * The per-agent durable event log (CONTRACT.md section 7). `append` must run inside a store
- * transaction together with the state change it records; it assigns the next `event_seq`
+ * The per-agent durable event log (docs/control-plane-api.md#event-log). `append` must run inside a
+ * store transaction together with the state change it records; it assigns the next `event_seq`
  * (gap-free: the sequence is read from the log itself inside that transaction) and publishes to
  * the broadcaster only after the transaction commits and is on the disk (store.ts: a group
  * commit's hooks wait for its fsync). Streams replay only what has been published, so an SSE
@@ -75,7 +75,8 @@ export class EventLog {
 
   /**
    * Append one event; call inside a store transaction. The real system's payload field names are
-   * added beside svc's, and its companion kinds follow in the same transaction (holon-kinds.ts).
+   * added beside svc's, and its companion kinds follow in the same transaction
+   * (wire/holon-kinds.ts).
    */
   append(agentId: string, type: string, payload: Record<string, unknown>): EventEnvelope {
     // Object.assign, not `{ ...fields, ...payload }`: a literal of two spreads takes V8's slow

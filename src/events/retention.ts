@@ -1,8 +1,8 @@
 /**
  * Event retention: keeps each agent's durable log within `events.retain_days` and
  * `events.retain_max_events`, and gives the freed space back to the file system. What is left is
- * the replay window (CONTRACT.md section 7): `after_seq` below it answers 404 cursor_not_found, and
- * an open stream that falls behind it is closed (events/sse.ts).
+ * the replay window (docs/configuration.md#event-retention): `after_seq` below it answers 404
+ * cursor_not_found, and an open stream that falls behind it is closed (events/sse.ts).
  *
  * Only a prefix of a log is ever deleted, so the retained events stay one contiguous range
  * `oldest..head`. The age rule deletes the oldest events while they are older than the cut-off (a

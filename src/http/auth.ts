@@ -1,5 +1,5 @@
 /**
- * Request guards shared by both surfaces (CONTRACT.md section 4), in one onRequest hook:
+ * Request guards shared by both surfaces (docs/security.md), in one onRequest hook:
  * DNS-rebinding defence (Host), cross-origin defence (Origin) on TCP listeners, then the control
  * token for routes whose auth class asks for it, then the peer's uid for requests served without a
  * credential. Requests over the Unix socket skip the browser and uid checks: no browser and no other
@@ -44,7 +44,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * The rule, in order (README "Security"):
+ * The rule, in order (docs/security.md):
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins): a request with an
  *    Origin is served only from the daemon's own origin or a trusted one, on every route.

@@ -1,5 +1,5 @@
 /**
- * What a TCP connection may hold, on every listener (README "Security", `[http]`):
+ * What a TCP connection may hold, on every listener (docs/security.md#connections, `[http]`):
  *
  * - Timeouts. A connection must send a complete request head within `headers_timeout_ms` and its
  *   body within `request_timeout_ms` (Node checks both from the first byte of a request, or from

@@ -1,7 +1,7 @@
 /**
- * The one error handler (CONTRACT.md section 3): every failure on either surface becomes the
- * JSON envelope `{ok:false, error, code, ...}`. Typed AppErrors carry their own status and code;
- * Fastify's own request errors are mapped by code; a write the full disk refused is 507
+ * The one error handler (docs/control-plane-api.md#errors): every failure on either surface becomes
+ * the JSON envelope `{ok:false, error, code, ...}`. Typed AppErrors carry their own status and
+ * code; Fastify's own request errors are mapped by code; a write the full disk refused is 507
  * insufficient_storage; anything else is a bug: logged, and answered with a generic 500 that
  * reveals nothing.
  */

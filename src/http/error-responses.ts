@@ -108,7 +108,10 @@ export function errorResponses(codes: ErrorCodes, surface: 'control' | 'inbox'):
 /** A write the full disk refused (src/store/faults.ts; any write route can meet it, the ones that take messages and events say so). */
 export const DISK_FULL: ErrorCodes = { 507: ['insufficient_storage'] };
 
-/** What a full queue answers (src/runtime/queue.ts), or a full disk: routes that enqueue on a public or operator budget. */
+/**
+ * What a full queue answers (src/runtime/agents/queue.ts), or a full disk: routes that enqueue on a
+ * public or operator budget.
+ */
 export const QUEUE_FULL: ErrorCodes = { 429: ['overloaded'], ...DISK_FULL };
 
 /** Public enqueue: the caller's provenance is checked (src/core/provenance.ts) before the queue. */

@@ -1,5 +1,5 @@
 /**
- * The inbox and event-source service (spec/inbox.md, CONTRACT.md section 9): composition of its
+ * The inbox and event-source service (spec/inbox.md, docs/inbox-api.md): composition of its
  * domain services over the shared store. No Fastify here; src/http/inbox/ mounts the routes.
  * Each part is a folder whose index.ts is its public face (README.md says which does what):
  * - streams/: the stream backend (append with per-stream offsets, stats), compaction;

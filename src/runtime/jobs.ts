@@ -116,12 +116,12 @@ function fromRow(row: JobRow): Job {
   };
 }
 
-/** The public shape of a job (CONTRACT.md sections 6 and 10). */
+/** The public shape of a job (docs/control-plane-api.md#agents and docs/control-plane-api.md#skills). */
 export function jobView(job: Job) {
   const done = job.status === 'completed' || job.status === 'failed';
   return {
     job_id: job.job_id,
-    // The real system's names beside svc's (README "Holon GUI compatibility").
+    // The real system's names beside svc's (docs/holon-gui.md).
     id: job.job_id,
     last_error: job.error,
     completed_at: done ? job.updated_at : null,

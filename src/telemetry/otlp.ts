@@ -1,5 +1,5 @@
 /**
- * OTLP/HTTP JSON trace export (spec "Events" item 8, CONTRACT.md section 2
+ * OTLP/HTTP JSON trace export (spec "Events" item 8, docs/configuration.md#traces
  * `[runtime.observability.otlp]`), with the OpenTelemetry exporter
  * (`OTLPTraceExporter` from @opentelemetry/exporter-trace-otlp-http).
  *

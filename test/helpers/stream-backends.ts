@@ -3,7 +3,7 @@
  * `useBackend(name)`, which for JetStream starts a real single-node `nats-server -js` for the file
  * (test/helpers/nats.ts) and gives every daemon or service set its own `stream_prefix`, so tests
  * never see each other's streams. What legitimately differs between backends is listed in
- * README.md ("Streams on NATS JetStream") and asserted per backend here and in the tests.
+ * docs/jetstream.md and asserted per backend here and in the tests.
  */
 import { afterAll, beforeAll } from 'vitest';
 import { openStreams } from '../../src/inbox/index.js';

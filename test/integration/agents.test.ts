@@ -1,8 +1,8 @@
 /**
- * Agents (CONTRACT.md section 6, spec "Agent identity and deletion") against the real daemon:
- * the default agent, create (idempotent, ids, templates, lineage, visibility), rename, repair,
- * asynchronous deletion with a job, re-creation as a new incarnation with a fresh event log,
- * and the status/state pages.
+ * Agents (docs/control-plane-api.md#agents, spec "Agent identity and deletion") against the real
+ * daemon: the default agent, create (idempotent, ids, templates, lineage, visibility), rename,
+ * repair, asynchronous deletion with a job, re-creation as a new incarnation with a fresh event
+ * log, and the status/state pages.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * Authentication and browser protection (CONTRACT.md section 4) against the real daemon: local
- * mode, bearer mode (--token, --token-file), auth.read_access, always-open discovery, the Host
- * (DNS rebinding) and Origin (cross-origin) guards, and the inbox socket.
+ * Authentication and browser protection (docs/security.md#authentication and
+ * docs/security.md#browsers) against the real daemon: local mode, bearer mode (--token,
+ * --token-file), auth.read_access, always-open discovery, the Host (DNS rebinding) and Origin
+ * (cross-origin) guards, and the inbox socket.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * Operator bindings and operator ingress against the real daemon (spec "Operator ingress rules",
- * Authentication items 4-5; CONTRACT.md section 5): both spellings normalised, 201 vs 200, the
- * credential absent from every response, the event log and the daemon output, every
- * binding_mismatch case, and the ingress provenance as message_enqueued records it.
+ * Authentication items 4-5; docs/control-plane-api.md#ingress-and-provenance): both spellings
+ * normalised, 201 vs 200, the credential absent from every response, the event log and the daemon
+ * output, every binding_mismatch case, and the ingress provenance as message_enqueued records it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';

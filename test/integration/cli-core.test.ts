@@ -1,5 +1,5 @@
 /**
- * The core `svc` client commands (CONTRACT.md section 11) as child processes against a real daemon:
+ * The core `svc` client commands (docs/cli.md) as child processes against a real daemon:
  * agents (list, create, show, status, state, tree, rename, repair, delete [--cascade] [--wait],
  * delete-status), prompt, enqueue, events (one page), events tail (SSE, reconnecting from the
  * last id across a daemon restart, without duplicates), runtime status/config/set/shutdown,

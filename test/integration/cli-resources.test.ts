@@ -1,5 +1,5 @@
 /**
- * The `svc` client commands for control-plane resources (CONTRACT.md section 11): tasks, timers,
+ * The `svc` client commands for control-plane resources (docs/cli.md#commands): tasks, timers,
  * work items, triggers, operator bindings and ingress, workspaces and file references. Every
  * subcommand runs as a real child process (`node bin/svc.js …`, the built output) against one real
  * daemon; assertions are on stdout, stderr and exit codes. Needs `npm run build` first.

@@ -1,5 +1,5 @@
 /**
- * Crash durability (CONTRACT.md sections 5 and 7): a 202 means committed. SIGKILL the daemon in
+ * Crash durability (docs/architecture.md#durability): a 202 means committed. SIGKILL the daemon in
  * the middle of a burst of concurrent enqueues (the run loop taking messages all the while),
  * restart it on the same home, and every acknowledged message is in the event log once and in the
  * store once (queued, processing, completed or failed), the log's event_seq runs 1..N without a

@@ -1,7 +1,7 @@
 /**
- * The error envelope (CONTRACT.md section 3) against the real daemon: every failure is JSON
- * `{ok:false, error, code, ...}` with the contract's status and code, never plain text, never a
- * 500 for bad input. Ends with a short fast-check fuzz of the write routes and the events query.
+ * The error envelope (docs/control-plane-api.md#errors) against the real daemon: every failure is
+ * JSON `{ok:false, error, code, ...}` with the contract's status and code, never plain text, never
+ * a 500 for bad input. Ends with a short fast-check fuzz of the write routes and the events query.
  */
 import fs from 'node:fs';
 import net from 'node:net';

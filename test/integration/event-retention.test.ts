@@ -1,8 +1,8 @@
 /**
- * Event retention against the real daemon (CONTRACT.md section 7, "replay window"): a log a batch
- * past `events.retain_max_events` is pruned as it grows, and one older than `events.retain_days` at
- * the next start; what is left is the replay window that cursors, pages, streams, the observer
- * snapshots and the metrics report.
+ * Event retention against the real daemon (docs/configuration.md#event-retention, "replay window"):
+ * a log a batch past `events.retain_max_events` is pruned as it grows, and one older than
+ * `events.retain_days` at the next start; what is left is the replay window that cursors, pages,
+ * streams, the observer snapshots and the metrics report.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * Events (CONTRACT.md section 7, spec "Events") against the real daemon: durable pages (limit,
- * clamp, order, exclusive cursors, has_older/has_newer, cursor_seq, levels) and SSE (backlog then
- * live without gaps, Last-Event-ID, live-only, cursor_not_found before any SSE byte, limit,
- * heartbeats, the global stream without private agents, concurrent writers).
+ * Events (docs/control-plane-api.md#event-log, spec "Events") against the real daemon: durable
+ * pages (limit, clamp, order, exclusive cursors, has_older/has_newer, cursor_seq, levels) and SSE
+ * (backlog then live without gaps, Last-Event-ID, live-only, cursor_not_found before any SSE byte,
+ * limit, heartbeats, the global stream without private agents, concurrent writers).
  */
 import fs from 'node:fs';
 import http from 'node:http';

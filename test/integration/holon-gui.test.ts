@@ -1,5 +1,5 @@
 /**
- * Holon's web GUI against svc over real HTTP (README "Holon GUI compatibility"). The fixtures in
+ * Holon's web GUI against svc over real HTTP (docs/holon-gui.md). The fixtures in
  * fixtures/holon-gui/ are written from the GUI's client code: the requests it sends and every
  * response field it reads, per screen. Each fixture runs against a daemon prepared with one of
  * everything the GUI shows (a prompt answered, a task, a work item, a skill, a template), and

@@ -1,11 +1,11 @@
 /**
- * The GitHub provider against the real daemon and a fake GitHub API on loopback: the README's quick
- * start through the command line (a token stored with `svc credentials set`, a github host and a
- * source, a subscription with a filter), polls that fill an inbox and end a tracking subscription
- * when the pull request merges, signed webhooks on the control port (also in bearer mode: the HMAC
- * is their auth), and the secrets found nowhere: not in logs, any file of the home but the
- * credential store (the database included), events, traces, API reads or CLI output. Polls are
- * asked for (POST …/poll): nothing waits on a timer. Needs `npm run build` first.
+ * The GitHub provider against the real daemon and a fake GitHub API on loopback: the quick start
+ * of docs/inbox-api.md#github through the command line (a token stored with `svc credentials set`,
+ * a github host and a source, a subscription with a filter), polls that fill an inbox and end a
+ * tracking subscription when the pull request merges, signed webhooks on the control port (also in
+ * bearer mode: the HMAC is their auth), and the secrets found nowhere: not in logs, any file of the
+ * home but the credential store (the database included), events, traces, API reads or CLI output.
+ * Polls are asked for (POST …/poll): nothing waits on a timer. Needs `npm run build` first.
  */
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';

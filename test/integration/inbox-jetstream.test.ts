@@ -1,10 +1,10 @@
 /**
- * Several daemons, one set of streams (src/inbox/jetstream/README.md): two real daemons with their
- * own homes on a real three-node `nats-server -js` cluster with `replicas = 3`. A source registered
- * on one is appendable and watchable from the other; each daemon materialises entries only for its
- * own agents; a daemon killed during appends resumes with nothing lost or duplicated; a NATS node
- * killed during a burst loses no acknowledged append, offsets stay gap-free and watch resumes.
- * Needs `npm run build` first.
+ * Several daemons, one set of streams (src/inbox/streams/jetstream/README.md): two real daemons
+ * with their own homes on a real three-node `nats-server -js` cluster with `replicas = 3`. A source
+ * registered on one is appendable and watchable from the other; each daemon materialises entries
+ * only for its own agents; a daemon killed during appends resumes with nothing lost or duplicated;
+ * a NATS node killed during a burst loses no acknowledged append, offsets stay gap-free and watch
+ * resumes. Needs `npm run build` first.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -249,7 +249,8 @@ describe('credentials, an unreachable cluster, and what other NATS clients can w
     // The 503 append may or may not have reached the stream; either way the id is stored once.
     expect(again.json.appended + again.json.deduped).toBe(1);
     // Right after a node's restart the consumer may stall until its watchdog starts it again: the
-    // append is then answered from JetStream's acknowledgement before the mirror has it (README.md).
+    // append is then answered from JetStream's acknowledgement before the mirror has it
+    // (docs/jetstream.md).
     const stats = await waitFor(async () => (await call(d, 'GET', `/streams/${source.sourceId}`)).streamStats, 15_000);
     expect(stats.highWatermarkOffset).toBe(1);
   }, 60_000);

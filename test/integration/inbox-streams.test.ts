@@ -1,6 +1,7 @@
 /**
  * Hosts, sources, streams, append and compaction against the real daemon over its Unix socket
- * (spec/inbox.md Endpoints and Errors; CONTRACT.md sections 3, 9, 11), once per stream backend
+ * (spec/inbox.md Endpoints and Errors; docs/control-plane-api.md#errors,
+ * docs/inbox-api.md#hosts-and-sources, docs/cli.md#inbox-commands), once per stream backend
  * (SQLite, and JetStream on a real nats-server). Needs `npm run build` first.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Inbox agents, subscriptions, entries, acks and watch (CONTRACT.md section 9) against the real
+ * Inbox agents, subscriptions, entries, acks and watch (docs/inbox-api.md) against the real
  * daemon over its Unix socket: routes and errors, matching pushed on append, watch SSE with
  * Last-Event-ID, acks surviving SIGKILL, and the `svc inbox …` commands.
  */

@@ -1,8 +1,8 @@
 /**
- * Ingress and provenance (CONTRACT.md section 5) against the real daemon: every row of the public
- * enqueue table in order (and that nothing is queued on rejection), the success shape, the
- * provenance defaults as the message_enqueued event records them, the generic webhook, the
- * control prompt, unknown agents and the per-agent queue cap.
+ * Ingress and provenance (docs/control-plane-api.md#ingress-and-provenance) against the real
+ * daemon: every row of the public enqueue table in order (and that nothing is queued on rejection),
+ * the success shape, the provenance defaults as the message_enqueued event records them, the
+ * generic webhook, the control prompt, unknown agents and the per-agent queue cap.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,8 +67,8 @@ describe('public enqueue and friends (one daemon)', () => {
   });
 
   /**
-   * CONTRACT.md section 5, in table order. Each body also breaks every LATER row, so the
-   * answer proves the order the rows are checked in.
+   * docs/control-plane-api.md#ingress-and-provenance, in table order. Each body also breaks every
+   * LATER row, so the answer proves the order the rows are checked in.
    */
   const TABLE: Array<[string, Record<string, unknown>, number, string]> = [
     // row 1: provenance override

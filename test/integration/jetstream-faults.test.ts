@@ -1,8 +1,8 @@
 /**
- * The JetStream backend under faults (src/inbox/jetstream/README.md, "Append"): real daemons on a
- * real single-node `nats-server -js`. While the connection to NATS is known to be down an append
- * answers 503 at once instead of waiting out the publish timeout; the same event id appended
- * through two daemons at the same moment is stored once and counted once: one answer says
+ * The JetStream backend under faults (src/inbox/streams/jetstream/README.md, "Append"): real
+ * daemons on a real single-node `nats-server -js`. While the connection to NATS is known to be down
+ * an append answers 503 at once instead of waiting out the publish timeout; the same event id
+ * appended through two daemons at the same moment is stored once and counted once: one answer says
  * `appended: 1`, the other `deduped: 1`. Needs `npm run build` first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

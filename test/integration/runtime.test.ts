@@ -1,7 +1,8 @@
 /**
- * Runtime management (spec "Runtime management", CONTRACT.md sections 1, 2 and 4): status,
- * the config surface with PATCH (written to the TOML file, effective after restart, per-key
- * rejection), OpenMetrics, and secrets kept out of the daemon's logs.
+ * Runtime management (spec "Runtime management", docs/getting-started.md#run-the-daemon-svc-serve,
+ * docs/configuration.md#layers-and-changes-at-run-time and docs/security.md): status, the config
+ * surface with PATCH (written to the TOML file, effective after restart, per-key rejection),
+ * OpenMetrics, and secrets kept out of the daemon's logs.
  */
 import fs from 'node:fs';
 import path from 'node:path';

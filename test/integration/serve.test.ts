@@ -1,6 +1,7 @@
 /**
- * `svc serve` as a process (CONTRACT.md sections 1 and 2): the listening line, the socket file,
- * the optional loopback inbox port, start-up failures (exit 1, one line on stderr), stale and live
+ * `svc serve` as a process (docs/getting-started.md#run-the-daemon-svc-serve and
+ * docs/configuration.md#layers-and-changes-at-run-time): the listening line, the socket file, the
+ * optional loopback inbox port, start-up failures (exit 1, one line on stderr), stale and live
  * sockets, graceful shutdown by signal and over HTTP (also with an open SSE stream), and the
  * configuration layering defaults < file < environment < flags.
  */

@@ -262,7 +262,8 @@ describe('per-agent skills', () => {
     expect(dis2.json.changed).toBe(false);
     expect((await get('/agents/a1/skills')).json.skills.map((s: { name: string }) => s.name)).toEqual(['alpha']);
 
-    // Each change is an event in the agent's log (CONTRACT.md section 7); unchanged calls add none.
+    // Each change is an event in the agent's log (docs/control-plane-api.md#event-log); unchanged
+    // calls add none.
     const log = await get('/api/agents/a1/events?order=asc&limit=100');
     const skillEvents = log.json.events
       .filter((e: { type: string }) => e.type.startsWith('skill_'))

@@ -1,7 +1,8 @@
 /**
- * Command tasks (CONTRACT.md sections 1 and 8) against the real daemon: the HTTP surface, real
- * process groups, the task_result message and events, the concurrency cap, stop and force stop,
- * restarts after SIGKILL and SIGTERM of the daemon, and 200 concurrent tasks leaving nothing behind.
+ * Command tasks (docs/getting-started.md#run-the-daemon-svc-serve and
+ * docs/control-plane-api.md#command-tasks) against the real daemon: the HTTP surface, real process
+ * groups, the task_result message and events, the concurrency cap, stop and force stop, restarts
+ * after SIGKILL and SIGTERM of the daemon, and 200 concurrent tasks leaving nothing behind.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -217,7 +218,7 @@ describe('command tasks over HTTP', () => {
     await output(d, 'evented', task.task_id);
     const evs = await events(d, 'evented');
     const all = evs.filter((e) => e.payload.task_id === task.task_id || e.provenance?.origin?.task_id === task.task_id);
-    // Holon's kinds follow each task event as companions (README "Holon GUI compatibility").
+    // Holon's kinds follow each task event as companions (docs/holon-gui.md#event-kinds).
     expect(all.filter((e) => e.payload.companion_of).map((e) => [e.type, e.payload.companion_of.type, e.payload.task_status])).toEqual([
       ['task_created', 'task_create_requested', 'queued'],
       ['task_status_updated', 'task_status_changed', 'running'],

@@ -1,6 +1,6 @@
 /**
- * Agent timers against the real daemon (CONTRACT.md section 8): routes and error codes over
- * HTTP, bearer auth on the control routes, firing with timer provenance, and a timer that was
+ * Agent timers against the real daemon (docs/control-plane-api.md#timers): routes and error codes
+ * over HTTP, bearer auth on the control routes, firing with timer provenance, and a timer that was
  * created before a SIGKILL firing after a restart on the same home.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
 /**
- * External triggers and the callback routes against the real daemon (CONTRACT.md section 8;
- * spec "Callbacks", Limits): the token shown once, each content type, the 256 KB limit, revoked
- * and unknown tokens, the mode mismatch, callback provenance in message_enqueued, the wake tick,
- * and that no token ever reaches the daemon's output (at debug level) or the event log.
+ * External triggers and the callback routes against the real daemon
+ * (docs/control-plane-api.md#external-triggers; spec "Callbacks", Limits): the token shown once,
+ * each content type, the 256 KB limit, revoked and unknown tokens, the mode mismatch, callback
+ * provenance in message_enqueued, the wake tick, and that no token ever reaches the daemon's output
+ * (at debug level) or the event log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';

@@ -1,7 +1,7 @@
 /**
- * Command tasks in a pseudo-terminal (`tty: true`, src/runtime/task-pty.ts) against the real
- * daemon: the HTTP surface and the CLI, input and EOF through the terminal, stop and force stop,
- * refused sizes, and what becomes of a terminal task when the daemon is killed or shut down.
+ * Command tasks in a pseudo-terminal (`tty: true`, src/runtime/tasks/processes/task-pty.ts) against
+ * the real daemon: the HTTP surface and the CLI, input and EOF through the terminal, stop and force
+ * stop, refused sizes, and what becomes of a terminal task when the daemon is killed or shut down.
  */
 import fs from 'node:fs';
 import { spawn as spawnPty } from 'node-pty';

@@ -1,7 +1,8 @@
 /**
- * Work items over real HTTP against the daemon (CONTRACT.md section 8; spec work-items rows,
- * "Work item PATCH rules", PickWorkItemResponse): every route, every error code, auth classes,
- * the events in GET /api/agents/:id/events, the state page, a real recheck tick, and deletion.
+ * Work items over real HTTP against the daemon (docs/control-plane-api.md#work-items; spec
+ * work-items rows, "Work item PATCH rules", PickWorkItemResponse): every route, every error code,
+ * auth classes, the events in GET /api/agents/:id/events, the state page, a real recheck tick, and
+ * deletion.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
@@ -243,7 +244,7 @@ describe('complete', () => {
     expect(brief?.payload).toEqual({
       brief_id: expect.stringMatching(/^brf_[0-9A-HJKMNP-TV-Z]{26}$/),
       brief_kind: 'result',
-      // The real system's field names beside svc's (README "Holon GUI compatibility").
+      // The real system's field names beside svc's (docs/holon-gui.md).
       kind: 'result',
       created_at: brief!.payload.brief.created_at,
       work_item_id: item.id,

@@ -1,10 +1,11 @@
 /**
- * Another local user cannot take the daemon's file descriptors (README "Security", `[http]`):
- * 2,000 half-open connections from uid 65534 used to be held for a minute and more, and at
- * 20,000 the owner lost both the TCP API and the inbox socket. Against a real daemon with a small
- * budget (20 connections per other user) and a short headers timeout (1 s): the attacker keeps at
- * most its budget, the rest are reset, what it keeps is closed by the timeout, and meanwhile the
- * owner's handshake and the inbox socket answer and the owner's own connections are not counted.
+ * Another local user cannot take the daemon's file descriptors (docs/security.md#connections,
+ * `[http]`): 2,000 half-open connections from uid 65534 used to be held for a minute and more, and
+ * at 20,000 the owner lost both the TCP API and the inbox socket. Against a real daemon with a
+ * small budget (20 connections per other user) and a short headers timeout (1 s): the attacker
+ * keeps at most its budget, the rest are reset, what it keeps is closed by the timeout, and
+ * meanwhile the owner's handshake and the inbox socket answer and the owner's own connections are
+ * not counted.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,11 +1,12 @@
 /**
- * The CLI sends its token only to a daemon it has identified (README "Security"): a
- * `<home>/daemon.json` left behind by a daemon that died may name a pid or a port that someone
- * else holds now. Each case below writes such a file, points it at a listener that records every
- * request (run as another user, uid 65534, or as ourselves with the wrong start time), runs real
- * `svc` commands with a token, and checks that nothing reached the listener and that the file is
- * reported stale. A real daemon's own file is still identified. Runs as root (to start the other
- * user's listener); needs `npm run build` first.
+ * The CLI sends its token only to a daemon it has identified
+ * (docs/security.md#the-cli-sends-its-token-only-to-a-daemon-it-has-identified): a
+ * `<home>/daemon.json` left behind by a daemon that died may name a pid or a port that someone else
+ * holds now. Each case below writes such a file, points it at a listener that records every request
+ * (run as another user, uid 65534, or as ourselves with the wrong start time), runs real `svc`
+ * commands with a token, and checks that nothing reached the listener and that the file is reported
+ * stale. A real daemon's own file is still identified. Runs as root (to start the other user's
+ * listener); needs `npm run build` first.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,9 +1,9 @@
 /**
- * Files and secrets (README "Security"): the database and its WAL/SHM are the owner's alone
- * whatever the home's mode, the control token given as --token does not stay in the process list,
- * the inbox socket only lives in a directory no other user can write to, and a FIFO where a
- * regular file belongs (credentials.json, secrets.json, config.toml, a token file, daemon.json)
- * is refused at once instead of stopping the daemon or the CLI for good.
+ * Files and secrets (docs/security.md#files-and-secrets): the database and its WAL/SHM are the
+ * owner's alone whatever the home's mode, the control token given as --token does not stay in the
+ * process list, the inbox socket only lives in a directory no other user can write to, and a FIFO
+ * where a regular file belongs (credentials.json, secrets.json, config.toml, a token file,
+ * daemon.json) is refused at once instead of stopping the daemon or the CLI for good.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

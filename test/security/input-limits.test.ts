@@ -1,7 +1,7 @@
 /**
- * Bounds on what a caller's input can do (README "Security"): JSON nested 10,000 deep used to
- * answer 500 (a stack overflow in JSON.stringify) on every route that stores caller JSON, and an
- * error quoted its input whole (a 300 KB field came back as a 614 KB error body).
+ * Bounds on what a caller's input can do (docs/security.md#configuration-patch): JSON nested 10,000
+ * deep used to answer 500 (a stack overflow in JSON.stringify) on every route that stores caller
+ * JSON, and an error quoted its input whole (a 300 KB field came back as a 614 KB error body).
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

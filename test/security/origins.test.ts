@@ -1,5 +1,5 @@
 /**
- * A web page on another origin cannot drive the daemon (README "Security", "Browsers"), another
+ * A web page on another origin cannot drive the daemon (docs/security.md#browsers), another
  * port of this host included: what a page's `fetch(url, {method: 'POST', mode: 'no-cors'})` sends
  * (an Origin, no body, no preflight) is refused 403 cross_origin_rejected before anything runs,
  * against real daemons in local mode and in bearer mode, on the control plane and the inbox's

@@ -1,8 +1,9 @@
 /**
- * Local mode trusts this user, not every account on the machine (README "Security"): a TCP
- * client without a credential must be a process of the daemon's uid, on the control plane and on
- * the inbox's loopback port. The attacker here is a real second user (uid 65534) running curl-like
- * requests from a child process; the tests run as root so that they can start it.
+ * Local mode trusts this user, not every account on the machine
+ * (docs/security.md#this-user-not-every-local-account): a TCP client without a credential must be a
+ * process of the daemon's uid, on the control plane and on the inbox's loopback port. The attacker
+ * here is a real second user (uid 65534) running curl-like requests from a child process; the tests
+ * run as root so that they can start it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProcAddress, findListeners, findPeerUid, normaliseAddress, parseProcNetTcp, rowsForPorts } from '../../src/core/peer-user.js';
@@ -121,7 +122,7 @@ describe('another local user', () => {
       expect({ status: page.status, code: page.json.code }).toEqual({ status: 403, code: 'cross_origin_rejected' });
     });
 
-    it('still reaches callbacks, whose capability token is the credential (CONTRACT.md section 4)', async () => {
+    it('still reaches callbacks, whose capability token is the credential (docs/security.md)', async () => {
       const trigger = await request({ base: d.base }, 'POST', '/api/control/agents/main/external-triggers', { body: { delivery_mode: 'enqueue' } });
       expect(trigger.status).toBe(201);
       const res = await requestAs(OTHER_UID, `${d.base}${trigger.json.callback_path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"build":"done"}' });

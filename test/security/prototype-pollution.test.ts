@@ -1,7 +1,7 @@
 /**
- * A hostile body must never reach Object.prototype (README "Security"): before the fix,
- * PATCH /api/control/runtime/config with the key `__proto__.polluted` answered `rejected` but set
- * Object.prototype.polluted, and every strict-schema route then answered 400 "unknown field
+ * A hostile body must never reach Object.prototype (docs/security.md#configuration-patch): before
+ * the fix, PATCH /api/control/runtime/config with the key `__proto__.polluted` answered `rejected`
+ * but set Object.prototype.polluted, and every strict-schema route then answered 400 "unknown field
  * polluted" until restart. Every surface that merges caller objects is attacked here in-process,
  * so that the test can look at this process's Object.prototype afterwards.
  */

@@ -4,8 +4,8 @@
  * whole; an SSE comment every 5 s keeps a turn alive forever"). Against a real daemon whose model
  * is a fake OpenAI-compatible server on loopback: each attack ends the turn with a failure brief
  * carrying a failure_artifact, in bounded time, while the handshake keeps answering, and the agent
- * answers its next message as usual. Figures measured by hand are in the README ("A model server is
- * not trusted", under "Security").
+ * answers its next message as usual. Figures measured by hand are in
+ * docs/security.md#a-model-server-is-not-trusted.
  */
 import fs from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

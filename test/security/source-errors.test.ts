@@ -2,8 +2,8 @@
  * A source's failure is shown in three places: the 502 source_poll_failed of POST …/poll, the
  * source's `error`, and `sourceErrors` of GET /status. Each holds a one-line message: never a
  * stack frame, never a path into svc's install directory (a GitHub poll failure used to carry
- * `at GithubApi.get (file:///…/dist/inbox/providers/github-api.js:126:19)`). Against the real
- * daemon, a fake GitHub answering 500, a port nothing listens on, and user modules that throw.
+ * `at GithubApi.get (file:///…/dist/inbox/sources/providers/github-api.js:126:19)`). Against the
+ * real daemon, a fake GitHub answering 500, a port nothing listens on, and user modules that throw.
  * Needs `npm run build` first.
  */
 import fs from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * Operator bindings and operator ingress (spec "Operator ingress rules"; CONTRACT.md section 5)
- * against the service and the request schema: both spellings normalised, the credential stored
- * but redacted everywhere it leaves, create vs update, every binding_mismatch case, and the
- * provenance of an admitted message.
+ * Operator bindings and operator ingress (spec "Operator ingress rules";
+ * docs/control-plane-api.md#ingress-and-provenance) against the service and the request schema:
+ * both spellings normalised, the credential stored but redacted everywhere it leaves, create vs
+ * update, every binding_mismatch case, and the provenance of an admitted message.
  */
 import fs from 'node:fs';
 import path from 'node:path';

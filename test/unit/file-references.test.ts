@@ -1,7 +1,8 @@
 /**
- * File-reference resolution and the desktop-reveal guards (src/runtime/file-references.ts), on a
- * real temporary tree with symlinks: every reference type, every unresolved reason, `..` and
- * symlink escapes, the 64-reference limit, and each desktop check on its own.
+ * File-reference resolution and the desktop-reveal guards
+ * (src/runtime/workspaces/file-references.ts), on a real temporary tree with symlinks: every
+ * reference type, every unresolved reason, `..` and symlink escapes, the 64-reference limit, and
+ * each desktop check on its own.
  */
 import fs from 'node:fs';
 import os from 'node:os';

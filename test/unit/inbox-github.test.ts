@@ -1,7 +1,7 @@
 /**
- * The github source module (src/inbox/providers/github.ts) against a fake GitHub API on loopback
- * (test/helpers/fake-github.ts): events and their ids, conditional requests, pagination, rate
- * limits and waits. `now` is handed in as the daemon would: no test sleeps. The last part runs
+ * The github source module (src/inbox/sources/providers/github.ts) against a fake GitHub API on
+ * loopback (test/helpers/fake-github.ts): events and their ids, conditional requests, pagination,
+ * rate limits and waits. `now` is handed in as the daemon would: no test sleeps. The last part runs
  * github sources through the source service (the module in a worker, from dist/: build first).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

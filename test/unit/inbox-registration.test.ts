@@ -1,9 +1,10 @@
 /**
- * Terminal registrations (src/inbox/registration.ts, terminal-sessions.ts): a terminal is bound to
- * one agent through a terminal target on its tmux pane; the same terminal again is the same
- * binding; moving a binding needs forceRebind; a refused registration changes nothing; a runtime
- * session follows its thread across panes; hand-made terminal targets are never rebound away.
- * And the terminal deliverer: only a pane id reaches tmux, as one argument of an argument array.
+ * Terminal registrations (src/inbox/delivery/registration.ts, terminal-sessions.ts): a terminal is
+ * bound to one agent through a terminal target on its tmux pane; the same terminal again is the
+ * same binding; moving a binding needs forceRebind; a refused registration changes nothing; a
+ * runtime session follows its thread across panes; hand-made terminal targets are never rebound
+ * away. And the terminal deliverer: only a pane id reaches tmux, as one argument of an argument
+ * array.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,8 +1,9 @@
 /**
- * Host credentials that reach source modules, and schemas that mean something (README "Credentials
- * for hosts", "Schemas"): host configs checked against their type's JSON Schema, moduleConfig
- * against the module's configSchema, and the credential a host or source names handed to the
- * module in memory only. Modules run in real worker threads; the scheduler on a ManualClock.
+ * Host credentials that reach source modules, and schemas that mean something
+ * (docs/inbox-api.md#credentials-for-hosts, docs/inbox-api.md#schemas): host configs checked
+ * against their type's JSON Schema, moduleConfig against the module's configSchema, and the
+ * credential a host or source names handed to the module in memory only. Modules run in real worker
+ * threads; the scheduler on a ManualClock.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,6 +1,7 @@
 /**
- * Remote sources (CONTRACT.md section 9; spec/inbox.md source lifecycle table): modules run in
- * real worker threads; scheduling runs on a ManualClock (`runDue()` after moving it).
+ * Remote sources (docs/inbox-api.md#remote-sources-and-the-module-interface; spec/inbox.md source
+ * lifecycle table): modules run in real worker threads; scheduling runs on a ManualClock
+ * (`runDue()` after moving it).
  */
 import fs from 'node:fs';
 import path from 'node:path';

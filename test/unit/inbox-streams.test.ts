@@ -1,7 +1,7 @@
 /**
- * Hosts, sources, append and compaction (CONTRACT.md section 9; spec/inbox.md Compaction), in
- * process with a ManualClock, once per stream backend (SQLite, and JetStream on a real
- * nats-server). Remote-source modules are in inbox-streams-remote.test.ts.
+ * Hosts, sources, append and compaction (docs/inbox-api.md#hosts-and-sources; spec/inbox.md
+ * Compaction), in process with a ManualClock, once per stream backend (SQLite, and JetStream on a
+ * real nats-server). Remote-source modules are in inbox-streams-remote.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CompactionService } from '../../src/inbox/streams/compaction.js';

@@ -1,7 +1,8 @@
 /**
- * The /proc readers (src/runtime/process-tree.ts) and the task reaper's choice of processes
- * (src/runtime/task-reaper.ts) on real processes: which are a task's (marker, session, parent
- * chain) and which are not (another home's marker, a recycled pid, another boot, this process).
+ * The /proc readers (src/runtime/tasks/processes/process-tree.ts) and the task reaper's choice of
+ * processes (src/runtime/tasks/processes/task-reaper.ts) on real processes: which are a task's
+ * (marker, session, parent chain) and which are not (another home's marker, a recycled pid, another
+ * boot, this process).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

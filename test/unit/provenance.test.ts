@@ -22,7 +22,7 @@ function rejection(fn: () => unknown): { status: number; code: string } {
   throw new Error('expected a rejection');
 }
 
-describe('public enqueue rules (CONTRACT.md section 5), row by row', () => {
+describe('public enqueue rules (docs/control-plane-api.md#ingress-and-provenance), row by row', () => {
   it.each(['trust', 'trust_level', 'authority_class'])('refuses a caller-supplied %s with 403 provenance_override_rejected', (field) => {
     expect(rejection(() => checkPublicEnqueue(enqueue({ [field]: 'trusted_operator', text: 'x' })))).toEqual({
       status: 403,

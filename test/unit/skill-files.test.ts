@@ -1,8 +1,8 @@
 /**
- * The walk, hash and copy of a skill's files (src/runtime/skill-files.ts): what a copy holds,
- * which symlinks and special files are refused (named relative to the source, with a reason),
- * the caps, the content hash's format, a file swapped after the walk, and the atomic placement;
- * and readManifest refusing a SKILL.md that is not a regular file.
+ * The walk, hash and copy of a skill's files (src/runtime/skills/skill-files.ts): what a copy
+ * holds, which symlinks and special files are refused (named relative to the source, with a
+ * reason), the caps, the content hash's format, a file swapped after the walk, and the atomic
+ * placement; and readManifest refusing a SKILL.md that is not a regular file.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,8 @@
 /**
- * Command tasks in a pseudo-terminal (`tty: true`; src/runtime/task-pty.ts), in process: the
- * service called directly, real ptys, real process groups. Over HTTP and across daemon deaths:
- * test/integration/tty-tasks.test.ts; escaped processes: test/security/task-orphans.test.ts.
+ * Command tasks in a pseudo-terminal (`tty: true`; src/runtime/tasks/processes/task-pty.ts), in
+ * process: the service called directly, real ptys, real process groups. Over HTTP and across daemon
+ * deaths: test/integration/tty-tasks.test.ts; escaped processes:
+ * test/security/task-orphans.test.ts.
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';

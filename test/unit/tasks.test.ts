@@ -1,6 +1,7 @@
 /**
- * Command tasks in process (CONTRACT.md section 8): real child processes, real process groups,
- * the service called directly. The HTTP surface and daemon restarts are in test/integration/tasks.test.ts.
+ * Command tasks in process (docs/control-plane-api.md#command-tasks): real child processes, real
+ * process groups, the service called directly. The HTTP surface and daemon restarts are in
+ * test/integration/tasks.test.ts.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

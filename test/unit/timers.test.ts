@@ -1,6 +1,7 @@
 /**
- * Agent timers (CONTRACT.md section 8; spec "Timer" state table), in process with a ManualClock:
- * time moves only when a test advances it, and `runDue()` fires what is due without sleeping.
+ * Agent timers (docs/control-plane-api.md#timers; spec "Timer" state table), in process with a
+ * ManualClock: time moves only when a test advances it, and `runDue()` fires what is due without
+ * sleeping.
  */
 import fs from 'node:fs';
 import os from 'node:os';

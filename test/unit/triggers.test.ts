@@ -1,7 +1,7 @@
 /**
- * External triggers (CONTRACT.md section 8) against the service: tokens shown once and stored
- * hashed, the callback body by content type, provenance of callback enqueue and wake, the mode
- * mismatch, revocation, agent checks, and that no token reaches an event.
+ * External triggers (docs/control-plane-api.md#external-triggers) against the service: tokens shown
+ * once and stored hashed, the callback body by content type, provenance of callback enqueue and
+ * wake, the mode mismatch, revocation, agent checks, and that no token reaches an event.
  */
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Plan artifacts of work items (runtime/plan-artifacts.ts; spec WorkItem plan_artifact,
+ * Plan artifacts of work items (runtime/workspaces/plan-artifacts.ts; spec WorkItem plan_artifact,
  * PlanArtifact): PATCH plan_artifact attaches and detaches a file of the agent's workspaces, every
  * path that leaves them is refused without a change, the record carries the hash, size and a
  * UTF-8-safe preview refreshed on read, and legacy_inline_plan becomes a file that is never echoed.

@@ -1,7 +1,7 @@
 /**
- * Work items in process (CONTRACT.md section 8; spec "States and transitions / Work item"):
- * create, PATCH rules, readiness, pick transitions with a durable focus, completion (incl. a
- * legacy `completing` record), events in the same transaction, rechecks firing exactly once on a
+ * Work items in process (docs/control-plane-api.md#work-items; spec "States and transitions / Work
+ * item"): create, PATCH rules, readiness, pick transitions with a durable focus, completion (incl.
+ * a legacy `completing` record), events in the same transaction, rechecks firing exactly once on a
  * ManualClock, and the state page section.
  */
 import fs from 'node:fs';

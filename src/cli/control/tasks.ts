@@ -1,4 +1,7 @@
-/** `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents, CONTRACT.md section 8). */
+/**
+ * `svc tasks …`: run, delegate, list, show, output, input, stop (command tasks and child agents,
+ * docs/control-plane-api.md#command-tasks).
+ */
 import { InvalidArgumentError, type Command } from 'commander';
 import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody, type Target } from '../client.js';
 import { EXIT, taskExitCode } from '../exit-codes.js';

@@ -1,4 +1,4 @@
-/** `svc timers …`: create, list, show, cancel (persistent timers, CONTRACT.md section 8). */
+/** `svc timers …`: create, list, show, cancel (persistent timers, docs/control-plane-api.md#timers). */
 import { Option, type Command } from 'commander';
 import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';
 import { durationArg } from '../duration.js';

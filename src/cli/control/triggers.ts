@@ -1,6 +1,7 @@
 /**
  * `svc triggers …` (external trigger capabilities), `svc bindings …` (operator transport bindings)
- * and `svc ingress` (operator ingress through a binding); CONTRACT.md sections 5 and 8.
+ * and `svc ingress` (operator ingress through a binding);
+ * docs/control-plane-api.md#ingress-and-provenance and docs/control-plane-api.md#external-triggers.
  */
 import { Option, type Command } from 'commander';
 import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags } from '../client.js';

@@ -1,4 +1,7 @@
-/** `svc work …`: create, list, show, update, pick, complete (durable work items, CONTRACT.md section 8). */
+/**
+ * `svc work …`: create, list, show, update, pick, complete (durable work items,
+ * docs/control-plane-api.md#work-items).
+ */
 import { Option, type Command } from 'commander';
 import { clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody } from '../client.js';
 import { action, print, record, table, type Row } from '../output.js';

@@ -53,7 +53,7 @@ export function homeCheck(home: string): Check {
 
 export function configCheck(loaded: ClientConfig): Check {
   // The message names the layer the bad value came from: the file, an environment variable or an option.
-  if (!loaded.config) return bad('config', loaded.error.message, 'fix the setting named (README "Configuration"); svc serve refuses to start until then');
+  if (!loaded.config) return bad('config', loaded.error.message, 'fix the setting named (docs/configuration.md); svc serve refuses to start until then');
   const file = loaded.config.configFile;
   return ok('config', file ? `${file} parses` : 'no config file: built-in defaults');
 }

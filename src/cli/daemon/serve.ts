@@ -13,7 +13,10 @@ interface ServeOptions {
   logLevel?: string;
 }
 
-/** Hard limit on a graceful shutdown (CONTRACT.md section 1: exit 0 within 5 s). */
+/**
+ * Hard limit on a graceful shutdown (docs/getting-started.md#run-the-daemon-svc-serve: exit 0
+ * within 5 s).
+ */
 const EXIT_DEADLINE_MS = 5000;
 
 export function registerServe(program: Command): void {

@@ -1,5 +1,5 @@
 /**
- * `svc inbox …` commands for delivery (CONTRACT.md section 11): targets, the agent delivery
+ * `svc inbox …` commands for delivery (docs/cli.md#inbox-commands): targets, the agent delivery
  * pause/resume (added to the `agents` group the subscriptions commands own), timers, gc.
  */
 import type { Command } from 'commander';

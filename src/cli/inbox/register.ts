@@ -1,6 +1,6 @@
 /**
- * `svc inbox …`: the inbox API over its Unix socket (CONTRACT.md section 11). One file per group
- * registers its subcommands on the `inbox` command; an agent may be named by id or name
+ * `svc inbox …`: the inbox API over its Unix socket (docs/cli.md#inbox-commands). One file per
+ * group registers its subcommands on the `inbox` command; an agent may be named by id or name
  * (agent-ref.ts).
  */
 import type { Command } from 'commander';

@@ -1,7 +1,7 @@
 /**
  * `svc inbox …` commands over the inbox socket: hosts, sources, append, streams and compaction
- * (CONTRACT.md section 11). `compaction apply` repeats bounded apply calls until nothing eligible
- * is left, printing progress on stderr after each call.
+ * (docs/cli.md#inbox-commands). `compaction apply` repeats bounded apply calls until nothing
+ * eligible is left, printing progress on stderr after each call.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CompactionResult } from '../../inbox/streams/index.js';

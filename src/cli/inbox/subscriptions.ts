@@ -1,6 +1,6 @@
 /**
  * `svc inbox …` commands over the inbox socket: agents, subscriptions, read, ack, watch, items,
- * compact (CONTRACT.md section 11). `watch` follows the SSE stream and reconnects from the last
+ * compact (docs/cli.md#inbox-commands). `watch` follows the SSE stream and reconnects from the last
  * entry id it printed (Last-Event-ID), so an entry is printed once.
  */
 import type http from 'node:http';

@@ -1,8 +1,8 @@
 /**
- * The real system's (Holon's) event vocabulary beside svc's, in one place (README "Holon GUI
- * compatibility"). Holon's web GUI routes every timeline row on the event `type` alone (turn
- * rows, task cards and tool cards come from Holon's kind names) and reads a few payload fields
- * that svc names differently. So:
+ * The real system's (Holon's) event vocabulary beside svc's, in one place
+ * (docs/holon-gui.md#event-kinds). Holon's web GUI routes every timeline row on the event `type`
+ * alone (turn rows, task cards and tool cards come from Holon's kind names) and reads a few payload
+ * fields that svc names differently. So:
  *
  * - where svc's kind already is Holon's (message_enqueued, brief_created, work_item_*), the payload
  *   gets Holon's field names beside svc's (`payloadFields`);

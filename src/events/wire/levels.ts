@@ -1,6 +1,6 @@
 /**
- * Event levels (CONTRACT.md section 7): `max_level=info` returns info only, `verbose` returns
- * info and verbose, `debug` (the default) returns everything.
+ * Event levels (docs/control-plane-api.md#event-log): `max_level=info` returns info only, `verbose`
+ * returns info and verbose, `debug` (the default) returns everything.
  */
 export const LEVELS = ['info', 'verbose', 'debug'] as const;
 export type Level = (typeof LEVELS)[number];

@@ -1,4 +1,7 @@
-/** Agent reads and lifecycle routes (spec "Agent reads", "Control plane"; CONTRACT.md section 6). */
+/**
+ * Agent reads and lifecycle routes (spec "Agent reads", "Control plane";
+ * docs/control-plane-api.md#agents).
+ */
 import { deletionIdentity, agentDetail, agentListEntry, agentState, agentSummary, agentTree } from '../../runtime/views/index.js';
 import { jobView } from '../../runtime/index.js';
 import { errors } from '../../core/index.js';

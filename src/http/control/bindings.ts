@@ -1,7 +1,8 @@
 /**
  * Operator bindings and operator ingress (spec "Control plane": operator binding fields,
- * "Operator ingress rules", Authentication item 5; CONTRACT.md section 5). Every binding a
- * response carries is redacted: the delivery credential never leaves the service.
+ * "Operator ingress rules", Authentication item 5;
+ * docs/control-plane-api.md#ingress-and-provenance). Every binding a response carries is redacted:
+ * the delivery credential never leaves the service.
  */
 import type { Services } from '../../services.js';
 import { QUEUE_FULL } from '../error-responses.js';

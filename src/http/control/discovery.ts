@@ -1,4 +1,4 @@
-/** Discovery routes, always open (CONTRACT.md section 4). */
+/** Discovery routes, always open (docs/security.md#authentication). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AuthMethod, Handshake, RootResponse } from '../schemas/index.js';

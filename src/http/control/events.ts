@@ -1,4 +1,4 @@
-/** Event pages and SSE streams (spec "Events"; CONTRACT.md section 7). */
+/** Event pages and SSE streams (spec "Events"; docs/control-plane-api.md#event-log). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../core/index.js';
 import type { SseConnection } from '../../events/index.js';

@@ -2,7 +2,7 @@
  * GitHub webhooks into github sources of the inbox. The inbox API listens on a Unix socket (and
  * at most a loopback port), which GitHub cannot reach, so the one route GitHub calls is on the
  * control plane's TCP listener. It is `open`: the HMAC signature over the raw body is the auth
- * (src/inbox/providers/github-webhook.ts says what a caller may lie about and what it gets).
+ * (src/inbox/sources/github-webhook.ts says what a caller may lie about and what it gets).
  */
 import { z } from 'zod';
 import { WEBHOOK_BODY_LIMIT } from '../../inbox/sources/index.js';

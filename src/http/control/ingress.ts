@@ -1,4 +1,7 @@
-/** Public ingress and the control prompt (spec "Public ingress"; CONTRACT.md section 5). */
+/**
+ * Public ingress and the control prompt (spec "Public ingress";
+ * docs/control-plane-api.md#ingress-and-provenance).
+ */
 import type { Services } from '../../services.js';
 import { PUBLIC_ENQUEUE, QUEUE_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';

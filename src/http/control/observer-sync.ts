@@ -24,7 +24,7 @@ import {
 const tags = ['observer-sync'];
 
 const NOT_ADVERTISED =
-  'The handshake does not list the agents.roster-snapshot.v1 / agents.projection-snapshot.v1 capabilities, so the Holon web GUI keeps its event-page path (README "Holon GUI compatibility").';
+  'The handshake does not list the agents.roster-snapshot.v1 / agents.projection-snapshot.v1 capabilities, so the Holon web GUI keeps its event-page path (docs/holon-gui.md).';
 
 /** POST /api/agents/:id/<resource>:batchGet (`::` is Fastify's escaped colon). */
 function batchGet<B extends ZodType>(

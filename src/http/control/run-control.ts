@@ -1,6 +1,7 @@
 /**
  * Run control (spec "Control plane" rows debug-prompt, wake, control, current-run/abort;
- * CONTRACT.md section 8). Auth `control`; a deleting agent answers 409 agent_deleting.
+ * docs/control-plane-api.md#run-control). Auth `control`; a deleting agent answers 409
+ * agent_deleting.
  */
 import type { Services } from '../../services.js';
 import { QUEUE_FULL } from '../error-responses.js';

@@ -1,5 +1,5 @@
 /**
- * Skills routes (spec "Skills", CONTRACT.md section 10): the catalog and library under
+ * Skills routes (spec "Skills", docs/control-plane-api.md#skills): the catalog and library under
  * /api/skills/catalog, per-agent enablement, the deprecated install/uninstall routes. The spec
  * lists the per-agent routes without the /api prefix; they are served under both spellings.
  */
@@ -238,7 +238,7 @@ export function skillRoutes(s: Services): AnyRoute[] {
       auth: 'read',
       tags,
       summary: 'One skill enabled for the agent, with its SKILL.md body (404 skill_not_found)',
-      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (README "Holon GUI compatibility").',
+      description: 'skill_id is `<scope>:<name>` as the agent\'s skill list shows it, or the bare name. The real system\'s route (docs/holon-gui.md).',
       params: AgentSkillParams,
       responses: { 200: { description: 'Skill', schema: AgentSkillDetail } },
       handler: ({ params }) => ({ ok: true, agent_id: params.id, ...agentSkillDetail(s.skills.list(params.id), params.skill_id) }),

@@ -1,4 +1,7 @@
-/** Command tasks (spec "Task status snapshot", task endpoint rows; CONTRACT.md section 8). */
+/**
+ * Command tasks (spec "Task status snapshot", task endpoint rows;
+ * docs/control-plane-api.md#command-tasks).
+ */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

@@ -1,4 +1,4 @@
-/** Agent timers (spec "Timer" state table, endpoint tables; CONTRACT.md section 8). */
+/** Agent timers (spec "Timer" state table, endpoint tables; docs/control-plane-api.md#timers). */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

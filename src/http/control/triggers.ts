@@ -1,7 +1,8 @@
 /**
  * External triggers (control routes) and the two callback routes they issue capabilities for
- * (spec "Callbacks"; CONTRACT.md section 8). The callback routes are `open`: the token in the path
- * is the auth. They read the body raw (any content type, 256 KB limit) and never echo the token.
+ * (spec "Callbacks"; docs/control-plane-api.md#external-triggers). The callback routes are `open`:
+ * the token in the path is the auth. They read the body raw (any content type, 256 KB limit) and
+ * never echo the token.
  */
 import type { Services } from '../../services.js';
 import { CALLBACK_BODY_LIMIT } from '../../runtime/channels/index.js';

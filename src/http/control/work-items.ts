@@ -1,4 +1,7 @@
-/** Work item routes (spec "Control plane" work-items rows, "Work item PATCH rules"; CONTRACT.md section 8). */
+/**
+ * Work item routes (spec "Control plane" work-items rows, "Work item PATCH rules";
+ * docs/control-plane-api.md#work-items).
+ */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {

@@ -1,4 +1,7 @@
-/** Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9), also registered and listed AgentInbox's way. */
+/**
+ * Inbox agents (spec/inbox.md Agents; docs/inbox-api.md#routes), also registered and listed
+ * AgentInbox's way.
+ */
 import type { z } from 'zod';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';

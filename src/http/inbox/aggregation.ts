@@ -1,7 +1,7 @@
 /**
- * Aggregation policies (src/inbox/aggregation.ts): an agent's by PATCH /agents/{agentId}, a
- * target's by PATCH /agents/{agentId}/targets/{targetId}, and AgentInbox's `inbox policy show|set`
- * (GET/POST /agents/{agentId}/inbox/policy), which also takes svc's shape.
+ * Aggregation policies (src/inbox/delivery/aggregation.ts): an agent's by PATCH /agents/{agentId},
+ * a target's by PATCH /agents/{agentId}/targets/{targetId}, and AgentInbox's
+ * `inbox policy show|set` (GET/POST /agents/{agentId}/inbox/policy), which also takes svc's shape.
  */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -1,4 +1,7 @@
-/** The inbox of an agent: entries, direct items, watch, acks, compaction (spec/inbox.md Inbox; CONTRACT.md section 9). */
+/**
+ * The inbox of an agent: entries, direct items, watch, acks, compaction (spec/inbox.md Inbox;
+ * docs/inbox-api.md#inbox).
+ */
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/index.js';
 import type { AckForm } from '../../inbox/entries/index.js';

@@ -1,4 +1,7 @@
-/** Hosts, sources and streams (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
+/**
+ * Hosts, sources and streams (spec/inbox.md Hosts, Sources, Streams;
+ * docs/inbox-api.md#hosts-and-sources).
+ */
 import type { Services } from '../../services.js';
 import { DISK_FULL } from '../error-responses.js';
 import { defineRoute, type AnyRoute } from '../route.js';

@@ -1,4 +1,4 @@
-/** Subscriptions (spec/inbox.md Subscriptions; CONTRACT.md section 9). */
+/** Subscriptions (spec/inbox.md Subscriptions; docs/inbox-api.md#subscriptions). */
 import type { ResetInput } from '../../inbox/subscriptions/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';

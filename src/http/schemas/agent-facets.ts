@@ -1,7 +1,7 @@
 /**
- * Schemas of the agent facets the real system (Holon) names and nests (runtime/agent-facets.ts,
- * runtime/agent-posture.ts): identity view, model state, scheduling posture, closure, lifecycle
- * hint, workspace entries.
+ * Schemas of the agent facets the real system (Holon) names and nests
+ * (runtime/views/agent-facets.ts, runtime/views/agent-posture.ts): identity view, model state,
+ * scheduling posture, closure, lifecycle hint, workspace entries.
  */
 import { z } from 'zod';
 import '../openapi.js';

@@ -30,7 +30,7 @@ export const AgentListEntry = z
 
 export const AgentList = z
   .array(AgentListEntry)
-  .openapi('AgentList', { description: 'a bare array of entries, as the real system answers (README "Holon GUI compatibility")' });
+  .openapi('AgentList', { description: 'a bare array of entries, as the real system answers (docs/holon-gui.md)' });
 
 export const AgentSummary = z
   .object({

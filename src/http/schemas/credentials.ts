@@ -1,4 +1,7 @@
-/** Credential profiles (README "Credentials"): names and status only, never the material. */
+/**
+ * Credential profiles (docs/configuration.md#credential-profiles): names and status only, never the
+ * material.
+ */
 import { z } from 'zod';
 import { PROFILE_NAME } from '../../core/index.js';
 import { CREDENTIAL_KINDS, MATERIAL_MAX_BYTES } from '../../store/index.js';

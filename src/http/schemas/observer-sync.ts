@@ -1,4 +1,4 @@
-/** Observer-sync batch reads and snapshots (the real system's routes; runtime/observer-reads.ts). */
+/** Observer-sync batch reads and snapshots (the real system's routes; runtime/views/observer-reads.ts). */
 import { z } from 'zod';
 import { BATCH_GET_MAX_IDS } from '../../runtime/views/index.js';
 import { AgentListEntry } from './agents.js';

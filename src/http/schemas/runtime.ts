@@ -77,7 +77,7 @@ const ProviderSummary = z
   })
   .openapi('RuntimeProviderSummary');
 
-/** svc's surface and, beside it, the real system's summary fields (README "Holon GUI compatibility"). */
+/** svc's surface and, beside it, the real system's summary fields (docs/holon-gui.md). */
 const surfaceFields = {
   config_path: z.string(),
   config_file_path: z.string().openapi({ description: 'the same path (the real system\'s name)' }),

@@ -1,4 +1,4 @@
-/** Search over event logs and template catalog schemas (the real system's routes; README "Holon GUI compatibility"). */
+/** Search over event logs and template catalog schemas (the real system's routes; docs/holon-gui.md). */
 import { z } from 'zod';
 import { SEARCH_MAX_LIMIT } from '../../runtime/views/index.js';
 import '../openapi.js';

@@ -1,4 +1,4 @@
-/** Skills catalog, library and per-agent enablement (CONTRACT.md section 10). */
+/** Skills catalog, library and per-agent enablement (docs/control-plane-api.md#skills). */
 import { z } from 'zod';
 import { Job } from './agents.js';
 import '../openapi.js';

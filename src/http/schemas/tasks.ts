@@ -1,4 +1,7 @@
-/** Command task request and response shapes (spec "Task status snapshot", TaskInputResult, TaskOutputResult; CONTRACT.md section 8). */
+/**
+ * Command task request and response shapes (spec "Task status snapshot", TaskInputResult,
+ * TaskOutputResult; docs/control-plane-api.md#command-tasks).
+ */
 import { z } from 'zod';
 import { CLEANUP_POLICIES, WORKSPACE_MODES, MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE } from '../../runtime/tasks/index.js';
 import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';

@@ -1,4 +1,4 @@
-/** Timer request and response shapes (spec "Timer request shapes"; CONTRACT.md section 8). */
+/** Timer request and response shapes (spec "Timer request shapes"; docs/control-plane-api.md#timers). */
 import { z } from 'zod';
 import { LIST_MAX, MIN_INTERVAL_MS, TIMER_STATUSES } from '../../runtime/timers/index.js';
 import { AuthorityClass, QueryInt } from './common.js';

@@ -1,4 +1,7 @@
-/** Work item schemas (spec WorkItem, PlanArtifact, PickWorkItemResponse; CONTRACT.md section 8). */
+/**
+ * Work item schemas (spec WorkItem, PlanArtifact, PickWorkItemResponse;
+ * docs/control-plane-api.md#work-items).
+ */
 import { z } from 'zod';
 import { PLAN_MAX_BYTES, PLAN_PREVIEW_BYTES, PLAN_TEXT_MAX_BYTES } from '../../runtime/workspaces/index.js';
 import { PLAN_STATUSES, READINESS, TODO_STATES } from '../../runtime/work-items/index.js';

@@ -1,5 +1,5 @@
 /**
- * Notifications of inbox targets (spec/inbox.md "Events", Targets; CONTRACT.md section 9).
+ * Notifications of inbox targets (spec/inbox.md "Events", Targets; docs/inbox-api.md#delivery).
  *
  * Coalescing: new entries (InboxEntries.onCreated, after commit) open a window per active target
  * of the agent, as long as its aggregation policy says (aggregation.ts: `coalesce` windowMs,

@@ -1,6 +1,7 @@
 /**
- * Activation targets of an inbox agent (spec/inbox.md Targets; CONTRACT.md section 9): where its
- * notifications go. Three kinds, each delivered by one module (webhook.ts, terminal.ts, runtime.ts):
+ * Activation targets of an inbox agent (spec/inbox.md Targets; docs/inbox-api.md#delivery):
+ * where its notifications go. Three kinds, each delivered by one module (webhook.ts,
+ * terminal.ts, runtime.ts):
  * - `webhook` {url, secret?}: a signed POST (Standard Webhooks); the secret `whsec_…` is generated
  *   when absent and returned once, in the creation answer only;
  * - `terminal` {tmuxTarget, tmuxSocket?}: a line typed into a tmux pane; one bound by a terminal

@@ -1,5 +1,5 @@
 /**
- * Inbox agents (spec/inbox.md Agents; CONTRACT.md section 9): the recipients of subscriptions,
+ * Inbox agents (spec/inbox.md Agents; docs/inbox-api.md#routes): the recipients of subscriptions,
  * inbox entries, targets and timers. Separate from the control plane's agents; ids are generated
  * `agt_` ids, or chosen by the caller (AgentInbox's clients name their agents, e.g. `agent-alpha`)
  * within the control plane's agent id pattern.

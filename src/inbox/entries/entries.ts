@@ -1,5 +1,5 @@
 /**
- * Inbox entries (spec/inbox.md Inbox; CONTRACT.md section 9): matched events, direct items and
+ * Inbox entries (spec/inbox.md Inbox; docs/inbox-api.md#inbox): matched events, direct items and
  * timer reminders, in one per-agent order (`seq`). The public cursor is the `ent_` id.
  *
  * An event entry is unique per subscription and stream offset (a unique index; inserts of an

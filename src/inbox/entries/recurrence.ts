@@ -20,7 +20,10 @@ export function checkTimezone(tz: string): string {
   }
 }
 
-/** A paused croner job for `expr` in `timezone`; throws 400 invalid_cron (5 fields only, CONTRACT.md section 9). */
+/**
+ * A paused croner job for `expr` in `timezone`; throws 400 invalid_cron (5 fields only,
+ * docs/inbox-api.md#timers).
+ */
 export function parseCron(expr: string, timezone: string): Cron {
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5) throw errors.invalidCron(expr, `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`);

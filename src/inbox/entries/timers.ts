@@ -1,5 +1,5 @@
 /**
- * Inbox timers (spec/inbox.md Timer; CONTRACT.md section 9): reminders that materialise an inbox
+ * Inbox timers (spec/inbox.md Timer; docs/inbox-api.md#timers): reminders that materialise an inbox
  * entry `{kind:"timer", sender, message, scheduleId}` per occurrence. Exactly one of
  * - `at`: one occurrence at an instant (ISO 8601 with offset), then `completed`;
  * - `every`: every N ms (N >= 1000) on the grid created + k * N;
@@ -12,8 +12,9 @@
  * down or the timer was paused) fires ONCE for all the occurrences it missed and moves on to the
  * next future occurrence; missed occurrences are not replayed one entry each. Resume recomputes
  * the next occurrence from now (an `at` already past fires once at resume). The schedule is the
- * shared in-memory heap (runtime/timer-scheduler.ts) over the injected clock, rebuilt at start.
- * Notifying the entry to the agent's targets is the notifier's job, gated by the delivery pause.
+ * shared in-memory heap (runtime/timers/timer-scheduler.ts) over the injected clock, rebuilt at
+ * start. Notifying the entry to the agent's targets is the notifier's job, gated by the delivery
+ * pause.
  */
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';

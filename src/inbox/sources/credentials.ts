@@ -1,6 +1,6 @@
 /**
- * Which credential a managed source's module gets (README "Credentials for hosts"), from the one
- * credential store (`<home>/credentials.json`, src/store/credentials.ts):
+ * Which credential a managed source's module gets (docs/inbox-api.md#credentials-for-hosts), from
+ * the one credential store (`<home>/credentials.json`, src/store/credentials.ts):
  * - the source's `configRef` when it has the form `credential:<profile>` (a per-source override);
  * - else the host config's `credentialRef: "<profile>"`;
  * - else none. Any other configRef is an opaque reference handed to the module as before.

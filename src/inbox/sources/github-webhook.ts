@@ -1,5 +1,5 @@
 /**
- * GitHub webhooks pushed to a github source (README "GitHub webhooks"): the control plane's
+ * GitHub webhooks pushed to a github source (docs/security.md#github-webhooks): the control plane's
  * `POST /api/inbox/github/webhook/{sourceId}` hands the raw request here.
  *
  * Who may call: anyone who can reach the control port (GitHub, through whatever forwards to it).

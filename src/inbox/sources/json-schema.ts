@@ -1,6 +1,6 @@
 /**
- * JSON Schema validation of host configs and module configs (README "Schemas"), with Ajv: the
- * JSON Schema validator the Node world maintains (and Fastify already ships), complete where a
+ * JSON Schema validation of host configs and module configs (docs/inbox-api.md#schemas), with Ajv:
+ * the JSON Schema validator the Node world maintains (and Fastify already ships), complete where a
  * hand-written subset would quietly accept what the schema forbids. Draft 2020-12 is the default
  * (what `z.toJSONSchema` writes); a schema whose `$schema` names draft-07 or draft-06 is read as such.
  *

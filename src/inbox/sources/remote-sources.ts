@@ -1,6 +1,7 @@
 /**
- * Remote sources (CONTRACT.md section 9): the config shape, module path resolution, the module
- * calls (through worker.ts), and the in-memory schedule of polls and idle auto-pauses.
+ * Remote sources (docs/inbox-api.md#remote-sources-and-the-module-interface): the config shape,
+ * module path resolution, the module calls (through worker.ts), and the in-memory schedule of polls
+ * and idle auto-pauses.
  *
  * The module interface: an ES module whose default export is `{ poll, validate?, configSchema? }`.
  * - `configSchema` (optional): a JSON Schema of moduleConfig. It is checked at creation and PATCH

@@ -1,6 +1,6 @@
 /**
  * Sources (= streams; a source's id is its public stream id): one event stream per
- * `hostId`+`streamKind`+`streamKey` (CONTRACT.md section 9), of the host's type.
+ * `hostId`+`streamKind`+`streamKey` (docs/inbox-api.md#hosts-and-sources), of the host's type.
  *
  * Lifecycle (spec/inbox.md "States and transitions"), for managed remote sources:
  * - `active`: polled every `pollIntervalMs` (first poll one interval after creation/resume/start);

@@ -117,7 +117,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-/** A credential profile's secret, resolved for one module call (README "Credentials for hosts"). */
+/** A credential profile's secret, resolved for one module call (docs/inbox-api.md#credentials-for-hosts). */
 export interface ModuleCredential {
   profile: string;
   kind: string;

@@ -1,5 +1,5 @@
 /**
- * Stream compaction (spec/inbox.md "Compaction preview/apply body", CONTRACT.md section 9).
+ * Stream compaction (spec/inbox.md "Compaction preview/apply body", docs/inbox-api.md#compaction).
  *
  * Retention: an event is eligible when it was appended at least `retentionMs` ago (append time,
  * not the producer's event time, so a producer's clock cannot make fresh events eligible).

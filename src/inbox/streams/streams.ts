@@ -1,8 +1,8 @@
 /**
- * Streams: per-source append-only event logs with contiguous offsets from 1 (CONTRACT.md
- * section 9). Appends are group-committed (`store.write`) and answered after commit; listeners
- * registered with `onAppended` run inside the append transaction with the newly stored events,
- * so matching (subscriptions) commits together with the events it matched.
+ * Streams: per-source append-only event logs with contiguous offsets from 1
+ * (docs/inbox-api.md#append). Appends are group-committed (`store.write`) and answered after
+ * commit; listeners registered with `onAppended` run inside the append transaction with the newly
+ * stored events, so matching (subscriptions) commits together with the events it matched.
  */
 import { z } from 'zod';
 import { isoAt, type Clock, errors, type Issue, type IdGenerator } from '../../core/index.js';

@@ -1,9 +1,9 @@
 /**
- * Subscription filters (CONTRACT.md section 9): `{}` matches everything; `match` maps a dot path
- * over the event (`id`, `type`, `subject`, `time`, `data.*`, `metadata.*`) to a value or an array
- * of values (any of them); `expr` is a CEL expression over `event`, compiled once at creation with
- * @bufbuild/cel. AgentInbox's `metadata` and `payload` blocks are accepted too (filter-shortcuts.ts).
- * With several, an event must pass all of them.
+ * Subscription filters (docs/inbox-api.md#subscriptions): `{}` matches everything; `match` maps a
+ * dot path over the event (`id`, `type`, `subject`, `time`, `data.*`, `metadata.*`) to a value or
+ * an array of values (any of them); `expr` is a CEL expression over `event`, compiled once at
+ * creation with @bufbuild/cel. AgentInbox's `metadata` and `payload` blocks are accepted too
+ * (filter-shortcuts.ts). With several, an event must pass all of them.
  *
  * Match semantics: scalars compare with `===`; a path whose value is an array matches when any of
  * its elements equals any wanted value; a missing path matches nothing (not even `null`).

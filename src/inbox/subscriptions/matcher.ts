@@ -1,8 +1,8 @@
 /**
- * Matching, pushed on append (CONTRACT.md section 9): the stream service calls `onAppended`
- * inside the append transaction, and every subscription on that source turns the events it has
- * not consumed yet into inbox entries in that same transaction, advancing its consumer offset
- * with them. No polling loop sits between an append and its entries.
+ * Matching, pushed on append (docs/inbox-api.md#subscriptions): the stream service calls
+ * `onAppended` inside the append transaction, and every subscription on that source turns the
+ * events it has not consumed yet into inbox entries in that same transaction, advancing its
+ * consumer offset with them. No polling loop sits between an append and its entries.
  *
  * The live subscriptions are held in memory, indexed by source, so an append touches only the
  * subscriptions of its own source. Every in-memory change made inside a transaction is undone if
@@ -216,7 +216,10 @@ export class Matcher {
   }
 }
 
-/** CONTRACT.md section 9: subject equals trackedResourceRef and metadata.lifecycle is "terminal". */
+/**
+ * docs/inbox-api.md#subscriptions: subject equals trackedResourceRef and metadata.lifecycle is
+ * "terminal".
+ */
 export function isTerminalSignal(sub: LiveSubscription, event: StoredEvent): boolean {
   if (sub.trackedResourceRef === null || (sub.cleanupMode !== 'on_terminal' && sub.cleanupMode !== 'on_terminal_or_at')) return false;
   return event.subject === sub.trackedResourceRef && event.metadata?.lifecycle === 'terminal';

@@ -1,6 +1,6 @@
 /**
- * Subscriptions (spec/inbox.md Subscriptions; CONTRACT.md section 9): an inbox agent follows one
- * source through a filter, from a start position, until its cleanup policy removes it.
+ * Subscriptions (spec/inbox.md Subscriptions; docs/inbox-api.md#subscriptions): an inbox agent
+ * follows one source through a filter, from a start position, until its cleanup policy removes it.
  *
  * - Start policies set the first offset consumed: `latest` (after the current high watermark),
  *   `earliest` (from retainedFromOffset), `at_offset` (startOffset), `at_time` (the first event at
@@ -397,7 +397,10 @@ export class SubscriptionService {
   }
 }
 
-/** The cleanup policy's required fields per mode (CONTRACT.md section 9); 400 invalid_request otherwise. */
+/**
+ * The cleanup policy's required fields per mode (docs/inbox-api.md#subscriptions); 400
+ * invalid_request otherwise.
+ */
 function checkCleanup(input: CreateSubscriptionInput): CleanupPolicy {
   const p = input.cleanupPolicy ?? { mode: 'manual' };
   const issues = [];

@@ -1,6 +1,6 @@
 /**
- * Agent deletion as a durable background job (CONTRACT.md section 6). The request marks the
- * agent `deleting` and records a job; the job then walks its phases, persisting each one, so a
+ * Agent deletion as a durable background job (docs/control-plane-api.md#agents). The request marks
+ * the agent `deleting` and records a job; the job then walks its phases, persisting each one, so a
  * daemon that dies mid-deletion resumes it at the next start. A failed phase leaves the job
  * `failed` and the agent `deleting`: creating the id again answers 409 deletion_incomplete
  * until a new DELETE completes.

@@ -1,8 +1,8 @@
 /**
- * Agents (CONTRACT.md section 6): identity with incarnations, display name, lineage, visibility,
- * status, model override, and the post-create bootstrap (agent home, template files, workspace
- * binding, the template's initial message) that `repair` can retry without touching identity
- * (spec "Control plane", repair row).
+ * Agents (docs/control-plane-api.md#agents): identity with incarnations, display name, lineage,
+ * visibility, status, model override, and the post-create bootstrap (agent home, template files,
+ * workspace binding, the template's initial message) that `repair` can retry without touching
+ * identity (spec "Control plane", repair row).
  */
 import fs from 'node:fs';
 import path from 'node:path';

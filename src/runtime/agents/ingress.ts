@@ -38,7 +38,10 @@ const CLOSED_TO_PRIVATE: ReadonlySet<DeliverySurface> = new Set(['public_enqueue
 export class Ingress {
   constructor(private readonly deps: { store: Store; agents: AgentService; queue: MessageQueue }) {}
 
-  /** POST /api/enqueue and /api/agents/:id/enqueue (CONTRACT.md section 5, rules in order). */
+  /**
+   * POST /api/enqueue and /api/agents/:id/enqueue
+   * (docs/control-plane-api.md#ingress-and-provenance, rules in order).
+   */
   publicEnqueue(agentId: string | undefined, req: PublicEnqueueBody): Promise<Admitted> {
     const target = agentId ?? this.deps.agents.defaultAgentId;
     const content = [req.text, req.json, req.body].filter((c) => c !== undefined && c !== '');

@@ -1,7 +1,7 @@
 /**
- * The durable per-agent message queue (CONTRACT.md section 5). Messages wait in SQLite with their
- * provenance. Dequeue order: interject > next > normal > background, FIFO inside a priority
- * (the autoincrement `seq` is the arrival order).
+ * The durable per-agent message queue (docs/control-plane-api.md#queue). Messages wait in SQLite
+ * with their provenance. Dequeue order: interject > next > normal > background, FIFO inside a
+ * priority (the autoincrement `seq` is the arrival order).
  *
  * Depth per agent is capped per budget (core/provenance.ts QUEUE_BUDGETS, from the admitting
  * surface): messages from external senders past `queue.max_pending`, and operator messages past

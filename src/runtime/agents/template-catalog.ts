@@ -1,8 +1,8 @@
 /**
- * The template catalog as the real system shows it (GET /api/templates/catalog; README "Holon GUI
- * compatibility"): svc's built-in templates and the directories under `<home>/templates`, each
- * usable as `template` of POST /api/control/agents/:id/create. Read-only: svc installs no
- * templates from remote sources (a template is a directory someone put under <home>/templates).
+ * The template catalog as the real system shows it (GET /api/templates/catalog; docs/holon-gui.md):
+ * svc's built-in templates and the directories under `<home>/templates`, each usable as `template`
+ * of POST /api/control/agents/:id/create. Read-only: svc installs no templates from remote sources
+ * (a template is a directory someone put under <home>/templates).
  */
 import fs from 'node:fs';
 import path from 'node:path';

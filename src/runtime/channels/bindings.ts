@@ -1,6 +1,6 @@
 /**
  * Operator transport bindings and operator ingress (spec "Control plane": operator binding
- * fields, "Operator ingress rules"; CONTRACT.md section 5).
+ * fields, "Operator ingress rules"; docs/control-plane-api.md#ingress-and-provenance).
  *
  * A binding ties a remote operator (an actor on a transport such as `remote_operator`, optionally
  * through a provider) to an agent. Operator ingress admits a message only through an active

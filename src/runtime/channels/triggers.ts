@@ -1,5 +1,6 @@
 /**
- * External triggers and callback capability tokens (CONTRACT.md section 8; spec "Callbacks").
+ * External triggers and callback capability tokens (docs/control-plane-api.md#external-triggers;
+ * spec "Callbacks").
  *
  * A trigger is a capability: whoever holds its token may post to
  * `/api/callbacks/<delivery_mode>/<token>`. The token (32 random bytes, base64url) is returned
@@ -237,7 +238,7 @@ function decodeText(body: Buffer, charset: string): string {
   }
 }
 
-/** The queued body of a callback_event (CONTRACT.md section 8). */
+/** The queued body of a callback_event (docs/control-plane-api.md#external-triggers). */
 export function enqueueBody(d: DecodedBody): MessageBody {
   switch (d.kind) {
     case 'empty':

@@ -1,6 +1,7 @@
 /**
  * The models catalog (spec Discovery `GET /api/models`, `POST /api/models/refresh`) and per-agent
- * model overrides (`POST /api/control/agents/:id/model`, `/model/clear`; CONTRACT.md sections 6, 7).
+ * model overrides (`POST /api/control/agents/:id/model`, `/model/clear`;
+ * docs/configuration.md#models-and-discovery, docs/control-plane-api.md#agents).
  *
  * The catalog is `builtin/echo`, each configured provider's static `models`, and the models its
  * last successful discovery listed. Discovery results live in SQLite (`model_discovery`), so the
@@ -27,7 +28,7 @@ export type ModelSource = 'builtin' | 'config' | 'discovered';
 
 export interface CatalogModel {
   id: string;
-  /** The same id under the real system's name (README "Holon GUI compatibility"). */
+  /** The same id under the real system's name (docs/holon-gui.md). */
   model: string;
   display_name: string;
   provider: string;

@@ -1,8 +1,8 @@
 /**
  * Run control (spec "Control plane" rows wake, control, current-run/abort, debug-prompt;
- * CONTRACT.md section 8): every change commits with its event; aborts reach the provider request
- * and tool waits through the turn's AbortSignal, and the answer comes once the turn's end is
- * committed.
+ * docs/control-plane-api.md#run-control): every change commits with its event; aborts reach the
+ * provider request and tool waits through the turn's AbortSignal, and the answer comes once the
+ * turn's end is committed.
  */
 import { errors, deriveProvenance, type AuthorityClass } from '../../core/index.js';
 import type { AgentStatus, Admitted, Ingress } from '../agents/index.js';

@@ -1,6 +1,6 @@
 /**
  * The real system's way to add a skill, `POST /api/jobs {kind: "skill.install", params: {kind:
- * <source>}}` (README "Holon GUI compatibility"), mapped onto the library's add: a local directory
+ * <source>}}` (docs/holon-gui.md), mapped onto the library's add: a local directory
  * or a hosted repository (`package` as owner/repo[@ref], `skill` the path inside it). A skill
  * already in the library answers a job that is already completed, naming it, so the caller can
  * follow every request the same way.

@@ -1,8 +1,8 @@
 /**
- * The user library of skills, `<home>/skills/<name>/` (spec "Skills", CONTRACT.md section 10):
- * what it holds (its entries of the catalog, each with the source recorded in
- * `<home>/.skill-lock.json`), adding a skill from a local directory, a git URL or
- * `owner/repo/path@ref`, removing one, the lock file against the library (reconcile) and against
+ * The user library of skills, `<home>/skills/<name>/` (spec "Skills",
+ * docs/control-plane-api.md#skills): what it holds (its entries of the catalog, each with the
+ * source recorded in `<home>/.skill-lock.json`), adding a skill from a local directory, a git URL
+ * or `owner/repo/path@ref`, removing one, the lock file against the library (reconcile) and against
  * the sources (check), and updating from remote sources. Adding and updating run as background
  * jobs (`skill_install`, `skill_update`) on the JobStore, one at a time, with progress; a job a
  * previous daemon left unfinished runs again at start. Every copy or link first walks the skill

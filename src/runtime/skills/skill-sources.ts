@@ -1,8 +1,8 @@
 /**
  * The pieces of skills that touch the outside world: SKILL.md frontmatter (of one skill directory,
  * or of every skill directory in a root: `scanRoot`), where a skill comes from (a local directory,
- * a git URL, the `owner/repo/path@ref` shorthand), git through git-command.ts (never a shell), locating
- * the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
+ * a git URL, the `owner/repo/path@ref` shorthand), git through runtime/git-command.ts (never a
+ * shell), locating the skill in a fetched tree, and the lock file `<home>/.skill-lock.json`.
  * Reading a skill's files (the walk, the content hash, the copy) is skill-files.ts.
  */
 import fs from 'node:fs';
@@ -272,7 +272,7 @@ export function sourceString(src: SkillSource): string {
 
 // --- git -----------------------------------------------------------------------------------------
 
-/** `git ARGS` through git-command.ts; rejects with the last lines of stderr when git fails. */
+/** `git ARGS` through runtime/git-command.ts; rejects with the last lines of stderr when git fails. */
 export async function git(args: string[], opts: { cwd?: string; signal?: AbortSignal; timeoutMs?: number; network?: boolean } = {}): Promise<string> {
   const r = await runGit(args, { cwd: opts.cwd, signal: opts.signal, timeoutMs: opts.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, network: opts.network });
   if (r.code !== 0) {

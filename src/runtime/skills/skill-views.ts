@@ -1,7 +1,7 @@
 /**
- * The real system's names for skill entries, added beside svc's (README "Holon GUI
- * compatibility"): `skill_id`, `root_id` (which root the skill comes from: user, workspace or
- * agent) and `skill_dir` (the skill's directory name).
+ * The real system's names for skill entries, added beside svc's (docs/holon-gui.md): `skill_id`,
+ * `root_id` (which root the skill comes from: user, workspace or agent) and `skill_dir` (the
+ * skill's directory name).
  */
 import path from 'node:path';
 import { errors } from '../../core/index.js';

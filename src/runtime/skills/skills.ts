@@ -1,12 +1,13 @@
 /**
- * Skills (spec "Skills", CONTRACT.md section 10). A skill is a directory holding SKILL.md with
- * frontmatter `name` and `description`. The catalog joins the user library `<home>/skills/<name>/`
- * (skill-library.ts: adding, removing, checking and updating it, its background jobs and the lock
- * file) and the repository-local roots of an agent's active workspace (`.svc/skills/<name>/`, then
- * `skills/<name>/`). Per agent, enablement is durable (table `agent_skills`): scope `agent` (a
- * private copy in the agent home), `workspace` or `user`. An enable with copy first walks the skill
- * with skill-files.ts, so nothing outside its source is ever taken. SkillService is the one face
- * of skills to routes, tools and tests: it delegates the library's operations to SkillLibrary.
+ * Skills (spec "Skills", docs/control-plane-api.md#skills). A skill is a directory holding SKILL.md
+ * with frontmatter `name` and `description`. The catalog joins the user library
+ * `<home>/skills/<name>/` (skill-library.ts: adding, removing, checking and updating it, its
+ * background jobs and the lock file) and the repository-local roots of an agent's active workspace
+ * (`.svc/skills/<name>/`, then `skills/<name>/`). Per agent, enablement is durable (table
+ * `agent_skills`): scope `agent` (a private copy in the agent home), `workspace` or `user`. An
+ * enable with copy first walks the skill with skill-files.ts, so nothing outside its source is ever
+ * taken. SkillService is the one face of skills to routes, tools and tests: it delegates the
+ * library's operations to SkillLibrary.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -252,7 +253,7 @@ export class SkillService implements ResourceService {
         if (current?.scope === 'agent') await removePath(current.path);
         row = { agent_id: agentId, name, scope: found.scope, source: found.source, path: found.path, enabled_at: isoAt(this.deps.clock.now()) };
       }
-      // CONTRACT.md section 7: the enablement and its event commit together.
+      // docs/control-plane-api.md#event-log: the enablement and its event commit together.
       this.deps.store.tx(() => {
         this.stmt.upsert.run(row);
         this.deps.events.append(agentId, 'skill_enabled', { name, scope: row.scope, source: row.source, previous_scope: current?.scope ?? null });

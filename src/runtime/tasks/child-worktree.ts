@@ -1,10 +1,10 @@
 /**
  * The git side of a child agent's worktree (child-tasks.ts): create a worktree on a new
  * branch, list what the child changed, remove the worktree and delete its branch. Every git call
- * goes through worktrees.ts `git` (git-command.ts: no shell, a time limit, and no hook, filter
- * driver or other program of the repository's configuration runs). Mutations of
- * one repository are serialised: concurrent `git worktree add` on one repository contend for its
- * locks.
+ * goes through runtime/workspaces/worktrees.ts `git` (runtime/git-command.ts: no shell, a time
+ * limit, and no hook, filter driver or other program of the repository's configuration runs).
+ * Mutations of one repository are serialised: concurrent `git worktree add` on one repository
+ * contend for its locks.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * Command tasks as real child processes (CONTRACT.md section 8): the process supervision behind
- * TaskService (tasks.ts); the rows and their events are task-ledger.ts's.
+ * Command tasks as real child processes (docs/control-plane-api.md#command-tasks): the process
+ * supervision behind TaskService (tasks.ts); the rows and their events are task-ledger.ts's.
  *
  * A task is a row in `tasks` and, while it runs, a child process: `<shell> -c <cmd>` (`-lc` when
  * `login`) started as the leader of its own process group, its combined stdout+stderr appended to

@@ -1,6 +1,6 @@
 /**
- * Tasks (CONTRACT.md section 8; spec "Task status snapshot"): what the routes and tools call.
- * Two kinds behind one surface:
+ * Tasks (docs/control-plane-api.md#command-tasks; spec "Task status snapshot"): what the routes and
+ * tools call. Two kinds behind one surface:
  * - `command`: a real child process (command-tasks.ts);
  * - `child_agent`: a supervised private child agent (child-tasks.ts).
  * The rows, their events and the `task_result` message are task-ledger.ts's.

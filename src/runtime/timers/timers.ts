@@ -1,5 +1,5 @@
 /**
- * Durable agent timers (CONTRACT.md section 8; spec "Timer" state table).
+ * Durable agent timers (docs/control-plane-api.md#timers; spec "Timer" state table).
  *
  * A timer first fires `duration_ms` after its creation; an interval timer (`interval_ms` > 0)
  * then fires every `interval_ms` on that original grid (created + duration + k * interval).

@@ -2,7 +2,7 @@
  * The parts of an agent's projections that the real system (Holon) names and nests: the identity
  * view, the model state, the workspace entries and the summary's `agent` object. Built here once
  * and reused by the list entry, the summary (status), the state page and the detail, so the Holon
- * web GUI reads the same facts wherever it looks (README "Holon GUI compatibility").
+ * web GUI reads the same facts wherever it looks (docs/holon-gui.md).
  */
 import path from 'node:path';
 import type { AgentRecord, AgentService } from '../agents/index.js';

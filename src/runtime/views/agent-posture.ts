@@ -2,7 +2,7 @@
  * What an agent is doing or waiting for, said in the real system's vocabulary (Holon's
  * `scheduling_posture`, `closure` and `waiting_reason`), derived on every read from the same live
  * rows as the state page's sections; nothing here is stored. The Holon web GUI reads these on the
- * agent list entry and the state page (README "Holon GUI compatibility").
+ * agent list entry and the state page (docs/holon-gui.md).
  *
  * Precedence follows the real system: a stopped agent, then a turn in progress, then queued
  * input, then the work queue (runnable work, a task to wait for, a timer, operator input, a

@@ -1,6 +1,6 @@
 /**
  * Search over agents' event logs (the real system's POST /api/search and POST /api/memory/get;
- * README "Holon GUI compatibility"). The text of an event is what a person reads in it: a
+ * docs/holon-gui.md). The text of an event is what a person reads in it: a
  * message's body, a brief, a tool's output, a task's summary, a work item's objective. A match is
  * a case-insensitive substring of that text (ASCII case folding, as SQLite's LIKE). Results are
  * newest first; each names its event (`event_seq`) and the ids it carries, and its `source_ref`

@@ -1,7 +1,7 @@
 /**
  * Observer-sync reads of the real system (Holon), which its web GUI uses to fill a timeline from
  * event ids: batch reads of messages, transcript entries and briefs by id, the per-agent
- * projection snapshot and the roster snapshot (README "Holon GUI compatibility"). Read-only views
+ * projection snapshot and the roster snapshot (docs/holon-gui.md). Read-only views
  * over the queue, the run loop's history, the briefs and the event log.
  *
  * Transcript entries are the rows of an agent's visible conversation history; the id of the row

@@ -1,5 +1,5 @@
 /**
- * The installation's stable public identity (observer sync, README "Holon GUI compatibility"):
+ * The installation's stable public identity (observer sync, docs/holon-gui.md):
  * `runtime_id` tells a replaced server at the same URL from a restart of this one, and
  * `event_log_epoch` names the continuity of the event logs (svc never resets them as a whole, so it
  * is fixed for the life of the home directory). Created once in `<home>/runtime-identity.json`;

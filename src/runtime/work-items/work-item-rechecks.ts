@@ -1,9 +1,9 @@
 /**
- * Work item rechecks (CONTRACT.md section 8: "When `recheck_at` passes, the runtime enqueues a
- * `system_tick` for the agent and sets `recheck_consumed_at`"). One real setTimeout is armed for
- * the earliest pending `recheck_at` (re-armed after every committed change and at start); when it
- * passes, the tick is enqueued and `recheck_consumed_at` set in the same transaction, with a
- * `work_item_recheck_fired` event, so each recheck fires exactly once. Time is read only through
+ * Work item rechecks (docs/control-plane-api.md#work-items: "When `recheck_at` passes, the runtime
+ * enqueues a `system_tick` for the agent and sets `recheck_consumed_at`"). One real setTimeout is
+ * armed for the earliest pending `recheck_at` (re-armed after every committed change and at start);
+ * when it passes, the tick is enqueued and `recheck_consumed_at` set in the same transaction, with
+ * a `work_item_recheck_fired` event, so each recheck fires exactly once. Time is read only through
  * deps.clock; tests advance a ManualClock and call runDue().
  */
 import type Database from 'better-sqlite3';

@@ -1,6 +1,6 @@
 /**
- * The work item record (spec WorkItem, PickWorkItemResponse; CONTRACT.md section 8): its types,
- * the readiness rule, and the mapping from a `work_items` row to the public record.
+ * The work item record (spec WorkItem, PickWorkItemResponse; docs/control-plane-api.md#work-items):
+ * its types, the readiness rule, and the mapping from a `work_items` row to the public record.
  */
 import { isoAt, type AuthorityClass } from '../../core/index.js';
 import { capturedArtifact, parseStoredPlan, type PlanArtifact, type PlanLocation } from '../workspaces/index.js';
@@ -87,7 +87,10 @@ export interface WorkItemPatch {
   blocked_by?: string | null | undefined;
   /** Milliseconds from now; needs a non-empty blocker after this update. */
   recheck_after?: number | undefined;
-  /** A location attaches that file as the plan (plan-artifacts.ts), null detaches the plan. */
+  /**
+   * A location attaches that file as the plan (runtime/workspaces/plan-artifacts.ts), null detaches
+   * the plan.
+   */
   plan_artifact?: PlanLocation | null | undefined;
   authority_class?: AuthorityClass | null | undefined;
 }
@@ -151,7 +154,10 @@ export interface WorkItemRow {
   completion: string | null;
 }
 
-/** Readiness (CONTRACT.md section 8): completed > blocked > waiting_for_operator > runnable. */
+/**
+ * Readiness (docs/control-plane-api.md#work-items): completed > blocked > waiting_for_operator >
+ * runnable.
+ */
 export function readinessOf(item: Pick<WorkItem, 'state' | 'blocked_by' | 'plan_status'>): Readiness {
   if (item.state !== 'open') return 'completed';
   if (item.blocked_by !== null && item.blocked_by.trim() !== '') return 'blocked';

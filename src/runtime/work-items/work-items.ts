@@ -1,16 +1,16 @@
 /**
  * Work items (spec WorkItem, PickWorkItemResponse, "States and transitions / Work item";
- * CONTRACT.md section 8): durable objectives an agent works on, with a plan status, a todo list,
- * an optional blocker with a recheck, a per-agent durable current focus (pick), and completion
- * with a result report.
+ * docs/control-plane-api.md#work-items): durable objectives an agent works on, with a plan status,
+ * a todo list, an optional blocker with a recheck, a per-agent durable current focus (pick), and
+ * completion with a result report.
  *
  * Every change commits with its event in one transaction (work_item_created, work_item_updated,
  * work_item_picked, work_item_completed + brief_created). The record and its projections live in
  * work-item-records.ts; the recheck schedule (work_item_recheck_fired) in work-item-rechecks.ts.
  *
- * Plans (plan-artifacts.ts has the rules): PATCH `plan_artifact` {path, workspace_id?} attaches a
- * file of one of the agent's workspaces and null detaches it; the agent's attach_plan tool may
- * write the file first; `legacy_inline_plan` on create is written to
+ * Plans (runtime/workspaces/plan-artifacts.ts has the rules): PATCH `plan_artifact` {path,
+ * workspace_id?} attaches a file of one of the agent's workspaces and null detaches it; the agent's
+ * attach_plan tool may write the file first; `legacy_inline_plan` on create is written to
  * `<agent home>/plans/<work_item_id>.md` and attached, and is never stored or shown as such. Files
  * are read and checked before the transaction; the row and the event (work_item_created or
  * work_item_updated, carrying the artifact as captured) commit together. Reads serve the artifact
@@ -427,7 +427,10 @@ export class WorkItemService implements ResourceService {
     }
   }
 
-  /** The public record of a row: its plan artifact as the file is now (plan-artifacts.ts). */
+  /**
+   * The public record of a row: its plan artifact as the file is now
+   * (runtime/workspaces/plan-artifacts.ts).
+   */
   private present(row: WorkItemRow, roots: () => ExecutionRoot[] = this.rootsOf(row.agent_id)): WorkItem {
     const item = fromRow(row);
     const plan = parseStoredPlan(row.plan_artifact);

@@ -177,8 +177,8 @@ export class WorkspaceService implements ResourceService {
   }
 
   /**
-   * The whole `workspaces` section of the state page (agent-views.ts can use it as is):
-   * the active id, occupancy (every workspace with its path and active flag) and the registry.
+   * The whole `workspaces` section of the state page (runtime/views/agent-views.ts can use it as
+   * is): the active id, occupancy (every workspace with its path and active flag) and the registry.
    */
   stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: WorkspaceEntry[] } {
     const registry = this.stateFor(agentId);

@@ -1,6 +1,7 @@
 /**
- * Git worktrees of a workspace: `git worktree list --porcelain -z`, run through git-command.ts
- * (no shell, a time limit, an output cap, nothing the repository configures runs), and parsed here.
+ * Git worktrees of a workspace: `git worktree list --porcelain -z`, run through
+ * runtime/git-command.ts (no shell, a time limit, an output cap, nothing the repository configures
+ * runs), and parsed here.
  */
 import { runGit, type ExecResult } from '../git-command.js';
 
@@ -91,7 +92,10 @@ export function parseWorktreePorcelain(text: string): WorktreeEntry[] {
   return entries;
 }
 
-/** `git ARGS` in `cwd` (git-command.ts `runGit`): the daemon's own git calls run nothing the repository configures. */
+/**
+ * `git ARGS` in `cwd` (runtime/git-command.ts `runGit`): the daemon's own git calls run nothing the
+ * repository configures.
+ */
 export function git(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): Promise<ExecResult> {
   return runGit(args, { cwd, timeoutMs });
 }

@@ -1,8 +1,8 @@
 import type { Migration } from './types.js';
 
 /**
- * Work items (spec WorkItem; CONTRACT.md section 8) and each agent's durable current focus.
- * `state` is `open` or `completed`; `completing` only appears in legacy records, which
+ * Work items (spec WorkItem; docs/control-plane-api.md#work-items) and each agent's durable current
+ * focus. `state` is `open` or `completed`; `completing` only appears in legacy records, which
  * POST complete finalises. `recheck_at` is epoch milliseconds (the scheduler compares it with the
  * clock); every other time is an RFC 3339 string like the rest of the schema.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Agent timers (CONTRACT.md section 8). Times the scheduler compares are stored as epoch
+ * Agent timers (docs/control-plane-api.md#timers). Times the scheduler compares are stored as epoch
  * milliseconds (`created_ms`, `next_fire_ms`); the record's RFC 3339 fields are derived from
  * them. `incarnation` ties a timer to the agent incarnation that created it, so a re-created
  * agent id never sees (or revives) the timers of a deleted one.

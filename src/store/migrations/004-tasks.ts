@@ -1,9 +1,10 @@
 import type { Migration } from './types.js';
 
 /**
- * Command tasks (CONTRACT.md section 8). `pid`/`pgid` and `proc_start` (the leader's start time
- * from /proc, when available) are persisted so a daemon that died with tasks running can find and
- * kill their leftover process groups at the next start without hitting a recycled pid.
+ * Command tasks (docs/control-plane-api.md#command-tasks). `pid`/`pgid` and `proc_start` (the
+ * leader's start time from /proc, when available) are persisted so a daemon that died with tasks
+ * running can find and kill their leftover process groups at the next start without hitting a
+ * recycled pid.
  */
 export const tasks: Migration = {
   version: 4,

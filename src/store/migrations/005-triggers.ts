@@ -1,8 +1,9 @@
 import type { Migration } from './types.js';
 
 /**
- * External triggers (callback capability tokens, CONTRACT.md section 8). The token itself is
- * never stored: only its sha256 (ARCHITECTURE.md principle 7), which is what a callback looks up.
+ * External triggers (callback capability tokens, docs/control-plane-api.md#external-triggers). The
+ * token itself is never stored: only its sha256 (ARCHITECTURE.md principle 7), which is what a
+ * callback looks up.
  */
 export const triggers: Migration = {
   version: 5,

@@ -1,9 +1,9 @@
 import type { Migration } from './types.js';
 
 /**
- * Per-agent skill enablement (CONTRACT.md section 10). One row per agent and skill name: the scope
- * it was enabled from (`agent`: a private copy in the agent home, `workspace`, `user`), the source
- * it resolved to and the directory it points at. Rows go away when the agent is deleted.
+ * Per-agent skill enablement (docs/control-plane-api.md#skills). One row per agent and skill name:
+ * the scope it was enabled from (`agent`: a private copy in the agent home, `workspace`, `user`),
+ * the source it resolved to and the directory it points at. Rows go away when the agent is deleted.
  */
 export const skills: Migration = {
   version: 9,

@@ -1,9 +1,9 @@
 import type { Migration } from './types.js';
 
 /**
- * Durable deliveries of briefs to operator bindings (src/runtime/brief-delivery.ts): one row per
- * brief to deliver, created in the brief's transaction. `payload` is the JSON body POSTed to the
- * binding's callback (never the credential, which is read from the binding at each attempt).
+ * Durable deliveries of briefs to operator bindings (src/runtime/channels/brief-delivery.ts): one
+ * row per brief to deliver, created in the brief's transaction. `payload` is the JSON body POSTed
+ * to the binding's callback (never the credential, which is read from the binding at each attempt).
  * `status`: pending (next_attempt_ms set) -> delivered | failed.
  */
 export const briefDeliveries: Migration = {

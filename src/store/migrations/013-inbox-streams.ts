@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Inbox hosts, sources and the SQLite stream backend (CONTRACT.md section 9).
+ * Inbox hosts, sources and the SQLite stream backend (docs/inbox-api.md#hosts-and-sources).
  *
  * - `inbox_streams` has one row per initialised stream (created on its first append), keyed by a
  *   small integer `stream_no` so event rows and their indexes stay narrow; it holds the high

@@ -1,7 +1,8 @@
 import type { Migration } from './types.js';
 
 /**
- * Inbox delivery (spec/inbox.md Targets, agent delivery pause/resume, Timers; CONTRACT.md section 9).
+ * Inbox delivery (spec/inbox.md Targets, agent delivery pause/resume, Timers;
+ * docs/inbox-api.md#delivery).
  *
  * - `inbox_targets`: activation targets of an inbox agent. `queued_through` is the highest entry
  *   id already listed in a notification row (new rows list only later entries), `notified_through`

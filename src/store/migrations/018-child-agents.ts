@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Supervised child-agent tasks (runtime/child-tasks.ts) and task provenance.
+ * Supervised child-agent tasks (runtime/tasks/child-tasks.ts) and task provenance.
  *
  * `tasks` is rebuilt so that the command columns may be null: a `child_agent` task has no command
  * line, shell, workdir or output file. New columns: `parent_message_id` (the message whose turn

@@ -1,7 +1,8 @@
 import type { Migration } from './types.js';
 
 /**
- * Inbox aggregation policies and digests (src/inbox/aggregation.ts, src/inbox/digests.ts).
+ * Inbox aggregation policies and digests (src/inbox/delivery/aggregation.ts,
+ * src/inbox/delivery/digests.ts).
  *
  * - `inbox_agents.aggregation`, `inbox_targets.aggregation`: the agent's policy and a target's
  *   override, as canonical JSON; NULL is "none of its own" (a target follows its agent, an agent

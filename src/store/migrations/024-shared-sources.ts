@@ -1,9 +1,9 @@
 import type { Migration } from './types.js';
 
 /**
- * Streams shared by several daemons (inbox/jetstream): a source registered on another daemon is
- * mirrored here with that daemon's id in `origin` (NULL: registered here); only the daemon that
- * registered a managed source polls it. `daemon_meta` keeps this daemon's own id.
+ * Streams shared by several daemons (inbox/streams/jetstream): a source registered on another
+ * daemon is mirrored here with that daemon's id in `origin` (NULL: registered here); only the
+ * daemon that registered a managed source polls it. `daemon_meta` keeps this daemon's own id.
  */
 export const sharedSources: Migration = {
   version: 24,

@@ -1,5 +1,5 @@
 /**
- * Creating and listing inbox agents (spec/inbox.md Agents; CONTRACT.md section 9), in svc's form
+ * Creating and listing inbox agents (spec/inbox.md Agents; docs/inbox-api.md#routes), in svc's form
  * and in AgentInbox's (an agent registered under a chosen id with its webhook, or from inside a
  * tmux pane, and listed with its targets): requests take both; answers add AgentInbox's fields
  * beside svc's.

@@ -1,6 +1,6 @@
 /**
- * Aggregation policies of inbox agents and targets (src/inbox/aggregation.ts, digests.ts): the
- * policy in requests and records, the PATCH bodies, and AgentInbox's `inbox policy` shape.
+ * Aggregation policies of inbox agents and targets (src/inbox/delivery/aggregation.ts, digests.ts):
+ * the policy in requests and records, the PATCH bodies, and AgentInbox's `inbox policy` shape.
  */
 import { z } from 'zod';
 import {

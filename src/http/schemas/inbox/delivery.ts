@@ -1,4 +1,7 @@
-/** Targets, delivery pause/resume, inbox timers and gc (spec/inbox.md Targets, Agents, Timers, Meta; CONTRACT.md section 9). */
+/**
+ * Targets, delivery pause/resume, inbox timers and gc (spec/inbox.md Targets, Agents, Timers, Meta;
+ * docs/inbox-api.md#delivery).
+ */
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../../../core/index.js';
 import { TARGET_KINDS, TARGET_STATUSES } from '../../../inbox/delivery/index.js';

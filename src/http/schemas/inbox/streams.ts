@@ -1,4 +1,7 @@
-/** Hosts, sources, streams, append and compaction (spec/inbox.md Hosts, Sources, Streams; CONTRACT.md section 9). */
+/**
+ * Hosts, sources, streams, append and compaction (spec/inbox.md Hosts, Sources, Streams;
+ * docs/inbox-api.md#hosts-and-sources).
+ */
 import { z } from 'zod';
 import { HOST_TYPES } from '../../../inbox/sources/index.js';
 import { COMPACTION_LIMITS, DEFAULT_SCAN_LIMIT, EventInputSchema, fromNativeEvent, MAX_APPEND_EVENTS, nativeEventId } from '../../../inbox/streams/index.js';

@@ -1,4 +1,7 @@
-/** Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox; CONTRACT.md section 9). */
+/**
+ * Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox;
+ * docs/inbox-api.md#subscriptions).
+ */
 import { z } from 'zod';
 import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from '../common.js';
 import { AggregationPolicy } from './aggregation.js';

@@ -1,7 +1,7 @@
 /**
- * GitHub objects as inbox events (README "GitHub"), shared by the polling module (github.ts, in a
- * worker) and the webhook receiver (github-webhook.ts, in the daemon), so both give one resource
- * state the same event.
+ * GitHub objects as inbox events (docs/inbox-api.md#github), shared by the polling module
+ * (github.ts, in a worker) and the webhook receiver (../github-webhook.ts, in the daemon), so both
+ * give one resource state the same event.
  *
  * Ids name a resource state: `issues:<number>:<updated_at>`, `pulls:<number>:<updated_at>`,
  * `issue_comments:<id>:<updated_at>`, `workflow_runs:<id>:<updated_at>`. A re-poll, a redelivered

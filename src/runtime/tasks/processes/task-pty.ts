@@ -1,6 +1,7 @@
 /**
- * Command tasks in a pseudo-terminal (`tty: true`, CONTRACT.md section 8): what differs from a
- * pipe task, in one place. runtime/tasks/command-tasks.ts supervises both kinds the same way.
+ * Command tasks in a pseudo-terminal (`tty: true`, docs/control-plane-api.md#terminal-tasks): what
+ * differs from a pipe task, in one place. runtime/tasks/command-tasks.ts supervises both kinds the
+ * same way.
  *
  * Mechanism: node-pty (`forkpty(3)`). The child `<shell> -c <cmd>` is forked straight from the
  * daemon as the session leader of a new pty, with the pty's slave as its controlling terminal and
@@ -17,7 +18,7 @@
  * stop would force), reports a signal death as exit status 128+N, and leaves the pty 0x0 when its
  * own stdin is not a terminal.
  *
- * Costs, documented in README ("Terminal tasks"):
+ * Costs, documented in docs/control-plane-api.md#terminal-tasks:
  * - Output passes through the daemon: what the pty produces is appended to `command.output_path`
  *   by the daemon (reading pauses while the file write lags), escape sequences and the terminal's
  *   echo of the input included. If the daemon dies, output stops being recorded; the terminal
