@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import * as oidc from 'openid-client';
+import type * as OpenidClient from 'openid-client';
 import { type Clock, AppError, errors } from '../core/index.js';
 import { safeReturnTo } from './return-to.js';
 import type { Session, SessionStore } from './sessions.js';
@@ -51,9 +51,19 @@ const PROVIDER_TIMEOUT_S = 10;
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+type Library = typeof OpenidClient;
+let library: Library | null = null;
+let loading: Promise<Library> | null = null;
+
+/** openid-client (with jose) is loaded by the first sign-in, not by every daemon start. */
+function openidClient(): Promise<Library> {
+  loading ??= import('openid-client').then((lib) => (library = lib));
+  return loading;
+}
+
 export class OidcLogin {
   private readonly pending = new Map<string, PendingLogin>();
-  private configuration: Promise<oidc.Configuration> | null = null;
+  private configuration: Promise<OpenidClient.Configuration> | null = null;
   readonly ownOrigin: string;
 
   constructor(private readonly deps: OidcLoginDeps) {
@@ -76,6 +86,7 @@ export class OidcLogin {
    */
   async begin(returnTo: string | undefined): Promise<{ url: string; binding: string }> {
     const config = await this.provider();
+    const oidc = await openidClient();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
@@ -108,9 +119,10 @@ export class OidcLogin {
     const pending = state === null ? undefined : this.take(state);
     if (!pending || binding === undefined || !timingSafeEqual(digest(binding), pending.bindingHash)) throw errors.oidcStateInvalid();
     const config = await this.provider();
+    const oidc = await openidClient();
     const currentUrl = new URL(this.deps.settings.redirectUrl);
     currentUrl.search = params.toString();
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<Library['authorizationCodeGrant']>>;
     try {
       tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: pending.codeVerifier,
@@ -138,10 +150,10 @@ export class OidcLogin {
     return { id, session, returnTo: pending.returnTo };
   }
 
-  private async userInfoGroups(config: oidc.Configuration, accessToken: string, subject: string): Promise<string[] | null> {
+  private async userInfoGroups(config: OpenidClient.Configuration, accessToken: string, subject: string): Promise<string[] | null> {
     if (!config.serverMetadata().userinfo_endpoint) return null;
     try {
-      const info = await oidc.fetchUserInfo(config, accessToken, subject);
+      const info = await (await openidClient()).fetchUserInfo(config, accessToken, subject);
       return stringList(info.groups);
     } catch (err) {
       throw this.refusal(err);
@@ -149,16 +161,18 @@ export class OidcLogin {
   }
 
   /** The provider's metadata, discovered once; a failed discovery is retried by the next sign-in. */
-  private provider(): Promise<oidc.Configuration> {
+  private provider(): Promise<OpenidClient.Configuration> {
     if (this.configuration) return this.configuration;
     const { issuer, clientId, clientSecret } = this.deps.settings;
     const loopback = isLoopbackUrl(issuer);
-    this.configuration = oidc
-      .discovery(new URL(issuer), clientId, clientSecret || undefined, clientSecret ? undefined : oidc.None(), {
-        timeout: PROVIDER_TIMEOUT_S,
-        // Plain HTTP only to a provider on this machine (the schema refuses other http issuers).
-        ...(loopback ? { execute: [oidc.allowInsecureRequests] } : {}),
-      })
+    this.configuration = openidClient()
+      .then((oidc) =>
+        oidc.discovery(new URL(issuer), clientId, clientSecret || undefined, clientSecret ? undefined : oidc.None(), {
+          timeout: PROVIDER_TIMEOUT_S,
+          // Plain HTTP only to a provider on this machine (the schema refuses other http issuers).
+          ...(loopback ? { execute: [oidc.allowInsecureRequests] } : {}),
+        }),
+      )
       .catch((err: unknown) => {
         this.configuration = null;
         this.deps.logger.warn({ issuer, reason: describe(err) }, 'OpenID provider discovery failed');
@@ -214,7 +228,8 @@ export function isLoopbackUrl(value: string): boolean {
 
 /** A short, secret-free reason: the OAuth error code of the provider, or the library's message. */
 function describe(err: unknown): string {
-  if (err instanceof oidc.AuthorizationResponseError || err instanceof oidc.ResponseBodyError) return `provider error ${String(err.error).slice(0, 100)}`;
+  const oidc = library;
+  if (oidc && (err instanceof oidc.AuthorizationResponseError || err instanceof oidc.ResponseBodyError)) return `provider error ${String(err.error).slice(0, 100)}`;
   const e = err as { code?: string; message?: string; name?: string };
   const message = (e.message ?? String(err)).slice(0, 200);
   return e.code ? `${e.code}: ${message}` : message;

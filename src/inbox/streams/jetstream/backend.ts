@@ -21,9 +21,9 @@
  * - JetStream retention (`max_age_s`, `max_bytes`) moves the retained range (every stream's state is
  *   listed every 5 s); compaction is not offered (501 compaction_unsupported).
  */
-import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg, type PubAck } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
-import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import type { JetStreamClient, JetStreamManager, JsMsg, PubAck } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isoAt, errors } from '../../../core/index.js';
@@ -33,6 +33,7 @@ import type { BackendAppendResult, PreparedEvent, RemoteHooks, RemoteStreams, Sh
 import { watchCatalog } from './catalog.js';
 import { decode, encodeAll, streamConfig, type Outgoing } from './layout.js';
 import { ConnectionDown, ConnectionState, credentialOptions } from './connection.js';
+import { natsLibrary, type NatsLibrary } from './library.js';
 import { Follower } from './follower.js';
 
 export interface JetStreamSettings {
@@ -74,6 +75,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   /** Sources registered here whose stream or catalogue entry could not be written yet. */
   private readonly unshared = new Map<string, SharedSource>();
   private nc: NatsConnection | null = null;
+  private nats: NatsLibrary | null = null;
   private readonly connection: ConnectionState;
   private js: JetStreamClient | null = null;
   private jsm: JetStreamManager | null = null;
@@ -155,16 +157,18 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   async open(): Promise<void> {
     const { servers } = this.deps.settings;
     // A missing or unreadable credential profile is its own error, before any connection.
-    const auth = credentialOptions(this.deps.credential());
+    const material = this.deps.credential();
+    const nats = (this.nats = await natsLibrary());
+    const auth = credentialOptions(material, nats.transport);
     try {
-      this.nc = await connect({ servers, name: `svc ${this.origin}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: REQUEST_TIMEOUT_MS, ...auth });
+      this.nc = await nats.transport.connect({ servers, name: `svc ${this.origin}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, timeout: REQUEST_TIMEOUT_MS, ...auth });
     } catch (err) {
       throw new Error(`inbox.streams: cannot connect to NATS at ${servers.join(', ')}: ${(err as Error).message}`);
     }
     try {
-      this.jsm = await jetstreamManager(this.nc, { timeout: REQUEST_TIMEOUT_MS });
-      this.js = jetstream(this.nc, { timeout: REQUEST_TIMEOUT_MS });
-      this.catalog = await new Kvm(this.js).create(`${this.deps.settings.stream_prefix}_catalog`, { replicas: this.deps.settings.replicas, history: 1 });
+      this.jsm = await nats.jetstream.jetstreamManager(this.nc, { timeout: REQUEST_TIMEOUT_MS });
+      this.js = nats.jetstream.jetstream(this.nc, { timeout: REQUEST_TIMEOUT_MS });
+      this.catalog = await new nats.kv.Kvm(this.js).create(`${this.deps.settings.stream_prefix}_catalog`, { replicas: this.deps.settings.replicas, history: 1 });
     } catch (err) {
       await this.nc.close().catch(() => {});
       throw new Error(`inbox.streams: JetStream at ${servers.join(', ')} is not usable: ${(err as Error).message}`);
@@ -289,7 +293,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
     const subject = this.subject(streamId);
     return this.connection.whileUp(() => {
       for (let i = 0; i < events.length - 1; i++) {
-        const h = headers();
+        const h = this.nats!.transport.headers();
         h.set('Nats-Msg-Id', events[i]!.id);
         this.nc!.publish(subject, events[i]!.body, { headers: h });
       }
@@ -317,7 +321,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
   }
 
   private async ensureStream(streamId: string): Promise<void> {
-    const config = streamConfig(this.deps.settings, this.streamName(streamId), this.subject(streamId));
+    const config = streamConfig(this.deps.settings, this.streamName(streamId), this.subject(streamId), this.nats!);
     try {
       await this.jsm!.streams.add(config);
     } catch (err) {
@@ -366,7 +370,7 @@ export class JetStreamBackend implements StreamBackend, RemoteStreams {
       try {
         f.resetting = false;
         f.resumed = true;
-        const consumer = await this.js!.consumers.get(this.streamName(f.streamId), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: f.received + 1 });
+        const consumer = await this.js!.consumers.get(this.streamName(f.streamId), { deliver_policy: this.nats!.jetstream.DeliverPolicy.StartSequence, opt_start_seq: f.received + 1 });
         // Short pulls: a consumer whose server went away notices within seconds (missed heartbeats).
         const messages = await consumer.consume({ callback: (m) => this.receive(f, m), expires: CONSUMER_EXPIRES_MS });
         f.stopConsumer = () => messages.stop();

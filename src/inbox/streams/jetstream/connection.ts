@@ -6,13 +6,14 @@
  * connection is known down it is refused at once (503 with Retry-After), and one in flight when
  * the connection drops is refused then (a retry of it is deduplicated by id).
  */
-import { credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import type { ConnectionOptions, NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import type { NatsLibrary } from './library.js';
 
 /** Connection options from the credential material: a .creds file's text, or a token. */
-export function credentialOptions(material: string | null): Partial<ConnectionOptions> {
+export function credentialOptions(material: string | null, transport: NatsLibrary['transport']): Partial<ConnectionOptions> {
   if (!material) return {};
-  if (material.includes('-----BEGIN NATS USER JWT-----')) return { authenticator: credsAuthenticator(new TextEncoder().encode(material)) };
+  if (material.includes('-----BEGIN NATS USER JWT-----')) return { authenticator: transport.credsAuthenticator(new TextEncoder().encode(material)) };
   return { token: material.trim() };
 }
 

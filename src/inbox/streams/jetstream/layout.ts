@@ -6,11 +6,11 @@
  * that the mirror keeps). A message another client published on the subject is kept as
  * `jetstream.message`.
  */
-import { DiscardPolicy, RetentionPolicy, StorageType, type JsMsg, type StreamConfig } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/transport-node';
+import type { JsMsg, StreamConfig } from '@nats-io/jetstream';
 import { isoAt, errors } from '../../../core/index.js';
 import type { MirroredEvent } from '../sqlite-backend.js';
 import type { PreparedEvent } from '../types.js';
+import type { NatsLibrary } from './library.js';
 
 /** JetStream's own default; shorter when the streams keep events for less. */
 const DUPLICATE_WINDOW_MS = 120_000;
@@ -20,7 +20,10 @@ export function streamConfig(
   settings: { replicas: number; max_age_s: number; max_bytes: number },
   name: string,
   subject: string,
+  { jetstream, transport }: NatsLibrary,
 ): Partial<StreamConfig> & { name: string } {
+  const { StorageType, RetentionPolicy, DiscardPolicy } = jetstream;
+  const { nanos } = transport;
   const maxAgeMs = settings.max_age_s * 1000;
   return {
     name,
