@@ -54,7 +54,7 @@ export function TasksPanel({ agentId, version }: PanelProps) {
   const [open, setOpen] = useState<string | null>(null);
   return (
     <section>
-      <ActionForm name="run-task" label="Run" action={(data) => post(write(agentId, '/tasks'), { summary: field(data, 'summary') || field(data, 'cmd'), cmd: field(data, 'cmd') })}>
+      <ActionForm name="run-task" label="Run" done={tasks.reload} action={(data) => post(write(agentId, '/tasks'), { summary: field(data, 'summary') || field(data, 'cmd'), cmd: field(data, 'cmd') })}>
         <label class="grow">
           Command <input name="cmd" required placeholder="make test" />
         </label>
@@ -73,7 +73,7 @@ export function TasksPanel({ agentId, version }: PanelProps) {
           ['Status', (t) => <Status value={t.status} />],
           ['Exit', (t) => t.command?.exit_status ?? ''],
           ['Created', (t) => <Time at={t.created_at} />],
-          ['', (t) => (['running', 'queued', 'cancelling'].includes(t.status) ? <ActionButton label="Stop" action={() => post(write(agentId, `/tasks/${enc(t.task_id)}/stop`))} /> : null)],
+          ['', (t) => (['running', 'queued', 'cancelling'].includes(t.status) ? <ActionButton label="Stop" done={tasks.reload} action={() => post(write(agentId, `/tasks/${enc(t.task_id)}/stop`))} /> : null)],
         ]}
       />
       {open && <TaskOutputView agentId={agentId} taskId={open} version={version} />}
@@ -104,6 +104,7 @@ export function TimersPanel({ agentId, version }: PanelProps) {
       <ActionForm
         name="create-timer"
         label="Add timer"
+        done={timers.reload}
         action={(data) => {
           const ms = Math.round(Number(field(data, 'seconds')) * 1000);
           const every = field(data, 'repeat') === 'on';
@@ -131,7 +132,7 @@ export function TimersPanel({ agentId, version }: PanelProps) {
           ['Every', (t) => (t.interval_ms ? `${t.interval_ms / 1000} s` : 'once')],
           ['Next', (t) => <Time at={t.next_fire_at} />],
           ['Fired', (t) => t.fire_count],
-          ['', (t) => (t.status === 'active' ? <ActionButton label="Cancel" action={() => post(write(agentId, `/timers/${enc(t.timer_id)}/cancel`))} /> : null)],
+          ['', (t) => (t.status === 'active' ? <ActionButton label="Cancel" done={timers.reload} action={() => post(write(agentId, `/timers/${enc(t.timer_id)}/cancel`))} /> : null)],
         ]}
       />
     </section>
@@ -142,7 +143,7 @@ export function WorkPanel({ agentId, version }: PanelProps) {
   const items = useResource(() => get<{ work_items: WorkItem[] }>(read(agentId, '/work-items')), [agentId, version]);
   return (
     <section>
-      <ActionForm name="create-work-item" label="Add work item" action={(data) => post(write(agentId, '/work-items'), { objective: field(data, 'objective') })}>
+      <ActionForm name="create-work-item" label="Add work item" done={items.reload} action={(data) => post(write(agentId, '/work-items'), { objective: field(data, 'objective') })}>
         <label class="grow">
           Objective <input name="objective" required />
         </label>
@@ -162,7 +163,7 @@ export function WorkPanel({ agentId, version }: PanelProps) {
             '',
             (w) =>
               w.state === 'completed' ? null : (
-                <ActionForm name="complete-work-item" label="Complete" action={(data) => post(write(agentId, `/work-items/${enc(w.id)}/complete`), { report_text: field(data, 'report') })}>
+                <ActionForm name="complete-work-item" label="Complete" done={items.reload} action={(data) => post(write(agentId, `/work-items/${enc(w.id)}/complete`), { report_text: field(data, 'report') })}>
                   <input name="report" required placeholder="report" aria-label="report" />
                 </ActionForm>
               ),

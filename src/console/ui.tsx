@@ -130,13 +130,31 @@ function useAction(): { busy: boolean; error: ApiError | null; run: (action: () 
   return { busy, error, run };
 }
 
-/** A form whose submit runs `action` with its fields; on success the form is cleared. */
-export function ActionForm({ action, label, children, name }: { action: (data: FormData) => Promise<unknown>; label: string; children?: ComponentChildren; name: string }) {
+/**
+ * A form whose submit runs `action` with its fields; on success the form is cleared and `done` runs
+ * (a panel reloads what it shows at once, without waiting for the change's event to stream in).
+ */
+export function ActionForm({
+  action,
+  label,
+  children,
+  name,
+  done,
+}: {
+  action: (data: FormData) => Promise<unknown>;
+  label: string;
+  children?: ComponentChildren;
+  name: string;
+  done?: () => void;
+}) {
   const { busy, error, run } = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
-    if (await run(() => action(new FormData(form)))) form.reset();
+    if (await run(() => action(new FormData(form)))) {
+      form.reset();
+      done?.();
+    }
   };
   return (
     <form class="action" name={name} onSubmit={submit}>
@@ -149,12 +167,12 @@ export function ActionForm({ action, label, children, name }: { action: (data: F
   );
 }
 
-/** A button that runs `action` once at a time and shows its error beside it. */
-export function ActionButton({ action, label, title }: { action: () => Promise<unknown>; label: string; title?: string }) {
+/** A button that runs `action` once at a time and shows its error beside it; `done` runs on success. */
+export function ActionButton({ action, label, title, done }: { action: () => Promise<unknown>; label: string; title?: string; done?: () => void }) {
   const { busy, error, run } = useAction();
   return (
     <span class="action-button">
-      <button type="button" disabled={busy} onClick={() => void run(action)} title={title}>
+      <button type="button" disabled={busy} onClick={() => void run(action).then((ok) => ok && done?.())} title={title}>
         {label}
       </button>
       {error && <span class="error">{error.message}</span>}
