@@ -18,7 +18,6 @@ import { PROFILE_NAME, readRegularFile, SpecialFileError, writePrivateFile } fro
 export const CREDENTIALS_FILE = 'credentials.json';
 export const CREDENTIAL_KINDS = ['api_key', 'bearer_token'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
-export { PROFILE_NAME };
 /** Largest accepted material (keys and tokens are far smaller). */
 export const MATERIAL_MAX_BYTES = 16 * 1024;
 

@@ -5,7 +5,7 @@
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { AgentIdParams, BriefList, BriefsQuery, Conversation, ConversationQuery, Transcript, TurnActivities, TurnParams } from '../schemas/index.js';
-import { openStream } from './events.js';
+import { openStream } from '../sse-stream.js';
 
 const tags = ['conversation'];
 

@@ -1,9 +1,9 @@
 /** Event pages and SSE streams (spec "Events"; docs/control-plane-api.md#event-log). */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/index.js';
-import type { SseConnection } from '../../events/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
+import { openStream } from '../sse-stream.js';
 import { AgentIdParams, EventsPage, EventsQuery, StreamQuery } from '../schemas/index.js';
 
 const tags = ['events'];
@@ -80,15 +80,4 @@ function lastEventId(request: FastifyRequest): number | undefined {
   const value = Array.isArray(header) ? header[0]! : header;
   if (!/^\d+$/.test(value)) throw errors.invalidRequest([{ path: 'headers.last-event-id', message: 'must be a non-negative integer' }]);
   return Number(value);
-}
-
-/** Commit the SSE response (after every check that could still answer with an error). */
-export function openStream(s: Services, reply: FastifyReply): SseConnection {
-  if (s.sse.full) {
-    throw errors.overloaded('too many SSE clients; retry later');
-  }
-  reply.sse.keepAlive();
-  reply.sse.sendHeaders(200);
-  reply.raw.flushHeaders();
-  return s.sse.attach(reply.raw);
 }

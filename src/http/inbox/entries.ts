@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/index.js';
 import type { AckForm } from '../../inbox/entries/index.js';
 import type { Services } from '../../services.js';
-import { openStream } from '../control/index.js';
+import { openStream } from '../sse-stream.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AckBody,

@@ -11,7 +11,7 @@
  * not replayed.
  * `notBefore`/`waitReason` hold a wait GitHub asked for; a poll before then asks nothing.
  */
-import { PROFILE_NAME } from '../../../store/index.js';
+import { PROFILE_NAME } from '../../../core/index.js';
 import { DEFAULT_API_BASE_URL, GithubApi, type Wait, type WaitReason } from './github-api.js';
 import { asObj, commentEvent, issueLikeEvent, workflowRunEvent, type GithubEvent, type RepoRef } from './github-events.js';
 
