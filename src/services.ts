@@ -23,6 +23,8 @@ import { Metrics, DiagnosticsStore, OtlpExporter, Tracer } from './telemetry/ind
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry, ModelCatalog } from './runtime/models/index.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
+import { PolicyService } from './runtime/policy/index.js';
+import { ApprovalService } from './runtime/approvals/index.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -68,6 +70,10 @@ export interface Services {
   providers: ProviderRegistry;
   /** The models catalog (discovery cache) and per-agent model overrides. */
   models: ModelCatalog;
+  /** The tool policy: what a call may do at the trust of its turn (config, template, agent layers). */
+  policy: PolicyService;
+  /** Tool calls waiting for the operator's decision. */
+  approvals: ApprovalService;
   /** The agent run loop: scheduler, run control, conversation reads and stream. */
   runLoop: RunLoop;
   /** The inbox and event-source service (spec/inbox.md). */
@@ -161,9 +167,11 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const skillUse = new SkillUse({ skills, store, events });
   const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs, skillUse });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
+  const policy = new PolicyService({ config, clock, store, events, agents });
+  const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, runLoop.scheduler];
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   // After the run loop let go of the agent: its processes, the task supervising it, its worktrees.
@@ -202,6 +210,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     workspaces,
     providers,
     models,
+    policy,
+    approvals,
     runLoop,
     inbox,
     lifecycles,

@@ -1,4 +1,5 @@
 /** The configuration: schema and defaults, loading with precedence, the runtime config surface. */
 export * from './load.js';
+export * from './policy.js';
 export * from './runtime-config.js';
 export * from './schema.js';

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
+import { PolicyConfigSchema } from './policy.js';
 
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
@@ -205,6 +206,8 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   timers: z.strictObject({ max_active_per_agent: int(1, 256) }).prefault({}),
+  // What a model's tool calls may do by the trust of the turn (src/runtime/policy/).
+  policy: PolicyConfigSchema,
   queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
   // The TCP listeners (src/http/connections.ts): how long a connection may take to send a request,

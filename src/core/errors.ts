@@ -255,6 +255,13 @@ export const errors = {
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
 
+  // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
+  invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
+  approvalNotFound: notFound('approval_not_found', 'approval'),
+  approvalDecided: (approvalId: string, status: string) =>
+    new AppError(409, 'approval_already_decided', `approval ${JSON.stringify(approvalId)} is already ${status}`, { approval_id: approvalId, status }),
+  toolDenied: (tool: string, why: string, extra: ErrorExtra) => new AppError(403, 'tool_denied', `${tool} was not run: ${why}`, extra),
+
   // --- inbox: hosts, sources, streams, compaction (docs/inbox-api.md#hosts-and-sources) -------
   hostNotFound: notFound('host_not_found', 'host'),
   sourceNotFound: notFound('source_not_found', 'source'),

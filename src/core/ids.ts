@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   binding: 'bnd',
   workspace: 'ws',
   turn: 'turn',
+  approval: 'apr',
   brief: 'brf',
   childAgent: 'child',
   delegation: 'dlg',

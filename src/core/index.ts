@@ -12,4 +12,6 @@ export * from './origins.js';
 export * from './peer-user.js';
 export * from './private-file.js';
 export * from './provenance.js';
+export * from './redact.js';
 export * from './serial.js';
+export * from './tool-policy.js';

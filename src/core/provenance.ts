@@ -3,7 +3,8 @@
  * which origins and priorities, and whose queue budget a message admitted there counts against.
  * These two tables are the only place these rules live
  * (docs/control-plane-api.md#ingress-and-provenance; spec "Message shapes"). Provenance is always
- * derived by the server from the route that admitted a message, never taken from caller fields.
+ * derived by the server from the route that admitted a message, never taken from caller fields,
+ * and lowered (never raised) by the taint of the turn that caused it.
  */
 import { errors } from './errors.js';
 
@@ -14,6 +15,15 @@ export const PRIORITY_RANK: Record<Priority, number> = { interject: 0, next: 1, 
 
 export const TRUST_LEVELS = ['trusted_operator', 'trusted_system', 'trusted_integration', 'untrusted_external'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+/** The lower of two trust levels (TRUST_LEVELS is ordered from most to least trusted). */
+export function lowerTrust(a: TrustLevel, b: TrustLevel): TrustLevel {
+  return TRUST_LEVELS.indexOf(a) >= TRUST_LEVELS.indexOf(b) ? a : b;
+}
+
+export function isTrustLevel(value: unknown): value is TrustLevel {
+  return typeof value === 'string' && (TRUST_LEVELS as readonly string[]).includes(value);
+}
 
 export const AUTHORITY_CLASSES = ['operator_instruction', 'runtime_instruction', 'integration_signal', 'external_evidence'] as const;
 export type AuthorityClass = (typeof AUTHORITY_CLASSES)[number];
@@ -142,7 +152,7 @@ export interface Provenance {
 export function deriveProvenance(
   surface: DeliverySurface,
   origin: Origin,
-  opts: { kind?: MessageKind; priority?: Priority } = {},
+  opts: { kind?: MessageKind; priority?: Priority; taint?: TrustLevel | null } = {},
 ): Provenance {
   const surfaceRule = SURFACE_RULES[surface];
   if (!surfaceRule.origins.includes(origin.kind)) throw errors.originNotAllowed(origin.kind);
@@ -151,7 +161,10 @@ export function deriveProvenance(
   if (!rule.kinds.includes(kind)) throw errors.kindNotAllowed(kind);
   const priority = opts.priority ?? surfaceRule.defaultPriority;
   if (!surfaceRule.priorities.includes(priority)) throw errors.priorityNotAllowed(priority);
-  return { origin, trust: rule.trust, authority_class: rule.authority, priority, kind, delivery_surface: surface };
+  // Taint: what the runtime produces on behalf of a turn (a task's result, a timer's tick, a
+  // child's messages) is trusted no more than the turn that asked for it.
+  const trust = opts.taint ? lowerTrust(rule.trust, opts.taint) : rule.trust;
+  return { origin, trust, authority_class: rule.authority, priority, kind, delivery_surface: surface };
 }
 
 /** Fields a public caller may never send (docs/control-plane-api.md#ingress-and-provenance, first row). */

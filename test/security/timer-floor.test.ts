@@ -24,7 +24,7 @@ describe('timer floor and cap in the timer service (ManualClock)', () => {
   afterEach(() => t?.close());
 
   const tool = (name: string, args: Record<string, unknown>): Promise<ToolOutcome> =>
-    t.s.tools.find((x) => x.name === name)!.execute({ agentId: 'main', turnId: 'turn_T', messageId: 'msg_M', signal: new AbortController().signal }, args);
+    t.s.tools.find((x) => x.name === name)!.execute({ agentId: 'main', turnId: 'turn_T', messageId: 'msg_M', signal: new AbortController().signal, trust: 'trusted_operator', network: false }, args);
 
   it('refuses an interval under 1000 ms with invalid_request naming interval_ms, from the service and the tool alike', async () => {
     t = testServices();

@@ -135,7 +135,7 @@ describe('writes the disk refuses', () => {
   });
 
   it('a tool round whose record is refused waits too; a control stop ends the wait and the stop is recorded', async () => {
-    const tool: Tool = { name: 'noop', description: 'test tool', parameters: { type: 'object' }, execute: async () => ({ ok: true, content: 'done' }) };
+    const tool: Tool = { name: 'noop', class: 'read', description: 'test tool', parameters: { type: 'object' }, execute: async () => ({ ok: true, content: 'done' }) };
     t.s.tools.push(tool);
     const asked = gate();
     provider.steps.push(async () => {

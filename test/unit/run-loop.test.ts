@@ -108,6 +108,7 @@ describe('turns', () => {
     const toolGate = gate();
     const tool: Tool = {
       name: 'wait_a_bit',
+      class: 'read',
       description: 'test tool',
       parameters: { type: 'object' },
       execute: async () => {
@@ -285,7 +286,7 @@ describe('crash recovery', () => {
       q.claimNext('main'); // twice: attempts 1
       q.requeue(twice, 'main', 'normal');
       q.claimNext('main'); // twice: attempts 2 (its retry)
-      t.s.runLoop.records.insertTurn({ turn_id: 'turn_old', agent_id: 'main', message_id: once, model_ref: 'test/m', started_at: '2030-01-01T00:00:00.000Z' });
+      t.s.runLoop.records.insertTurn({ turn_id: 'turn_old', agent_id: 'main', message_id: once, model_ref: 'test/m', trust: 'trusted_operator', tainted_by: once, started_at: '2030-01-01T00:00:00.000Z' });
       t.s.agents.setStatus('main', 'running');
     });
     startServices(t.s);

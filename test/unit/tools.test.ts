@@ -28,7 +28,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const CTX = { agentId: 'main', turnId: 'turn_T', messageId: 'msg_M' };
+const CTX = { agentId: 'main', turnId: 'turn_T', messageId: 'msg_M', trust: 'trusted_operator', network: false } as const;
 
 function tool(name: string): Tool {
   const found = t.s.tools.find((x) => x.name === name);

@@ -1,7 +1,10 @@
 /**
  * Run control (spec "Control plane" rows debug-prompt, wake, control, current-run/abort;
  * docs/control-plane-api.md#run-control). Auth `control`; a deleting agent answers 409
- * agent_deleting.
+ * agent_deleting. Below them, the tool policy and approvals (docs/security.md#tool-policy):
+ * reads need read access; changing a policy and deciding an approval are the operator's (control
+ * auth). No tool reaches these routes, so a model cannot change its own policy or approve its own
+ * calls.
  */
 import type { Services } from '../../services.js';
 import { QUEUE_FULL } from '../error-responses.js';
@@ -11,7 +14,14 @@ import {
   AbortResponse,
   Admitted,
   AgentIdParams,
+  ApprovalList,
+  ApprovalListQuery,
+  ApprovalParams,
+  ApprovalRecord,
   ControlBody,
+  DecideApprovalBody,
+  PolicyPatchBody,
+  PolicyView,
   ControlResponse,
   DebugPromptBody,
   WakeBody,
@@ -84,6 +94,80 @@ export function runControlRoutes(s: Services): AnyRoute[] {
       bodyOptional: true,
       responses: { 200: { description: 'Aborted', schema: AbortResponse } },
       handler: ({ params, body }) => control.abort(params.id, body),
+    }),
+  ];
+}
+
+export function policyRoutes(s: Services): AnyRoute[] {
+  const tags = ['policy'];
+  const view = (agentId: string) => ({ ok: true as const, agent_id: agentId, effective: s.policy.effective(agentId), layers: s.policy.layers(agentId) });
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/policy',
+      auth: 'read',
+      tags,
+      summary: "The agent's effective tool policy and the layers it is made of (config, template, agent)",
+      params: AgentIdParams,
+      responses: { 200: { description: 'Policy', schema: PolicyView } },
+      handler: ({ params }) => view(params.id),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/api/control/agents/:id/policy',
+      errors: { 400: ['invalid_policy'] },
+      bodyExample: { classes: { trusted_integration: { exec: 'allow' } }, rules: [{ tool: 'run_command', arguments: { cmd: 'npm test*' }, decision: 'allow' }] },
+      auth: 'control',
+      tags,
+      summary: "Change the agent's own policy layer; emits policy_changed",
+      description:
+        'Each key present replaces that key of the agent layer (null removes it). An unknown class, trust level or key, or a malformed argument pattern, ' +
+        'answers 400 naming it and changes nothing. The answer is the effective policy after the change.',
+      params: AgentIdParams,
+      body: PolicyPatchBody,
+      responses: { 200: { description: 'Policy', schema: PolicyView } },
+      handler: async ({ params, body }) => {
+        await s.store.write(() => s.policy.patchAgent(params.id, body));
+        return view(params.id);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/approvals',
+      auth: 'read',
+      tags,
+      summary: 'Approval requests of the agent, newest first',
+      params: AgentIdParams,
+      query: ApprovalListQuery,
+      responses: { 200: { description: 'Approvals', schema: ApprovalList } },
+      handler: ({ params, query }) => ({ ok: true as const, agent_id: params.id, approvals: s.approvals.list(params.id, query) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/approvals/:approval_id',
+      auth: 'read',
+      tags,
+      summary: 'One approval request; 404 approval_not_found',
+      params: ApprovalParams,
+      responses: { 200: { description: 'Approval', schema: ApprovalRecord } },
+      handler: ({ params }) => s.approvals.get(params.id, params.approval_id),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/approvals/:approval_id',
+      errors: { 409: ['approval_already_decided'] },
+      bodyExample: { decision: 'approve', remember: 'once', note: 'looks fine' },
+      auth: 'control',
+      tags,
+      summary: 'Approve or deny a pending tool call; the waiting turn continues; emits tool_approval_decided',
+      description:
+        "`remember`: 'once' (default) this call only; 'turn' the same tool for the rest of the turn; 'always' puts an allow rule for the tool at the turn's trust " +
+        "first in the agent's policy (with `arguments` patterns when given). A denial reaches the model as a tool error carrying `note`. " +
+        'Unknown approval: 404 approval_not_found; one already decided (or expired, or cancelled): 409 approval_already_decided; nothing changes.',
+      params: ApprovalParams,
+      body: DecideApprovalBody,
+      responses: { 200: { description: 'The decided request', schema: ApprovalRecord } },
+      handler: ({ params, body }) => s.approvals.decide(params.id, params.approval_id, body),
     }),
   ];
 }

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import type { TreeNode } from '../../runtime/views/index.js';
 import { ActiveWorkspaceEntry, AgentIdentity, AgentModelState, Closure, LifecycleHint, SchedulingPosture, WaitingReason, WorkspaceView } from './agent-facets.js';
-import { AuthorityClass } from './common.js';
+import { AuthorityClass, QueryInt } from './common.js';
 import { CurrentTurn } from './conversation.js';
+import { PolicyLayerSchema, PolicyRuleSchema } from '../../config/index.js';
+import { POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS } from '../../core/index.js';
+import { APPROVAL_STATUSES, REMEMBER_SCOPES } from '../../runtime/approvals/index.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
 
@@ -94,10 +97,11 @@ const WaitingIntent = z
     z.object({ kind: z.literal('timer'), timer_id: z.string(), next_fire_at: z.string().nullable(), interval_ms: z.number().int().nullable(), summary: z.string().nullable() }),
     z.object({ kind: z.literal('operator_input'), work_item_id: z.string(), objective: z.string() }),
     z.object({ kind: z.literal('blocked_work_item'), work_item_id: z.string(), objective: z.string(), blocked_by: z.string().nullable() }),
+    z.object({ kind: z.literal('approval'), approval_id: z.string(), turn_id: z.string(), tool: z.string(), expires_at: z.string() }),
   ])
   .openapi('WaitingIntent', {
     description:
-      'What the agent waits for, derived from live state: an active task\'s result, an active timer, operator input on a work item whose plan needs it, a blocked work item.',
+      'What the agent waits for, derived from live state: a tool call waiting for the operator\'s approval, an active task\'s result, an active timer, operator input on a work item whose plan needs it, a blocked work item.',
   });
 
 export const AgentState = z
@@ -116,6 +120,9 @@ export const AgentState = z
     timers: z.array(z.unknown()),
     work_items: z.array(z.unknown()),
     waiting_intents: z.array(WaitingIntent),
+    approvals: z
+      .array(z.object({ approval_id: z.string(), turn_id: z.string(), tool: z.string(), classes: z.array(z.string()), trust: z.string(), requested_at: z.string(), expires_at: z.string() }))
+      .openapi({ description: 'pending approval requests, newest first (at most 20)' }),
     external_triggers: z.array(z.unknown()),
     workspaces: z.object({
       active_workspace_id: z.string(),
@@ -212,3 +219,83 @@ export const DeleteQuery = z.object({
 
 /** The real system sends the flag in a JSON body: accepted beside the query. */
 export const DeleteBody = z.looseObject({ cascade_private_children: z.boolean().optional() }).openapi('DeleteAgentRequest');
+
+// --- tool policy and approvals (docs/security.md#tool-policy) -----------------------------------
+
+// New instances: schemas made before the OpenAPI extension loaded (in config/) have no .openapi.
+const Layer = z.strictObject(PolicyLayerSchema.shape).openapi('PolicyLayer', {
+  description:
+    '`classes`: trust level -> tool class -> allow|ask|deny; `rules`: tried in order, the first whose `tool`, `trust` and argument patterns match decides ' +
+    '(`*` any run of characters except the shell control characters `;&|`$<>()` and newlines, `?` one, `\\` escapes); `limits`: the brake; `approval_timeout_s`.',
+});
+
+export const PolicyPatchBody = z
+  .strictObject({
+    classes: PolicyLayerSchema.shape.classes.unwrap().nullable().optional(),
+    rules: z.array(PolicyRuleSchema).max(256).nullable().optional(),
+    limits: PolicyLayerSchema.shape.limits.unwrap().nullable().optional(),
+    approval_timeout_s: PolicyLayerSchema.shape.approval_timeout_s.unwrap().nullable().optional(),
+  })
+  .openapi('PolicyPatchRequest', { description: 'Each key present replaces that key of the agent\'s own layer; null removes it; absent keys stay.' });
+
+const Decision = z.enum(POLICY_DECISIONS);
+const EffectivePolicy = z
+  .object({
+    classes: z.record(z.enum(TRUST_LEVELS), z.record(z.enum(TOOL_CLASSES), Decision)),
+    rules: z.array(PolicyRuleSchema.extend({ source: z.enum(['config', 'template', 'agent']) })),
+    limits: z.object({ turns_per_hour: z.number().int(), runtime_turns_in_a_row: z.number().int(), rounds_per_turn: z.number().int(), tool_calls_per_turn: z.number().int() }),
+    approval_timeout_s: z.number().int(),
+  })
+  .openapi('EffectivePolicy');
+
+export const PolicyView = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    effective: EffectivePolicy,
+    layers: z.object({ config: Layer, template: z.object({ name: z.string(), layer: Layer }).nullable(), agent: Layer.nullable() }),
+  })
+  .openapi('AgentPolicy');
+
+export const ApprovalParams = z.object({
+  id: z.string().min(1).openapi({ example: 'main' }),
+  approval_id: z.string().min(1).openapi({ example: 'apr_01J9ZQ4B7R8F3W2X5Y6Z7A8B9C' }),
+});
+
+export const ApprovalListQuery = z.object({
+  status: z.enum(APPROVAL_STATUSES).optional().openapi({ description: 'only requests in this status' }),
+  limit: QueryInt.pipe(z.number().int().min(1).max(1000)).optional().openapi({ description: 'most records returned (default 100)' }),
+});
+
+export const DecideApprovalBody = z
+  .strictObject({
+    decision: z.enum(['approve', 'deny']),
+    remember: z.enum(REMEMBER_SCOPES).optional().openapi({ description: "'once' (default): this call; 'turn': this tool for the rest of the turn; 'always': an allow rule in the agent's policy" }),
+    note: z.string().max(2000).nullable().optional().openapi({ description: 'told to the model with a denial; kept with the decision' }),
+    // With remember 'always': the rule's argument patterns (default: any arguments).
+    arguments: PolicyRuleSchema.shape.arguments,
+  })
+  .openapi('DecideApprovalRequest');
+
+export const ApprovalRecord = z
+  .object({
+    approval_id: z.string(),
+    agent_id: z.string(),
+    turn_id: z.string(),
+    tool_call_id: z.string(),
+    tool: z.string(),
+    arguments: z.record(z.string(), z.unknown()).openapi({ description: 'the call\'s arguments, secrets redacted' }),
+    classes: z.array(z.enum(TOOL_CLASSES)),
+    trust: z.enum(TRUST_LEVELS),
+    tainted_by: z.object({ message_id: z.string(), kind: z.string(), origin: z.record(z.string(), z.unknown()), trust: z.enum(TRUST_LEVELS) }).nullable(),
+    status: z.enum(APPROVAL_STATUSES),
+    decision: z
+      .object({ decision: z.enum(['approve', 'deny']), remember: z.enum(REMEMBER_SCOPES), note: z.string().nullable(), by: z.enum(['operator', 'timeout', 'cancelled']) })
+      .nullable(),
+    requested_at: z.string(),
+    expires_at: z.string(),
+    decided_at: z.string().nullable(),
+  })
+  .openapi('ApprovalRecord');
+
+export const ApprovalList = z.object({ ok: z.literal(true), agent_id: z.string(), approvals: z.array(ApprovalRecord) });

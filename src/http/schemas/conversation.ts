@@ -1,5 +1,6 @@
 /** Run loop schemas: briefs, conversation, activities, transcript and run control bodies. */
 import { z } from 'zod';
+import { TRUST_LEVELS } from '../../core/index.js';
 import { AuthorityClass, FailureArtifact, QueryInt } from './common.js';
 
 export const TurnParams = z.object({
@@ -33,8 +34,9 @@ export const CurrentTurn = z
   .object({
     turn_id: z.string(),
     message_id: z.string(),
-    status: z.literal('running'),
+    status: z.enum(['running', 'waiting_approval']).openapi({ description: 'waiting_approval: a tool call waits for the operator (GET /api/agents/:id/approvals)' }),
     round: z.number().int().openapi({ description: 'model round in progress (1-based; 0 before the first call)' }),
+    trust: z.enum(TRUST_LEVELS).openapi({ description: 'the lowest trust among the messages the turn answers; its tool calls are decided at it' }),
     started_at: z.string(),
   })
   .openapi('CurrentTurn');

@@ -224,6 +224,12 @@ export class MessageQueue {
     return { ...this.fromRow(row), status: 'processing', attempts: row.attempts + 1 };
   }
 
+  /** The message claimNext would take, left queued (the brake looks before a turn starts). */
+  peekNext(agentId: string): Message | null {
+    const row = this.stmt.next.get(agentId) as MessageRow | undefined;
+    return row ? this.fromRow(row) : null;
+  }
+
   /** Mark a claimed message finished. Inside a transaction. */
   finish(messageId: string, status: 'completed' | 'failed', error: string | null = null): void {
     this.stmt.setStatus.run(status, 0, error, isoAt(this.deps.clock.now()), messageId);

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { type Store, TxCache } from '../../store/index.js';
 import type { FailureArtifact } from '../channels/index.js';
+import type { TrustLevel } from '../../core/index.js';
 
 /**
  * The run loop's own progress (claims, rounds, turn ends) is promised to nobody, so its commits
@@ -14,7 +15,7 @@ import type { FailureArtifact } from '../channels/index.js';
  */
 export { INTERNAL } from '../../store/index.js';
 
-export type TurnStatus = 'running' | 'completed' | 'failed' | 'aborted' | 'interrupted';
+export type TurnStatus = 'running' | 'waiting_approval' | 'completed' | 'failed' | 'aborted' | 'interrupted';
 export type HistoryRole = 'user' | 'assistant' | 'tool';
 
 export interface TurnRecord {
@@ -24,6 +25,10 @@ export interface TurnRecord {
   status: TurnStatus;
   model_ref: string;
   rounds: number;
+  /** The lowest trust among the messages the turn answers (null: a turn recorded before trust was). */
+  trust: TrustLevel | null;
+  /** The message that set it. */
+  tainted_by: string | null;
   started_at: string;
   ended_at: string | null;
   error: { reason: string; failure_artifact?: FailureArtifact | null } | null;
@@ -63,8 +68,18 @@ export class RunLoopRecords {
     this.historyHeads = new TxCache(store);
   }
 
-  insertTurn(t: { turn_id: string; agent_id: string; message_id: string; model_ref: string; started_at: string }): void {
+  insertTurn(t: { turn_id: string; agent_id: string; message_id: string; model_ref: string; trust: TrustLevel; tainted_by: string; started_at: string }): void {
     this.stmt.insertTurn.run(t);
+  }
+
+  /** The turn's trust went down (an interjected message of lower trust joined it). */
+  setTrust(turnId: string, trust: TrustLevel, taintedBy: string): void {
+    this.stmt.setTrust.run(trust, taintedBy, turnId);
+  }
+
+  /** running <-> waiting_approval. */
+  setStatus(turnId: string, status: 'running' | 'waiting_approval'): void {
+    this.stmt.setStatus.run(status, turnId);
   }
 
   endTurn(turnId: string, status: TurnStatus, rounds: number, endedAt: string, error: TurnRecord['error']): void {
@@ -149,9 +164,11 @@ const HISTORY_COLUMNS = 'seq, role, content, turn_id, message_id, created_at, te
 function prepare(db: Database.Database) {
   return {
     insertTurn: db.prepare(
-      `INSERT INTO turns (turn_id, agent_id, message_id, status, model_ref, rounds, started_at)
-       VALUES (@turn_id, @agent_id, @message_id, 'running', @model_ref, 0, @started_at)`,
+      `INSERT INTO turns (turn_id, agent_id, message_id, status, model_ref, rounds, trust, tainted_by, started_at)
+       VALUES (@turn_id, @agent_id, @message_id, 'running', @model_ref, 0, @trust, @tainted_by, @started_at)`,
     ),
+    setTrust: db.prepare('UPDATE turns SET trust = ?, tainted_by = ? WHERE turn_id = ?'),
+    setStatus: db.prepare('UPDATE turns SET status = ? WHERE turn_id = ?'),
     endTurn: db.prepare('UPDATE turns SET status = ?, rounds = ?, ended_at = ?, error = ? WHERE turn_id = ?'),
     setRounds: db.prepare('UPDATE turns SET rounds = ? WHERE turn_id = ?'),
     running: db.prepare("SELECT * FROM turns WHERE status = 'running'"),

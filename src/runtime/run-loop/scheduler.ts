@@ -22,8 +22,9 @@ import { isoAt, type Priority } from '../../core/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
 import type { ChatMessage } from '../providers/index.js';
-import { currentTurnView, keepOnRollback, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome } from './turn.js';
-import type { RunLoopDeps } from './types.js';
+import { Brake, limitsOf } from './brake.js';
+import { currentTurnView, freshProgress, keepOnRollback, taintOf, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome, type TurnResume } from './turn.js';
+import type { BrakeTrip, RunLoopDeps } from './types.js';
 import { WriteRetry } from './write-retry.js';
 
 /** Visible history entries (user messages and final replies) given to the model. */
@@ -40,12 +41,15 @@ interface Worker {
   drive: Promise<void> | null;
   /** Aborted at shutdown or deletion: ends a write's retries (the worker's `signal`). */
   halt: AbortController;
+  /** A turn paused on an approval when the daemon stopped, to continue before claiming anything. */
+  resume: ActiveTurn | null;
 }
 
 export class Scheduler implements ResourceService {
   private readonly workers = new Map<string, Worker>();
   private readonly runner: TurnRunner;
   private readonly writes: WriteRetry;
+  private readonly brake = new Brake();
   private stopping = false;
 
   /**
@@ -72,6 +76,9 @@ export class Scheduler implements ResourceService {
 
   start(): void {
     const { store, queue, agents, events, records, clock } = this.deps;
+    const waiting = this.waitingTurns();
+    const held = new Set(waiting.flatMap((t) => [t.message.message_id, ...t.interjected.map((m) => m.message_id)]));
+    const busy = new Set(waiting.map((t) => t.agentId));
     store.tx(() => {
       const now = isoAt(clock.now());
       for (const t of records.interruptRunning(now)) {
@@ -79,6 +86,7 @@ export class Scheduler implements ResourceService {
         events.append(t.agent_id, 'turn_interrupted', { turn_id: t.turn_id, message_id: t.message_id, reason: 'the daemon stopped during the turn' });
       }
       for (const m of queue.interrupted()) {
+        if (held.has(m.message_id)) continue;
         const status = agents.statusOf(m.agent_id);
         if (status === null || status === 'deleting') continue;
         if (m.attempts <= 1) {
@@ -94,9 +102,50 @@ export class Scheduler implements ResourceService {
           events.append(m.agent_id, 'message_failed', { message_id: m.message_id, attempts: m.attempts, reason });
         }
       }
-      for (const a of agents.list()) if (a.status === 'running') agents.setStatus(a.agent_id, 'idle');
+      for (const a of agents.list()) if (a.status === 'running' && !busy.has(a.agent_id)) agents.setStatus(a.agent_id, 'idle');
     });
+    for (const turn of waiting) {
+      const w = this.worker(turn.agentId);
+      w.resume = turn;
+      w.current = turn;
+      this.kick(w);
+    }
     for (const agentId of queue.agentsWithQueued()) this.kick(this.worker(agentId));
+  }
+
+  /** Turns that waited for an approval when the daemon stopped, rebuilt to continue where they were. */
+  private waitingTurns(): ActiveTurn[] {
+    const { approvals, agents, queue, records, logger } = this.deps;
+    const turns: ActiveTurn[] = [];
+    for (const waiting of approvals?.waitingTurns() ?? []) {
+      const record = records.getTurn(waiting.agent_id, waiting.turn_id);
+      const message = record ? queue.get(record.message_id) : null;
+      const agent = agents.find(waiting.agent_id);
+      if (!record || !message || !agent || agent.status === 'deleting') {
+        logger.warn({ agent_id: waiting.agent_id, turn_id: waiting.turn_id }, 'a turn waiting for an approval cannot be resumed; it is interrupted');
+        this.deps.store.tx(() => records.setStatus(waiting.turn_id, 'running'));
+        continue;
+      }
+      const r = waiting.resume as TurnResume;
+      const turn = newTurn({
+        turnId: record.turn_id,
+        agentId: agent.agent_id,
+        displayName: agent.display_name,
+        supervisor: agent.visibility === 'private' ? agent.parent_agent_id : null,
+        message,
+        modelRef: record.model_ref,
+        startedAt: record.started_at,
+        trust: record.trust ?? message.trust,
+        taintedBy: r.tainted_by,
+      });
+      turn.progress = { ...r.progress, approvalId: waiting.approval_id };
+      turn.round = r.progress.round;
+      turn.entries = r.entries;
+      turn.activitySeq = r.activity_seq;
+      turn.interjected = r.interjected_ids.map((id) => queue.get(id)).filter((m): m is Message => m !== null);
+      turns.push(turn);
+    }
+    return turns;
   }
 
   async stop(): Promise<void> {
@@ -151,8 +200,9 @@ export class Scheduler implements ResourceService {
     this.writes.retryDue();
   }
 
-  /** Look for work now (control start). */
+  /** Look for work now (control start: the operator resumed the agent, so the brake's counts start again). */
   kickAgent(agentId: string): void {
+    this.brake.reset(agentId);
     if (!this.stopping) this.kick(this.worker(agentId));
   }
 
@@ -170,7 +220,7 @@ export class Scheduler implements ResourceService {
 
   private worker(agentId: string): Worker {
     let w = this.workers.get(agentId);
-    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null, halt: new AbortController() }));
+    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null, halt: new AbortController(), resume: null }));
     return w;
   }
 
@@ -198,7 +248,8 @@ export class Scheduler implements ResourceService {
     try {
       do {
         w.kicked = false;
-        let turn = await this.writes.write(() => this.claim(w), who);
+        let turn = w.resume ?? (await this.writes.write(() => this.claim(w), who));
+        w.resume = null;
         while (turn) {
           const outcome = await this.runner.run(turn, this.historyOf(w));
           const t: ActiveTurn = turn;
@@ -228,11 +279,19 @@ export class Scheduler implements ResourceService {
     if (this.stopping) return null;
     const status = agents.statusOf(w.agentId);
     if (status === null || status === 'deleting' || status === 'stopped') return null;
-    const message = queue.claimNext(w.agentId);
+    const next = queue.peekNext(w.agentId);
+    const trip = next ? this.brake.check(w.agentId, next, limitsOf(this.deps, w.agentId), clock.now()) : null;
+    if (trip) {
+      this.pause(w.agentId, trip, { message_id: next!.message_id });
+      return null;
+    }
+    const message = next ? queue.claimNext(w.agentId) : null;
     if (!message) {
       if (status === 'running') agents.setStatus(w.agentId, 'idle');
       return null;
     }
+    const startedMs = clock.now();
+    store.afterCommit(() => this.brake.started(w.agentId, message, startedMs));
     if (status !== 'running') agents.setStatus(w.agentId, 'running');
     const agent = agents.get(w.agentId);
     const turn = newTurn({
@@ -242,15 +301,18 @@ export class Scheduler implements ResourceService {
       supervisor: agent.visibility === 'private' ? agent.parent_agent_id : null,
       message,
       modelRef: agents.effectiveModel(agent),
-      startedAt: isoAt(clock.now()),
+      startedAt: isoAt(startedMs),
+      trust: message.trust,
+      taintedBy: taintOf(message),
     });
-    records.insertTurn({ turn_id: turn.turnId, agent_id: w.agentId, message_id: message.message_id, model_ref: turn.modelRef, started_at: turn.startedAt });
+    records.insertTurn({ turn_id: turn.turnId, agent_id: w.agentId, message_id: message.message_id, model_ref: turn.modelRef, trust: turn.trust, tainted_by: message.message_id, started_at: turn.startedAt });
     events.append(w.agentId, 'turn_entry', {
       turn_id: turn.turnId,
       message_id: message.message_id,
       kind: message.kind,
       priority: message.priority,
       provenance: provenanceOf(message),
+      trust: turn.trust,
       model_ref: turn.modelRef,
       attempt: message.attempts,
     });
@@ -263,7 +325,7 @@ export class Scheduler implements ResourceService {
       if (w.current === turn) w.current = previous;
     });
     store.afterCommit(() => {
-      if (hub.watched(w.agentId)) hub.publish(w.agentId, 'turn_started', { turn: currentTurnView(turn), kind: message.kind, priority: message.priority, model_ref: turn.modelRef });
+      if (hub.watched(w.agentId)) hub.publish(w.agentId, 'turn_started', { turn: currentTurnView(turn), kind: message.kind, priority: message.priority, model_ref: turn.modelRef, trust: turn.trust });
     });
     return turn;
   }
@@ -274,7 +336,8 @@ export class Scheduler implements ResourceService {
     const now = isoAt(clock.now());
     keepOnRollback(store, turn);
     const messages: Message[] = [turn.message, ...turn.interjected];
-    const base = { turn_id: turn.turnId, message_id: turn.message.message_id };
+    const base = { turn_id: turn.turnId, message_id: turn.message.message_id, trust: turn.trust };
+    this.deps.approvals?.cancelTurn(turn.agentId, turn.turnId);
     for (const e of turn.entries) records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at);
     let frame: 'turn_completed' | 'turn_failed' | 'turn_aborted';
     let frameData: Record<string, unknown>;
@@ -310,6 +373,7 @@ export class Scheduler implements ResourceService {
       frame = 'turn_aborted';
       frameData = { ...base, mode: outcome.mode };
     }
+    if (outcome.kind === 'completed' && outcome.brake) this.pause(turn.agentId, outcome.brake, { turn_id: turn.turnId });
     if (turn.abortMode === 'stop_after_abort' || turn.abortMode === 'control_stop') {
       if (agents.statusOf(turn.agentId) !== 'stopped') agents.setStatus(turn.agentId, 'stopped');
       events.append(turn.agentId, 'run_aborted', {
@@ -330,6 +394,16 @@ export class Scheduler implements ResourceService {
     });
   }
 
+  /** Inside a transaction: a brake limit was met: the agent stops, with a brief and `budget_exceeded`. */
+  private pause(agentId: string, trip: BrakeTrip, at: Record<string, string>): void {
+    const { agents, events, briefs } = this.deps;
+    if (agents.statusOf(agentId) !== 'stopped') agents.setStatus(agentId, 'stopped');
+    const what = BRAKE_WORDS[trip.limit];
+    const text = `Paused: ${what} reached its limit (${trip.value} of ${trip.max}). Nothing more runs until an operator resumes the agent (control start); the limit is ${trip.limit} in the agent's policy.`;
+    const brief = briefs.create({ agentId, kind: 'failure', title: `Paused: ${trip.limit}`, text, turnId: at.turn_id ?? null, messageId: at.message_id ?? null });
+    events.append(agentId, 'budget_exceeded', { ...trip, ...at, status: 'stopped', brief_id: brief.brief_id });
+  }
+
   private historyOf(w: Worker): ChatMessage[] {
     if (!w.history) {
       w.history = this.deps.records
@@ -342,7 +416,14 @@ export class Scheduler implements ResourceService {
   }
 }
 
-function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'supervisor' | 'message' | 'modelRef' | 'startedAt'>): ActiveTurn {
+const BRAKE_WORDS: Record<BrakeTrip['limit'], string> = {
+  turns_per_hour: 'the number of turns in the last hour',
+  runtime_turns_in_a_row: 'the number of turns in a row answering only the runtime\'s own messages (task results, timers, follow-ups)',
+  rounds_per_turn: 'the number of model rounds in one turn',
+  tool_calls_per_turn: 'the number of tool calls in one turn',
+};
+
+function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'supervisor' | 'message' | 'modelRef' | 'startedAt' | 'trust' | 'taintedBy'>): ActiveTurn {
   let settle!: () => void;
   const done = new Promise<void>((resolve) => (settle = resolve));
   return {
@@ -353,6 +434,7 @@ function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'sup
     requestedMode: null,
     interjectPending: false,
     interjected: [],
+    progress: freshProgress(),
     entries: [],
     activitySeq: 0,
     streamed: '',

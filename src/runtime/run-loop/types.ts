@@ -8,11 +8,21 @@ import type { EventLog } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
 import type { Tracer } from '../../telemetry/index.js';
 import type { AgentService, MessageQueue } from '../agents/index.js';
+import type { ApprovalService } from '../approvals/index.js';
 import type { BriefService } from '../channels/index.js';
+import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
 import type { Tool } from '../tools/index.js';
 import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
+
+/** A brake limit the agent met (docs/security.md#the-brake): the agent pauses. */
+export interface BrakeTrip {
+  limit: 'turns_per_hour' | 'runtime_turns_in_a_row' | 'rounds_per_turn' | 'tool_calls_per_turn';
+  /** What was counted when the limit was met, and the limit. */
+  value: number;
+  max: number;
+}
 
 export interface RunLoopDeps {
   store: Store;
@@ -28,6 +38,10 @@ export interface RunLoopDeps {
   tools: Tool[];
   /** The system prompt's section naming the agent's effective skills ('' for none). */
   skillPrompt?: (agentId: string) => string;
+  /** The tool policy; absent: every call is allowed and the brake has its defaults (unit tests). */
+  policy?: PolicyService | undefined;
+  /** Where calls the policy answers `ask` wait; needed whenever `policy` is given. */
+  approvals?: ApprovalService | undefined;
   records: RunLoopRecords;
   hub: ConversationHub;
   tracer?: Tracer | undefined;

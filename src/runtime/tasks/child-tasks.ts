@@ -24,7 +24,7 @@
  * recover on their own). Only a task whose set-up was cut short (`queued`) is interrupted then.
  */
 import path from 'node:path';
-import { errors, AGENT_ID_PATTERN, deriveProvenance } from '../../core/index.js';
+import { errors, AGENT_ID_PATTERN, deriveProvenance, type TrustLevel } from '../../core/index.js';
 import type { AgentDeletion } from '../agents/index.js';
 import type { Brief, BriefService } from '../channels/index.js';
 import { createWorktree, inspectWorktree, removeWorktree, repositoryOf, WorktreeError } from './child-worktree.js';
@@ -57,6 +57,8 @@ export interface CreateChildInput {
   delegation_id?: string | null | undefined;
   authority_class?: string | null | undefined;
   parent_message_id?: string | null | undefined;
+  /** The trust of the turn that spawned the child: the child's messages and answers carry it. */
+  taint?: TrustLevel | null | undefined;
 }
 
 export interface ChildTaskDeps extends RuntimeDeps {
@@ -116,7 +118,7 @@ export class ChildTasks {
       agents.assertWritable(parentId);
       if (agents.find(childId)) throw errors.childAgentExists(childId);
       const inserted = ledger.insert(
-        { task_id: taskId, agent_id: parentId, kind: 'child_agent', summary, parent_message_id: input.parent_message_id ?? null, child_agent_id: childId },
+        { task_id: taskId, agent_id: parentId, kind: 'child_agent', summary, parent_message_id: input.parent_message_id ?? null, child_agent_id: childId, taint: input.taint ?? null },
         { child_agent_id: childId, workspace_mode: mode, delegation_id: delegationId, authority_class: input.authority_class ?? null },
       );
       this.records.insert({
@@ -187,7 +189,8 @@ export class ChildTasks {
 
   /** Enqueue text for the child (the delegation or a follow-up); returns the message id. In a transaction. */
   private sendToChild(sup: Supervision, text: string, how: { spawn: boolean; authority: string | null }): string {
-    const provenance = deriveProvenance('task', { kind: 'task', task_id: sup.task_id }, { kind: 'internal_followup' });
+    const taint = this.deps.ledger.find(sup.task_id)?.taint ?? null;
+    const provenance = deriveProvenance('task', { kind: 'task', task_id: sup.task_id }, { kind: 'internal_followup', taint });
     return this.deps.ingress.enqueueNow(
       sup.child_agent_id,
       provenance,

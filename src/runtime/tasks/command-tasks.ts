@@ -146,6 +146,7 @@ export class CommandTasks {
           kind: 'command',
           summary,
           parent_message_id: input.parent_message_id ?? null,
+          taint: input.taint ?? null,
           cmd: input.cmd,
           cmd_digest: digest,
           shell,

@@ -33,7 +33,7 @@ export type ResultDescriber = (row: TaskRow) => Record<string, unknown>;
 
 /** The row fields a new task is inserted with (the rest start empty). */
 export type NewTask = Pick<TaskRow, 'task_id' | 'agent_id' | 'kind' | 'summary' | 'parent_message_id'> &
-  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'tty' | 'tty_cols' | 'tty_rows' | 'workdir' | 'output_path' | 'child_agent_id'>>;
+  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'tty' | 'tty_cols' | 'tty_rows' | 'workdir' | 'output_path' | 'child_agent_id' | 'taint'>>;
 
 export class TaskLedger {
   readonly stmt;
@@ -45,9 +45,9 @@ export class TaskLedger {
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO tasks (task_id, agent_id, kind, status, summary, cmd, cmd_digest, shell, login, accepts_input, tty, tty_cols, tty_rows,
-           workdir, output_path, parent_message_id, child_agent_id, created_at, updated_at)
+           workdir, output_path, parent_message_id, child_agent_id, taint, created_at, updated_at)
          VALUES (@task_id, @agent_id, @kind, @status, @summary, @cmd, @cmd_digest, @shell, @login, @accepts_input, @tty, @tty_cols, @tty_rows,
-           @workdir, @output_path, @parent_message_id, @child_agent_id, @now, @now)`,
+           @workdir, @output_path, @parent_message_id, @child_agent_id, @taint, @now, @now)`,
       ),
       get: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
       update: db.prepare(
@@ -91,6 +91,7 @@ export class TaskLedger {
       workdir: null,
       output_path: null,
       child_agent_id: null,
+      taint: null,
       ...t,
       now: this.now(),
     });
@@ -198,7 +199,7 @@ export class TaskLedger {
   private enqueueResult(row: TaskRow): string | null {
     const agent = this.deps.agents.find(row.agent_id);
     if (!agent || agent.status === 'deleting') return null;
-    const provenance = deriveProvenance('task', { kind: 'task', task_id: row.task_id }, { kind: 'task_result' });
+    const provenance = deriveProvenance('task', { kind: 'task', task_id: row.task_id }, { kind: 'task_result', taint: row.taint });
     const value = {
       task_id: row.task_id,
       kind: row.kind,

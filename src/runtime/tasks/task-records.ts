@@ -3,7 +3,7 @@
  * and the failure artifact. No behaviour here: command-tasks.ts runs the processes,
  * child-tasks.ts supervises child agents, task-ledger.ts writes the rows.
  */
-import type { FailureArtifact } from '../../core/index.js';
+import type { FailureArtifact, TrustLevel } from '../../core/index.js';
 
 export const TASK_STATUSES = ['queued', 'running', 'cancelling', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -59,6 +59,8 @@ export interface TaskRow {
   /** The message whose turn created the task; null for a task an operator created. */
   parent_message_id: string | null;
   child_agent_id: string | null;
+  /** The trust of the turn that created the task (null: an operator's); its messages are trusted no more. */
+  taint: TrustLevel | null;
 }
 
 /** A command task's row: its command columns are set. */
@@ -120,6 +122,8 @@ export interface CreateTaskInput {
   authority_class?: string | null | undefined;
   /** Set when a model's tool call creates the task: the message its turn answers. */
   parent_message_id?: string | null | undefined;
+  /** Set when a model's tool call creates the task: the trust of its turn. */
+  taint?: TrustLevel | null | undefined;
 }
 
 export interface OutputOptions {

@@ -22,7 +22,7 @@
  * time comes from `deps.clock`; tests with a ManualClock advance it and call `runDue()`.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, AppError, errors, deriveProvenance } from '../../core/index.js';
+import { isoAt, AppError, errors, deriveProvenance, type TrustLevel } from '../../core/index.js';
 import type { AgentRecord } from '../agents/index.js';
 import type { Span } from '../../telemetry/index.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
@@ -49,6 +49,8 @@ export interface CreateTimerInput {
   duration_ms: number;
   interval_ms?: number | null | undefined;
   summary?: string | null | undefined;
+  /** Set when a model's tool call creates the timer: the trust of its turn, carried by every tick. */
+  taint?: TrustLevel | null | undefined;
 }
 
 export interface ListTimersOptions {
@@ -68,6 +70,7 @@ interface TimerRow {
   next_fire_ms: number | null;
   last_fired_ms: number | null;
   fire_count: number;
+  taint: TrustLevel | null;
 }
 
 /** Shortest period of an interval timer (the inbox timers' `every` floor too). */
@@ -95,8 +98,8 @@ export class TimerService implements ResourceService {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO timers (timer_id, agent_id, incarnation, status, duration_ms, interval_ms, summary, created_ms, next_fire_ms, last_fired_ms, fire_count, updated_ms)
-         VALUES (@timer_id, @agent_id, @incarnation, @status, @duration_ms, @interval_ms, @summary, @created_ms, @next_fire_ms, @last_fired_ms, @fire_count, @created_ms)`,
+        `INSERT INTO timers (timer_id, agent_id, incarnation, status, duration_ms, interval_ms, summary, created_ms, next_fire_ms, last_fired_ms, fire_count, taint, updated_ms)
+         VALUES (@timer_id, @agent_id, @incarnation, @status, @duration_ms, @interval_ms, @summary, @created_ms, @next_fire_ms, @last_fired_ms, @fire_count, @taint, @created_ms)`,
       ),
       get: db.prepare('SELECT * FROM timers WHERE timer_id = ?'),
       active: db.prepare("SELECT timer_id, next_fire_ms FROM timers WHERE status = 'active'"),
@@ -203,6 +206,7 @@ export class TimerService implements ResourceService {
         next_fire_ms: now + input.duration_ms,
         last_fired_ms: null,
         fire_count: 0,
+        taint: input.taint ?? null,
       };
       this.stmt.insert.run(row);
       const record = toRecord(row);
@@ -315,7 +319,7 @@ export class TimerService implements ResourceService {
     const missed = interval > 0 ? Math.floor((at - scheduledFor) / interval) : 0;
     const next = interval > 0 ? scheduledFor + (missed + 1) * interval : null;
     const status: TimerStatus = next === null ? 'completed' : 'active';
-    const provenance = deriveProvenance('timer', { kind: 'timer', timer_id: timerId }, { kind: 'system_tick' });
+    const provenance = deriveProvenance('timer', { kind: 'timer', timer_id: timerId }, { kind: 'system_tick', taint: row.taint });
     const message = this.deps.ingress.enqueueNow(
       row.agent_id,
       provenance,

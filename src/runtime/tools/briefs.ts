@@ -15,6 +15,7 @@ export function briefTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'send_brief',
+        class: 'write',
         description:
           'Send the operator a short progress brief now (a title and a text), e.g. what was found or what is being done next. ' +
           'Your final answer is delivered as the result brief anyway: do not repeat it here.',

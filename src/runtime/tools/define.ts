@@ -8,12 +8,14 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AppError, errors, type Issue } from '../../core/index.js';
+import { AppError, errors, type Issue, type ToolClass } from '../../core/index.js';
 import type { Tool, ToolContext, ToolOutcome } from './types.js';
 
 export interface ToolDefinition<S extends z.ZodObject> {
   name: string;
   description: string;
+  class: ToolClass;
+  extraClasses?(args: Record<string, unknown>): ToolClass[];
   args: S;
   /** The service call; its (JSON-serialisable) result is what the model reads. */
   run(ctx: ToolContext, args: z.output<S>): unknown;
@@ -23,6 +25,8 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger
   return {
     name: def.name,
     description: def.description,
+    class: def.class,
+    ...(def.extraClasses ? { extraClasses: def.extraClasses } : {}),
     parameters: jsonSchemaOf(def.args),
     async execute(ctx, raw) {
       try {

@@ -12,6 +12,7 @@ export function skillTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'open_skill',
+        class: 'read',
         description:
           'Open one of your skills (listed in the system prompt) to read its instructions: SKILL.md by default, or a file under the skill directory that SKILL.md names.',
         args: z.strictObject({

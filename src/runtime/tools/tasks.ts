@@ -44,6 +44,7 @@ export function taskTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'run_command',
+        class: 'exec',
         description:
           `Run a shell command (/bin/sh -c) as a background task in the agent's workspace and wait up to wait_ms (default ${RUN_COMMAND_WAIT_MS}, ` +
           `max ${TOOL_MAX_WAIT_MS}) for it to finish. Returns task_id, status, exit_status and the tail of the combined stdout+stderr. ` +
@@ -61,6 +62,7 @@ export function taskTools(deps: ToolDeps) {
             workdir: a.workdir ?? null,
             authority_class: 'runtime_instruction',
             parent_message_id: ctx.messageId,
+            taint: ctx.trust,
           });
           return readOutput(ctx, task.task_id, a.wait_ms ?? RUN_COMMAND_WAIT_MS);
         },
@@ -70,6 +72,7 @@ export function taskTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'read_task_output',
+        class: 'read',
         description:
           'Read the status and the tail of the output of a command task. wait_ms > 0 waits up to that long for it to finish ' +
           `(max ${TOOL_MAX_WAIT_MS}); default 0: answer at once.`,
@@ -84,6 +87,7 @@ export function taskTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'spawn_agent',
+        class: 'agents',
         description:
           'Delegate bounded work to a new private child agent that you supervise. It gets initial_message as its first message and works on its own ' +
           "(its own turns, tools and model); workspace_mode 'inherit' (default) shares your active workspace, 'worktree' gives it a new git worktree and branch " +
@@ -106,6 +110,7 @@ export function taskTools(deps: ToolDeps) {
             worktree_cleanup: a.worktree_cleanup ?? null,
             authority_class: 'runtime_instruction',
             parent_message_id: ctx.messageId,
+            taint: ctx.trust,
           });
           const sup = task.child_supervision as { worktree?: { worktree_path?: string | null; worktree_branch?: string | null } | null } | null;
           return {
@@ -123,6 +128,7 @@ export function taskTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'followup_agent',
+        class: 'agents',
         description:
           'Send a follow-up instruction to a child agent you spawned (by its task_id). If it had already answered, its task runs again and its next answer ' +
           'arrives as another task_result message.',
@@ -140,6 +146,7 @@ export function taskTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'stop_task',
+        class: 'exec',
         description:
           'Stop a task: a command gets SIGTERM (a second stop SIGKILL); a child agent is cancelled and deleted, with its worktree and branch.',
         args: z.strictObject({ task_id: z.string().min(1).describe('the task to stop') }),

@@ -18,6 +18,7 @@ export function timerTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'create_timer',
+        class: 'write',
         description:
           'Set a durable timer: it first fires after duration_ms; with interval_ms > 0 it then repeats every interval_ms. ' +
           'Each firing arrives as a timer tick message carrying the summary. Returns the timer record (timer_id).',
@@ -27,13 +28,14 @@ export function timerTools(deps: ToolDeps) {
           summary: z.string().optional().describe('what the timer is for; delivered with every tick'),
         }),
         run: (ctx, a) =>
-          timers.create(ctx.agentId, { duration_ms: a.duration_ms, interval_ms: a.interval_ms ?? null, summary: a.summary ?? null }),
+          timers.create(ctx.agentId, { duration_ms: a.duration_ms, interval_ms: a.interval_ms ?? null, summary: a.summary ?? null, taint: ctx.trust }),
       },
       logger,
     ),
     defineTool(
       {
         name: 'cancel_timer',
+        class: 'write',
         description: 'Cancel an active timer. Cancelling a cancelled timer is a no-op; a completed one-shot timer cannot be cancelled.',
         args: z.strictObject({ timer_id: z.string().min(1).describe('the timer id (tmr_...)') }),
         run: (ctx, a) => timers.cancel(ctx.agentId, a.timer_id),

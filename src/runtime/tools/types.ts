@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../store/index.js';
 import type { AgentService } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
+import type { ToolClass, TrustLevel } from '../../core/index.js';
 import type { ToolSpec } from '../providers/index.js';
 import type { SkillUse } from '../skills/index.js';
 import type { TaskService } from '../tasks/index.js';
@@ -31,6 +32,10 @@ export interface ToolContext {
   messageId: string;
   /** Aborted when the run is aborted or the agent stopped. */
   signal: AbortSignal;
+  /** The turn's trust: what the call leaves behind (a task, a timer, a child) carries it as taint. */
+  trust: TrustLevel;
+  /** The policy allowed this call the `network` class (a command it starts may reach the network). */
+  network: boolean;
 }
 
 /** What a tool call produced: `content` goes back to the model; `data` is recorded in the turn activity. */
@@ -41,6 +46,10 @@ export interface ToolOutcome {
 }
 
 export interface Tool extends ToolSpec {
+  /** What the tool can do (docs/security.md#tool-policy); every tool declares one. */
+  class: ToolClass;
+  /** Classes a call adds by its arguments (run_command with `network: true` adds `network`). */
+  extraClasses?(args: Record<string, unknown>): ToolClass[];
   /** Never throws for bad arguments or refused operations: those are `ok:false` outcomes the model reads. */
   execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutcome>;
 }

@@ -20,6 +20,7 @@ export function workItemTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'create_work_item',
+        class: 'write',
         description: 'Create a durable work item (an objective to work on across turns). Returns the work item (state open, plan_status draft).',
         args: z.strictObject({ objective: z.string().describe('what is to be achieved; must not be blank') }),
         run: (ctx, a) => workItems.create(ctx.agentId, { objective: a.objective, ...AUTHORITY }),
@@ -29,6 +30,7 @@ export function workItemTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'update_work_item',
+        class: 'write',
         description:
           'Update an open work item: objective, plan_status (draft | ready | needs_input: waiting for the operator), ' +
           'todo_list (replaces the whole list), blocked_by (a blocker description; null clears it). Give at least one field.',
@@ -49,6 +51,7 @@ export function workItemTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'pick_work_item',
+        class: 'write',
         description: "Make an open work item the agent's current focus. Returns the focus transition (readiness, warnings).",
         args: z.strictObject({ work_item_id: WorkItemId, reason: z.string().optional().describe('why this item now') }),
         run: (ctx, a) => workItems.pick(ctx.agentId, a.work_item_id, { reason: a.reason ?? null, ...AUTHORITY }),
@@ -58,6 +61,7 @@ export function workItemTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'complete_work_item',
+        class: 'write',
         description: 'Complete an open work item with a report; the report becomes its result brief to the operator.',
         args: z.strictObject({ work_item_id: WorkItemId, report_text: z.string().describe('what was done and the outcome; must not be blank') }),
         run: (ctx, a) => workItems.complete(ctx.agentId, a.work_item_id, { report_text: a.report_text, completed_by: 'agent', ...AUTHORITY }),
@@ -67,6 +71,7 @@ export function workItemTools(deps: ToolDeps) {
     defineTool(
       {
         name: 'attach_plan',
+        class: 'write',
         description:
           "Attach a plan file to an open work item (its plan_artifact: path, hash, size, preview). The path is relative to the workspace " +
           '(workspace_id, default the active workspace) or absolute inside one of your workspaces. With text, the file is written first ' +

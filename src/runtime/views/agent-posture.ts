@@ -55,10 +55,11 @@ const WAITING_REASON: Record<WaitingIntent['kind'], WaitingReason> = {
   operator_input: 'awaiting_operator_input',
   blocked_work_item: 'awaiting_external_change',
   timer: 'awaiting_timer',
+  approval: 'awaiting_operator_input',
 };
 
 /** Which wait names the agent's waiting reason when there are several (the real system's order). */
-const WAIT_ORDER: WaitingIntent['kind'][] = ['task_result', 'timer', 'operator_input', 'blocked_work_item'];
+const WAIT_ORDER: WaitingIntent['kind'][] = ['approval', 'task_result', 'timer', 'operator_input', 'blocked_work_item'];
 
 function firstIntent<K extends WaitingIntent['kind']>(intents: WaitingIntent[], kind: K): Extract<WaitingIntent, { kind: K }> | undefined {
   return intents.find((i): i is Extract<WaitingIntent, { kind: K }> => i.kind === kind);
@@ -70,6 +71,9 @@ function posture(kind: SchedulingPostureKind, reason: string, ids: Partial<Pick<
 
 export function schedulingPosture(f: PostureFacts): SchedulingPosture {
   if (f.status === 'stopped') return posture('stopped', 'agent lifecycle is stopped');
+  // A turn paused on an approval: waiting for the operator (the run id is the paused turn).
+  const approval = firstIntent(f.intents, 'approval');
+  if (approval) return posture('waiting_for_operator', `waiting for the operator to approve ${approval.tool}`, { run_id: approval.turn_id });
   if (f.currentTurnId) return posture('active_turn', 'agent has an active turn', { run_id: f.currentTurnId });
   if (f.pending > 0) return posture('has_queued_input', 'agent has queued input');
   const runnable = runnableWork(f);
@@ -92,7 +96,8 @@ export function waitingReason(intents: WaitingIntent[]): WaitingReason | null {
 
 export function closure(f: PostureFacts): Closure {
   const reason = waitingReason(f.intents);
-  const awake = f.status !== 'stopped' && (f.currentTurnId !== null || f.pending > 0);
+  const paused = f.intents.some((i) => i.kind === 'approval');
+  const awake = f.status !== 'stopped' && !paused && (f.currentTurnId !== null || f.pending > 0);
   const continuable = f.status !== 'stopped' && (f.pending > 0 || runnableWork(f) !== undefined);
   return {
     outcome: reason ? 'waiting' : continuable ? 'continuable' : 'completed',

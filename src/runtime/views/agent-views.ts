@@ -10,7 +10,7 @@ import type { TaskStateEntry } from '../tasks/index.js';
 import type { TimerRecord } from '../timers/index.js';
 import type { WorkItemSlim } from '../work-items/index.js';
 import type { WorkspaceEntry } from '../workspaces/index.js';
-import type { WaitingIntent } from './types.js';
+import type { ApprovalStateEntry, WaitingIntent } from './types.js';
 
 export interface ViewDeps {
   agents: AgentService;
@@ -30,6 +30,7 @@ export interface StateDeps extends ViewDeps {
     stateSection(agentId: string): { active_workspace_id: string; occupancy: Array<{ workspace_id: string; path: string; active: boolean }>; registry: WorkspaceEntry[] };
   };
   briefs: { list(agentId: string, opts: { limit?: number }): Array<{ created_at: string }> };
+  approvals: { stateFor(agentId: string): ApprovalStateEntry[] };
 }
 
 /** The live rows one agent's projections are derived from, read once per view. */
@@ -39,15 +40,16 @@ function liveFacts(d: StateDeps, a: AgentRecord) {
   const workItems = d.workItems.stateFor(a.agent_id);
   const workspaces = d.workspaces.stateSection(a.agent_id);
   const run = d.runLoop.scheduler.currentRun(a.agent_id);
+  const approvals = d.approvals.stateFor(a.agent_id);
   const facts: PostureFacts = {
     status: a.status,
     currentTurnId: run?.turn_id ?? null,
     pending: d.queue.pending(a.agent_id),
     workItems,
     currentWorkItemId: d.workItems.currentFocus(a.agent_id),
-    intents: waitingIntents(tasks, timers, workItems),
+    intents: [...approvals.map((x) => ({ kind: 'approval' as const, approval_id: x.approval_id, turn_id: x.turn_id, tool: x.tool, expires_at: x.expires_at })), ...waitingIntents(tasks, timers, workItems)],
   };
-  return { tasks, timers, workItems, workspaces, run, facts };
+  return { tasks, timers, workItems, workspaces, run, approvals, facts };
 }
 
 /**
@@ -205,7 +207,7 @@ export function agentTree(d: ViewDeps & { tasks: { supervisionOf(childId: string
  */
 export function agentState(d: StateDeps, a: AgentRecord) {
   const live = liveFacts(d, a);
-  const { tasks, timers, workItems, workspaces, run, facts } = live;
+  const { tasks, timers, workItems, workspaces, run, approvals, facts } = live;
   return {
     // The summary, with `model` as the model state object (the real system's state page; the
     // effective model id is its `effective_model`). GET /status keeps `model` as the id.
@@ -222,6 +224,7 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     timers: timers.map((t) => ({ ...t, id: t.timer_id, repeat: t.interval_ms !== null })),
     work_items: workItems.map((w) => ({ ...w, agent_id: a.agent_id, is_current: w.id === facts.currentWorkItemId, is_runnable: w.readiness === 'runnable' })),
     waiting_intents: facts.intents,
+    approvals,
     external_triggers: d.triggers.stateFor(a.agent_id),
     workspaces,
     workspace: { workspaces: workspaces.registry.map(workspaceView) },
