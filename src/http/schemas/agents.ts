@@ -3,6 +3,7 @@ import type { TreeNode } from '../../runtime/views/index.js';
 import { ActiveWorkspaceEntry, AgentIdentity, AgentModelState, Closure, LifecycleHint, SchedulingPosture, WaitingReason, WorkspaceView } from './agent-facets.js';
 import { AuthorityClass } from './common.js';
 import { CurrentTurn } from './conversation.js';
+import { SandboxState } from './tasks.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
 
@@ -123,6 +124,7 @@ export const AgentState = z
       registry: z.array(z.unknown()),
     }),
     workspace: z.object({ workspaces: z.array(WorkspaceView) }).openapi({ description: 'the same registry in the real system\'s shape' }),
+    sandbox: SandboxState.openapi({ description: "whether this agent's commands run in the command sandbox, and why not" }),
   })
   .openapi('AgentState');
 
