@@ -34,11 +34,12 @@ import * as inboxWatch from './scenarios/inbox-watch.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as prune from './scenarios/prune.js';
+import * as sandbox from './scenarios/sandbox.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -139,6 +140,10 @@ function options(args) {
       messages: numberFrom('BENCH_DISK_MESSAGES', 200),
       bytes: numberFrom('BENCH_DISK_BYTES', 16_384),
     },
+    sandbox: {
+      spawns: numberFrom('BENCH_SANDBOX_SPAWNS', 300),
+      tasks: numberFrom('BENCH_SANDBOX_TASKS', 100),
+    },
   };
 }
 
@@ -157,7 +162,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox },
   };
 }
 

@@ -16,6 +16,7 @@ export const PREREQUISITES = [
   { program: 'git', pkg: 'git', why: 'worktrees of child tasks, workspace repositories' },
   { program: 'tmux', pkg: 'tmux', why: 'the inbox terminal target types into a real tmux pane' },
   { program: 'nats-server', pkg: 'nats-server', why: 'JetStream streams run against real nats-server processes' },
+  { program: 'bwrap', pkg: 'bubblewrap', why: 'command tasks run in the bubblewrap sandbox' },
   { program: 'chromium', pkg: 'chromium', why: 'the console and the API reference page render in headless Chromium' },
   { program: 'promtool', pkg: 'prometheus', why: 'both metrics exposition formats are checked by promtool' },
   { program: 'jq', pkg: 'jq', why: 'the quick start of docs/getting-started.md is pasted into bash' },

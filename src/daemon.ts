@@ -33,6 +33,8 @@ export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   logDestination?: DestinationStream;
+  /** Where bwrap is for the command sandbox (tests: a missing path); default `bwrap` on PATH. */
+  bwrap?: string;
 }
 
 /** Longest Unix socket path the kernel accepts (sun_path minus the terminator). */
@@ -114,7 +116,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
 
   let services: Services;
   try {
-    services = createServices(config, opts.clock ?? systemClock, logger);
+    services = createServices(config, opts.clock ?? systemClock, logger, { bwrap: opts.bwrap });
   } catch (err) {
     if (err instanceof SchemaTooNewError || err instanceof SpecialFileError) throw new StartupError(err.message);
     throw new StartupError(`cannot open the database in ${config.home}: ${(err as Error).message}`);

@@ -96,7 +96,13 @@ export function databasePath(home: string): string {
   return path.join(home, 'svc.db');
 }
 
-export function createServices(config: ResolvedConfig, clock: Clock, logger: Logger): Services {
+/** What the composition root may inject besides config, clock and logger (tests). */
+export interface ServiceOptions {
+  /** Where bwrap is for the command sandbox; default `bwrap` on PATH (a missing path: no bubblewrap). */
+  bwrap?: string | undefined;
+}
+
+export function createServices(config: ResolvedConfig, clock: Clock, logger: Logger, opts: ServiceOptions = {}): Services {
   const startedAt = clock.now();
   fs.mkdirSync(config.home, { recursive: true, mode: 0o700 });
   const store = Store.open(databasePath(config.home), {
@@ -154,7 +160,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const briefs = new BriefService({ store, clock, ids, events });
   const workItems = new WorkItemService({ ...deps, briefs, workspaces });
   const timers = new TimerService(deps);
-  const tasks = new TaskService({ ...deps, workspaces, briefs, deletion, workItems, timers });
+  const tasks = new TaskService({ ...deps, workspaces, briefs, deletion, workItems, timers, bwrap: opts.bwrap });
   const triggers = new TriggerService(deps);
   const bindings = new BindingService({ ...deps, secrets });
   const skills = new SkillService({ ...deps, jobs, workspaces });

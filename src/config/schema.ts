@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
 import { PolicyConfigSchema } from './policy.js';
 
+/** `[tasks] sandbox`: whether command tasks run under bubblewrap (runtime/tasks/processes/sandbox.ts). */
+export const SANDBOX_MODES = ['off', 'auto', 'required'] as const;
+
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const int = (min: number, dflt: number) => z.number().int().min(min).default(dflt);
 /** A credential profile in <home>/credentials.json, or '' for none. */
@@ -162,6 +165,9 @@ export const ConfigSchema = z.strictObject({
       max_active_children_per_agent: int(1, 32),
       max_active_children: int(1, 256),
       max_child_depth: int(1, 4),
+      // Command tasks run under bubblewrap (docs/security.md#command-sandbox): "auto" when it is
+      // usable here, "required" or they fail, "off" never. Start-up only.
+      sandbox: z.enum(SANDBOX_MODES).default('auto'),
     })
     .prefault({}),
   runtime: z
@@ -239,6 +245,7 @@ export const ConfigSchema = z.strictObject({
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 /** Keys only read at start-up that PATCH /api/control/runtime/config refuses to change. */
 export const STARTUP_ONLY_KEYS = new Set([
@@ -252,6 +259,7 @@ export const STARTUP_ONLY_KEYS = new Set([
   'inbox.streams',
   'auth.oidc',
   'http',
+  'tasks.sandbox',
 ]);
 
 /** A key is start-up only when it, or a table that holds it, is listed in STARTUP_ONLY_KEYS. */

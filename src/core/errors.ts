@@ -157,6 +157,8 @@ export const errors = {
   taskNotFound: notFound('task_not_found', 'task'),
   workdirNotFound: (workdir: string) =>
     new AppError(400, 'workdir_not_found', `workdir ${JSON.stringify(workdir)} does not exist or is not a directory`, { workdir }),
+  /** A sandboxed command's workdir outside its workspace, in a tree the sandbox hides (runtime/tasks/processes/sandbox.ts). */
+  workdirNotAllowed: (workdir: string, reason: string) => new AppError(400, 'workdir_not_allowed', `workdir ${JSON.stringify(workdir)} is not allowed: ${reason}`, { workdir }),
   shellNotFound: (shell: string) =>
     new AppError(400, 'shell_not_found', `shell ${JSON.stringify(shell)} was not found or is not executable`, { shell }),
   childAgentExists: (agentId: string) =>

@@ -248,7 +248,8 @@ describe('command tasks across daemon deaths', () => {
 
   it('SIGKILL of the daemon: at restart the task is interrupted and its process group is killed', async () => {
     const home = pool.home();
-    const d = await pool.start({ home });
+    // A sandboxed task dies with the daemon (test/integration/sandbox.test.ts); this is the unsandboxed one.
+    const d = await pool.start({ home, configToml: '[tasks]\nsandbox = "off"\n' });
     const task = await createTask(d, 'main', { cmd: 'sleep 60 & sleep 60; wait' });
     const pgid = await pgidOf(d, 'main', task.task_id);
     d.proc.kill('SIGKILL');

@@ -23,6 +23,9 @@ function ttyNr(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]);
 }
 
+/** The command sandbox off, for what only an unsandboxed task does (surviving the daemon). */
+const UNSANDBOXED = '[tasks]\nsandbox = "off"\n';
+
 describe('tty command tasks over HTTP', () => {
   let d: RunningDaemon;
   beforeAll(async () => {
@@ -36,7 +39,8 @@ describe('tty command tasks over HTTP', () => {
     expect(task.command).toMatchObject({ tty: true, accepts_input: true, input_target: 'tty', terminal_size: { cols: 120, rows: 40 } });
     const out = await output(d, 'main', task.task_id);
     expect(out.task).toMatchObject({ status: 'completed', exit_status: 0 });
-    expect(out.task.output_preview).toMatch(/^\/dev\/pts\/\d+\r\ninteractive\r\n$/);
+    // In the command sandbox bubblewrap shows the task's own pty as /dev/console (its /dev has no other terminal).
+    expect(out.task.output_preview).toMatch(/^(\/dev\/pts\/\d+|\/dev\/console)\r\ninteractive\r\n$/);
     expect(fs.readFileSync(task.command.output_path, 'utf8')).toBe(out.task.output_preview);
     expect((await snapshot(d, 'main', task.task_id)).command).toMatchObject({ tty: true, terminal_reentry: false });
 
@@ -131,7 +135,8 @@ describe('tty command tasks across daemon deaths', () => {
 
   it('SIGKILL of the daemon: the terminal stays up (its master is held), at restart the task is interrupted and its group killed', async () => {
     const home = pool.home();
-    const d = await pool.start({ home });
+    // A sandboxed task dies with the daemon (test/integration/sandbox.test.ts); this is the unsandboxed one.
+    const d = await pool.start({ home, configToml: UNSANDBOXED });
     const task = await createTask(d, 'main', { cmd: 'sleep 60 & sleep 60; wait', tty: true });
     const pgid = await pgidOf(d, 'main', task.task_id);
     d.proc.kill('SIGKILL');

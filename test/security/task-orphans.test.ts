@@ -17,6 +17,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, type RunningDaemon } from '../helpers/daemon.js';
 
 const pool = daemonPool();
+/**
+ * The reaper's own guarantees, with the command sandbox off: the pids a task writes down must be
+ * host pids, in files the test can read. Sandboxed tasks (their own pid namespace, which dies with
+ * them) are checked in test/integration/sandbox.test.ts.
+ */
+const UNSANDBOXED = { configToml: '[tasks]\nsandbox = "off"\n' };
 /** Every pid a task wrote down: killed in afterEach whatever the outcome, so no test leaves them. */
 const escaped = new Set<number>();
 const bystanders: ChildProcess[] = [];
@@ -135,7 +141,7 @@ describe.each([
   { mode: 'tty', tty: true },
 ])('processes a $mode task started outside its group', ({ mode, tty }) => {
   it('are ended by a graceful shutdown (SIGTERM to the daemon)', async () => {
-    const d = await pool.start();
+    const d = await pool.start(UNSANDBOXED);
     const { cmd, files } = escapingCommand(`${mode}-shutdown`);
     const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
@@ -150,7 +156,7 @@ describe.each([
 
   it('are ended by the recovery after a SIGKILL of the daemon', async () => {
     const home = pool.home();
-    const d = await pool.start({ home });
+    const d = await pool.start({ home, ...UNSANDBOXED });
     const { cmd, files } = escapingCommand(`${mode}-crash`);
     const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
@@ -159,7 +165,7 @@ describe.each([
     await new Promise((r) => d.proc.once('exit', r));
     await new Promise((r) => setTimeout(r, 300));
     for (const pid of pids) expect(running(pid), `pid ${pid} should outlive the daemon's SIGKILL`).toBe(true);
-    const again = await pool.start({ home });
+    const again = await pool.start({ home, ...UNSANDBOXED });
     expect(await statusOf(again, taskId)).toBe('interrupted');
     for (const pid of pids) await until(() => !running(pid), `pid ${pid} to be ended by the recovery`);
     for (const p of others) expect(running(p.pid!), 'a process no task started').toBe(true);
@@ -168,7 +174,7 @@ describe.each([
   });
 
   it('are ended when the task is stopped (POST .../tasks/:task_id/stop)', async () => {
-    const d = await pool.start();
+    const d = await pool.start(UNSANDBOXED);
     const { cmd, files } = escapingCommand(`${mode}-stop`);
     const taskId = await createTask(d, cmd, tty);
     const pids = await escapedPids(files);
@@ -181,7 +187,7 @@ describe.each([
   });
 
   it('are ended when the task finishes on its own; a process no task started is left alone', async () => {
-    const d = await pool.start();
+    const d = await pool.start(UNSANDBOXED);
     const marker = path.join(dir, `${mode}-finish.done`);
     const { cmd, files } = escapingCommand(`${mode}-finish`);
     // The same escapes, but the command exits instead of waiting.

@@ -37,7 +37,7 @@ describe('test prerequisites', () => {
   });
 
   it('lists what is missing and names one install command with each package once', () => {
-    const dir = binDir(['git', 'tmux', 'jq', 'curl']);
+    const dir = binDir(['git', 'tmux', 'bwrap', 'jq', 'curl']);
     const missing = missingPrerequisites([dir]) as Prerequisite[];
     expect(missing.map((p) => p.program)).toEqual(['nats-server', 'chromium', 'promtool']);
     expect(installCommand(missing, true)).toBe('apt-get install -y --no-install-recommends nats-server chromium prometheus');

@@ -17,8 +17,15 @@ afterEach(async () => {
   t = null;
 });
 
-function setup(): TestServices {
-  t = testServices();
+/**
+ * For checks of what an unsandboxed command sees (its pty's name; in the sandbox bubblewrap shows
+ * it as /dev/console) and of which processes carry the marker (in the sandbox bubblewrap's two
+ * too); the sandboxed case is in test/integration/sandbox.test.ts.
+ */
+const UNSANDBOXED = '[tasks]\nsandbox = "off"\n';
+
+function setup(configToml?: string): TestServices {
+  t = testServices(configToml ? { configToml } : {});
   return t;
 }
 
@@ -50,7 +57,7 @@ function ttyNr(pid: number): number {
 
 describe('tty command tasks', () => {
   it('run in a terminal: tty and test -t 0 see one, a pipe task does not; the snapshot says so', async () => {
-    setup();
+    setup(UNSANDBOXED);
     const cmd = 'tty; test -t 0 && echo interactive; stty size';
     const task = run(cmd);
     expect(task.command).toMatchObject({ tty: true, accepts_input: true, input_target: 'tty', terminal_size: { cols: 120, rows: 40 } });
@@ -83,7 +90,7 @@ describe('tty command tasks', () => {
   });
 
   it('leads a session of its own with its pty as controlling terminal; the environment carries the marker, not the token', async () => {
-    setup();
+    setup(UNSANDBOXED);
     const before = process.env.SVC_TOKEN;
     process.env.SVC_TOKEN = 'daemon-secret';
     let task: TaskSnapshot;

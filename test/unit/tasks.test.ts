@@ -23,6 +23,9 @@ afterEach(async () => {
   t = null;
 });
 
+/** For checks of host pids and terminals as an unsandboxed command sees them. */
+const UNSANDBOXED = '[tasks]\nsandbox = "off"\n';
+
 function setup(configToml?: string): TestServices {
   t = testServices(configToml ? { configToml } : {});
   return t;
@@ -233,7 +236,9 @@ describe('command tasks', () => {
   });
 
   it('kills what the command left running in its group when the leader exits', async () => {
-    setup();
+    // The pid a command writes down is a host pid only outside the sandbox's pid namespace; the
+    // sandboxed case is in test/integration/sandbox.test.ts.
+    setup(UNSANDBOXED);
     const task = run('sleep 30 & echo $! > bg.pid');
     await finish(task);
     const bg = Number(fs.readFileSync(path.join(t!.s.agents.homeOf('main'), 'bg.pid'), 'utf8'));

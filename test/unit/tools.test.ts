@@ -103,7 +103,8 @@ describe('tool catalogue', () => {
 
 describe('run_command and read_task_output', () => {
   it('creates the task exactly like POST .../tasks with runtime_instruction authority, waits and returns the output', async () => {
-    const route = await post('/api/control/agents/main/tasks', { summary: 'greet', cmd: 'echo hello', authority_class: 'runtime_instruction' });
+    // network: false as a model's command gets by default (the operator route's default is true).
+    const route = await post('/api/control/agents/main/tasks', { summary: 'greet', cmd: 'echo hello', authority_class: 'runtime_instruction', network: false });
     expect(route.statusCode).toBe(201);
     await t.s.tasks.output('main', route.json().task_id, { block: true, timeoutMs: 10_000 });
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/index.js';
-import { resolveExecutable } from '../../runtime/tasks/processes/index.js';
+import { BWRAP_PACKAGE, probeBwrap, resolveExecutable } from '../../runtime/tasks/processes/index.js';
 import { NODE_ENGINE } from '../../version.js';
 import { ApiError, controlApi, inboxApi, ok as answer, type ClientConfig, type Target } from '../client.js';
 
@@ -82,7 +82,23 @@ export function toolChecks(config: ResolvedConfig | null, terminalTargets: numbe
     const nats = resolveExecutable('nats-server', env.PATH ?? '');
     checks.push(nats ? ok('nats-server', nats) : warn('nats-server', `not found on PATH; the streams live on ${streams.servers.join(', ')}`, 'fine when those servers run elsewhere; else install nats-server and start it with -js'));
   }
+  checks.push(sandboxCheck(config, env));
   return checks;
+}
+
+/**
+ * The command sandbox as the daemon of this config would have it (docs/security.md#command-sandbox):
+ * the mode from the config, bubblewrap detected here the way the daemon detects it.
+ */
+export function sandboxCheck(config: ResolvedConfig | null, env: NodeJS.ProcessEnv = process.env): Check {
+  const mode = config?.values.tasks.sandbox ?? 'auto';
+  if (mode === 'off') return ok('sandbox', 'off ([tasks] sandbox = "off"): commands run unsandboxed');
+  const probe = probeBwrap(undefined, env.PATH ?? '');
+  if (probe.error === null) return ok('sandbox', `bubblewrap ${probe.version ?? '(version unknown)'} (on)`);
+  const hint = `install the Debian package ${BWRAP_PACKAGE} (apt-get install ${BWRAP_PACKAGE}), or allow user namespaces`;
+  return mode === 'required'
+    ? bad('sandbox', `${probe.error}; command tasks fail ([tasks] sandbox = "required")`, hint)
+    : warn('sandbox', `${probe.error}; commands run unsandboxed`, hint);
 }
 
 /** The daemon of the target's home as the CLI reaches it: `target` is where every other command would go. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isoAt, errors } from '../../core/index.js';
 import { jobView } from '../../runtime/index.js';
+import { sandboxView } from '../../runtime/views/index.js';
 import type { Services } from '../../services.js';
 import { SCHEMA_VERSION } from '../../store/migrations/index.js';
 import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE, spanView } from '../../telemetry/index.js';
@@ -112,6 +113,7 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
           events: { total: s.events.total() },
           sse_clients: s.sse.size,
           store: { commits: s.store.stats.commits, batched_writes: s.store.stats.batchedWrites },
+          sandbox: sandboxView(s.tasks.sandboxStatus()),
         };
       },
     }),

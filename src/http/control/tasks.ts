@@ -72,7 +72,7 @@ export function taskRoutes(s: Services): AnyRoute[] {
     defineRoute({
       method: 'POST',
       url: '/api/control/agents/:id/tasks',
-      errors: { 400: ['workdir_not_found', 'shell_not_found', 'worktree_unavailable'], 409: ['child_agent_exists', 'child_limit_reached', 'child_depth_exceeded'], 503: ['shutting_down'] },
+      errors: { 400: ['workdir_not_found', 'workdir_not_allowed', 'shell_not_found', 'worktree_unavailable'], 409: ['child_agent_exists', 'child_limit_reached', 'child_depth_exceeded'], 503: ['shutting_down'] },
       bodyExample: { cmd: 'npm test', workdir: '.', summary: 'run the tests' },
       auth: 'control',
       tags,
@@ -82,6 +82,8 @@ export function taskRoutes(s: Services): AnyRoute[] {
         "defaults: shell /bin/sh, workdir the agent's active workspace. `login` runs `<shell> -lc <cmd>`; `accepts_input` gives it a stdin pipe. " +
         '`tty: true` runs it in a pseudo-terminal (`cols`x`rows`, default 120x40) whose output goes to the same file and which takes task input. ' +
         'Combined stdout+stderr goes to command.output_path under the agent home. Beyond tasks.max_concurrent_per_agent running tasks a new one is `queued`. ' +
+        'With the command sandbox on (tasks.sandbox) it runs under bubblewrap: the workspace writable, the system read-only, the daemon home and home directories hidden, ' +
+        '`network` (default true here) or a network namespace of its own; a workdir outside the workspace in a hidden tree is 400 workdir_not_allowed. ' +
         'Exit status 0 -> completed, else failed; a finished task enqueues a task_result message (origin task, trusted_system). ' +
         'Child agent (kind `child_agent`): creates a private child agent (parent = this agent), its workspace (`inherit` or a git `worktree`), optionally a work item, ' +
         'and sends it initial_message; answers 201 once the child is set up (status running, or failed with a failure_artifact if the set-up failed). ' +
@@ -93,7 +95,9 @@ export function taskRoutes(s: Services): AnyRoute[] {
       bodyDoc: CreateTaskBodyDoc,
       responses: { 201: { description: 'Created', schema: TaskSnapshot } },
       handler: async ({ params, body, reply }) => {
-        const task = await s.tasks.createAny(params.id, body);
+        // The operator's own command reaches the network unless it says otherwise (the service's default is none).
+        const input = body.kind === 'child_agent' || body.kind === 'child_agent_task' ? body : { ...body, network: body.network !== false };
+        const task = await s.tasks.createAny(params.id, input);
         reply.code(201);
         return task;
       },

@@ -6,6 +6,7 @@ import { CurrentTurn } from './conversation.js';
 import { PolicyLayerSchema, PolicyRuleSchema } from '../../config/index.js';
 import { POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS } from '../../core/index.js';
 import { APPROVAL_STATUSES, REMEMBER_SCOPES } from '../../runtime/approvals/index.js';
+import { SandboxState } from './tasks.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
 
@@ -130,6 +131,7 @@ export const AgentState = z
       registry: z.array(z.unknown()),
     }),
     workspace: z.object({ workspaces: z.array(WorkspaceView) }).openapi({ description: 'the same registry in the real system\'s shape' }),
+    sandbox: SandboxState.openapi({ description: "whether this agent's commands run in the command sandbox, and why not" }),
   })
   .openapi('AgentState');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxState } from './tasks.js';
 
 export const RootResponse = z.object({ ok: z.literal(true), default_agent: z.string() }).openapi('RootResponse');
 
@@ -58,6 +59,7 @@ export const RuntimeStatus = z
     events: z.object({ total: z.number().int() }),
     sse_clients: z.number().int(),
     store: z.object({ commits: z.number().int(), batched_writes: z.number().int() }),
+    sandbox: SandboxState,
   })
   .openapi('RuntimeStatus');
 

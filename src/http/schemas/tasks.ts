@@ -3,6 +3,7 @@
  * TaskOutputResult; docs/control-plane-api.md#command-tasks).
  */
 import { z } from 'zod';
+import { SANDBOX_MODES } from '../../config/index.js';
 import { CLEANUP_POLICIES, WORKSPACE_MODES, MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE } from '../../runtime/tasks/index.js';
 import { AuthorityClass, FailureArtifact, QueryBool, QueryInt } from './common.js';
 
@@ -48,9 +49,23 @@ export const CreateCommandTaskBody = z
     }),
     cols: terminalDimension('columns', TERMINAL_SIZE.cols),
     rows: terminalDimension('rows', TERMINAL_SIZE.rows),
+    network: z.boolean().nullable().optional().openapi({
+      description:
+        'let the command reach the network (default true for this operator route): in the command sandbox it then shares the host network, loopback and this daemon\'s port included; false gives it a network namespace of its own',
+    }),
     authority_class: AuthorityClass,
   })
   .openapi('CreateCommandTaskRequest');
+
+/** Whether command tasks run in the command sandbox (docs/security.md#command-sandbox). */
+export const SandboxState = z
+  .object({
+    mode: z.enum(SANDBOX_MODES).openapi({ description: '[tasks] sandbox' }),
+    sandboxed: z.boolean().openapi({ description: 'commands run under bubblewrap' }),
+    bubblewrap: z.string().nullable().openapi({ description: 'the version of bwrap found, if any' }),
+    reason: z.string().nullable().openapi({ description: 'why commands run unsandboxed (auto) or fail (required); null when sandboxed or off' }),
+  })
+  .openapi('SandboxState');
 
 export const CreateChildTaskBody = z
   .looseObject({
@@ -166,6 +181,8 @@ export const TaskSnapshot = z
           .nullable()
           .openapi({ description: 'the terminal size of a tty task; null without a terminal' }),
         workdir: z.string().nullable(),
+        network: z.boolean().openapi({ description: 'the command may reach the network (false: its sandbox has a network namespace of its own)' }),
+        sandboxed: z.boolean().nullable().openapi({ description: 'it ran in the command sandbox (bubblewrap); null until it started' }),
       })
       .nullable(),
   })

@@ -20,7 +20,8 @@
  * forks): processes/task-reaper.ts finds them by a marker in their environment and by the recorded
  * session. They get the signals the group gets (stop, force stop, shutdown), and when the leader
  * exits, at shutdown and at the recovery after a crash, whatever is left of them gets SIGTERM,
- * then SIGKILL after a grace: nothing a task started outlives the task, nor the daemon.
+ * then SIGKILL after a grace: nothing a task started outlives the task, nor the daemon. With the
+ * command sandbox on (processes/sandbox.ts) the command runs under bubblewrap in its own pid namespace.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,13 +34,18 @@ import {
   killLeftoverGroup,
   readTail,
   resolveExecutable,
+  Sandbox,
+  SandboxUnavailableError,
   signalGroup,
   spawnCommand,
   spawnPty,
+  taskEnvironment,
   terminalOptions,
   TaskReaper,
+  workdirRefusal,
   type Spawned,
   type TaskTarget,
+  type Wrapper,
 } from './processes/index.js';
 import {
   DEFAULT_SHELL,
@@ -61,6 +67,8 @@ const KILL_GRACE_MS = 1000;
 export interface CommandTaskDeps extends RuntimeDeps {
   workspaces: WorkspaceService;
   ledger: TaskLedger;
+  /** Where bwrap is (tests: a missing path); default: `bwrap` on PATH. */
+  bwrap?: string | undefined;
 }
 
 /** A running child process of a task. */
@@ -101,9 +109,12 @@ export class CommandTasks {
   private stopping = false;
   private readonly reaper: TaskReaper;
   private readonly ledger: TaskLedger;
+  /** The command sandbox (processes/sandbox.ts), detected once. */
+  readonly sandbox: Sandbox;
 
   constructor(private readonly deps: CommandTaskDeps) {
     this.ledger = deps.ledger;
+    this.sandbox = new Sandbox(deps.config.values.tasks.sandbox, deps.bwrap);
     this.reaper = new TaskReaper(TaskReaper.ownerOf(deps.config.home), { graceMs: KILL_GRACE_MS, logger: deps.logger });
     deps.ledger.describe('command', (row) => {
       const preview = row.output_path ? readTail(row.output_path, deps.config.values.tasks.output_preview_bytes) : { text: '', truncated: false };
@@ -127,6 +138,8 @@ export class CommandTasks {
     const base = this.deps.workspaces.activePath(agentId);
     const workdir = input.workdir ? path.resolve(base, input.workdir) : base;
     if (!isDirectory(workdir)) throw errors.workdirNotFound(workdir);
+    const refusal = this.sandbox.status().active ? workdirRefusal(this.deps.config.home, base, workdir) : null;
+    if (refusal) throw errors.workdirNotAllowed(workdir, refusal);
 
     const taskId = this.deps.ids.make('task');
     const outputPath = path.join(this.deps.agents.homeOf(agentId), 'tasks', `${taskId}.log`);
@@ -136,6 +149,7 @@ export class CommandTasks {
     const login = input.login === true;
     const acceptsInput = term.acceptsInput;
     const digest = createHash('sha256').update(input.cmd).digest('hex');
+    const network = input.network === true;
 
     const row = this.deps.store.tx(() => {
       this.deps.agents.assertWritable(agentId);
@@ -157,6 +171,8 @@ export class CommandTasks {
           tty_rows: term.rows,
           workdir,
           output_path: outputPath,
+          network: network ? 1 : 0,
+          sandbox_root: base,
         },
         {
           cmd: input.cmd,
@@ -168,6 +184,7 @@ export class CommandTasks {
           ...(term.tty ? { terminal_size: { cols: term.cols, rows: term.rows } } : {}),
           workdir,
           output_path: outputPath,
+          network,
           authority_class: input.authority_class ?? null,
         },
       );
@@ -264,6 +281,8 @@ export class CommandTasks {
    * where no task ever started has nothing to look for.
    */
   start(): void {
+    const sandbox = this.sandbox.status();
+    if (sandbox.reason) this.deps.logger.warn({ mode: sandbox.mode, bwrap: sandbox.bwrap }, `command sandbox: ${sandbox.reason}`);
     const rows = (this.ledger.stmt.activeAll.all() as TaskRow[]).filter(isCommand);
     const started = rows.filter((row) => row.pgid !== null && row.status !== 'queued');
     for (const row of started) killLeftoverGroup(row.pgid!, row.proc_start);
@@ -296,8 +315,7 @@ export class CommandTasks {
         }
       });
     }
-    // The exits above started sweeps of what the tasks left outside their groups; one more for
-    // anything else carrying this home's marker; the daemon exits only when they are done.
+    // Sweeps of what the tasks left outside their groups, one more for this home's marker; then exit.
     if (this.ledger.stmt.everStarted.get()) await this.reaper.endAll(leftovers.filter((row) => row.pgid !== null).map(targetOf));
     await this.reaper.idle();
   }
@@ -353,17 +371,23 @@ export class CommandTasks {
 
   private launch(row: CommandRow): void {
     let spawned: Spawned;
+    let wrapper: Wrapper | null;
     try {
+      const { home, socketPath, values } = this.deps.config;
+      wrapper = this.sandbox.wrap({ home, root: row.sandbox_root ?? row.workdir, workdir: row.workdir, network: row.network === 1, tty: row.tty === 1, masks: [socketPath] });
       const marker = this.reaper.env(row.task_id);
-      const spec = { shell: row.shell, login: row.login === 1, cmd: row.cmd, workdir: row.workdir, outputPath: row.output_path, env: taskEnv(row, marker) };
+      const secretNames = Object.values(values.providers).map((p) => p.api_key_env);
+      const env = taskEnvironment(process.env, { agentId: row.agent_id, marker, sandboxed: wrapper !== null, secretNames });
+      const spec = { shell: row.shell, login: row.login === 1, cmd: row.cmd, workdir: row.workdir, outputPath: row.output_path, env, wrapper };
       spawned = row.tty === 1
         ? spawnPty({ ...spec, marker, cols: row.tty_cols!, rows: row.tty_rows! })
         : spawnCommand({ ...spec, acceptsInput: row.accepts_input === 1 });
     } catch (err) {
       const text = `could not start the command: ${(err as Error).message}`;
+      const kind = err instanceof SandboxUnavailableError ? 'sandbox_unavailable' : 'spawn_failed';
       this.deps.tracer?.startSpan('task.run', taskSpanAttrs(row), null).end('error', text);
       this.deps.store.tx(() =>
-        this.ledger.transition(row, 'failed', { result_summary: text, failure: failure(row, 'runtime', 'spawn_failed', text, null) }),
+        this.ledger.transition(row, 'failed', { result_summary: text, failure: failure(row, 'runtime', kind, text, null) }),
       );
       return;
     }
@@ -390,7 +414,7 @@ export class CommandTasks {
     });
     // Same tick as the spawn: the exit cannot be recorded before this.
     this.deps.store.tx(() =>
-      this.ledger.transition(row, 'running', { pid, pgid, proc_start: procStart, proc_boot: procBoot, started_at: this.ledger.now(), event: { pid, pgid } }),
+      this.ledger.transition(row, 'running', { pid, pgid, proc_start: procStart, proc_boot: procBoot, sandboxed: wrapper ? 1 : 0, started_at: this.ledger.now(), event: { pid, pgid, sandboxed: wrapper !== null } }),
     );
   }
 
@@ -438,16 +462,6 @@ export class CommandTasks {
     live.span?.setAttributes({ 'svc.task.status': status, 'svc.task.exit_status': signal ? null : code });
     live.span?.end(taskSpanStatus(status), status === 'failed' ? result : undefined);
   }
-}
-
-/**
- * The daemon's environment minus its control token, plus the task's identity and the marker
- * (SVC_TASK_ID, SVC_TASK_OWNER) by which its processes are found wherever they go.
- */
-function taskEnv(row: TaskRow, marker: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_AGENT_ID: row.agent_id, ...marker };
-  delete env.SVC_TOKEN;
-  return env;
 }
 
 function targetOf(row: TaskRow): TaskTarget {

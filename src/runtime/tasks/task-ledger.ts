@@ -24,6 +24,7 @@ export interface Transition {
   started_at?: string | null;
   stop_requests?: number;
   child_agent_id?: string | null;
+  sandboxed?: number | null;
   /** Extra fields for the task_status_changed event. */
   event?: Record<string, unknown>;
 }
@@ -33,7 +34,7 @@ export type ResultDescriber = (row: TaskRow) => Record<string, unknown>;
 
 /** The row fields a new task is inserted with (the rest start empty). */
 export type NewTask = Pick<TaskRow, 'task_id' | 'agent_id' | 'kind' | 'summary' | 'parent_message_id'> &
-  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'tty' | 'tty_cols' | 'tty_rows' | 'workdir' | 'output_path' | 'child_agent_id' | 'taint'>>;
+  Partial<Pick<TaskRow, 'status' | 'cmd' | 'cmd_digest' | 'shell' | 'login' | 'accepts_input' | 'tty' | 'tty_cols' | 'tty_rows' | 'workdir' | 'output_path' | 'child_agent_id' | 'taint' | 'network' | 'sandbox_root'>>;
 
 export class TaskLedger {
   readonly stmt;
@@ -45,15 +46,15 @@ export class TaskLedger {
     this.stmt = {
       insert: db.prepare(
         `INSERT INTO tasks (task_id, agent_id, kind, status, summary, cmd, cmd_digest, shell, login, accepts_input, tty, tty_cols, tty_rows,
-           workdir, output_path, parent_message_id, child_agent_id, taint, created_at, updated_at)
+           workdir, output_path, parent_message_id, child_agent_id, taint, network, sandbox_root, created_at, updated_at)
          VALUES (@task_id, @agent_id, @kind, @status, @summary, @cmd, @cmd_digest, @shell, @login, @accepts_input, @tty, @tty_cols, @tty_rows,
-           @workdir, @output_path, @parent_message_id, @child_agent_id, @taint, @now, @now)`,
+           @workdir, @output_path, @parent_message_id, @child_agent_id, @taint, @network, @sandbox_root, @now, @now)`,
       ),
       get: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
       update: db.prepare(
         `UPDATE tasks SET status = @status, exit_status = @exit_status, term_signal = @term_signal, result_summary = @result_summary,
            failure = @failure, pid = @pid, pgid = @pgid, proc_start = @proc_start, proc_boot = @proc_boot, stop_requests = @stop_requests,
-           child_agent_id = @child_agent_id, started_at = @started_at, finished_at = @finished_at, updated_at = @updated_at
+           child_agent_id = @child_agent_id, sandboxed = @sandboxed, started_at = @started_at, finished_at = @finished_at, updated_at = @updated_at
          WHERE task_id = @task_id`,
       ),
       nextQueued: db.prepare("SELECT * FROM tasks WHERE agent_id = ? AND kind = 'command' AND status = 'queued' ORDER BY seq LIMIT 1"),
@@ -92,6 +93,8 @@ export class TaskLedger {
       output_path: null,
       child_agent_id: null,
       taint: null,
+      network: 0,
+      sandbox_root: null,
       ...t,
       now: this.now(),
     });
@@ -128,6 +131,7 @@ export class TaskLedger {
       proc_boot: pick('proc_boot'),
       started_at: pick('started_at'),
       child_agent_id: pick('child_agent_id'),
+      sandboxed: pick('sandboxed'),
       stop_requests: t.stop_requests ?? row.stop_requests,
       finished_at: terminal ? now : null,
       updated_at: now,

@@ -61,6 +61,12 @@ export interface TaskRow {
   child_agent_id: string | null;
   /** The trust of the turn that created the task (null: an operator's); its messages are trusted no more. */
   taint: TrustLevel | null;
+  /** 1: the command may reach the network (store/migrations/026-task-sandbox.ts). */
+  network: number;
+  /** The workspace root its sandbox binds writable (null for a child_agent task). */
+  sandbox_root: string | null;
+  /** Whether it ran in the command sandbox: null until it started. */
+  sandboxed: number | null;
 }
 
 /** A command task's row: its command columns are set. */
@@ -84,6 +90,10 @@ export interface CommandSection {
   /** The terminal's size; null for a task without one. */
   terminal_size: { cols: number; rows: number } | null;
   workdir: string;
+  /** It may reach the network (its sandbox has no network namespace of its own). */
+  network: boolean;
+  /** It ran in the command sandbox; null until it started. */
+  sandboxed: boolean | null;
 }
 
 /** What a child_agent task adds to its snapshot (child-tasks.ts). */
@@ -120,6 +130,8 @@ export interface CreateTaskInput {
   cols?: number | null | undefined;
   rows?: number | null | undefined;
   authority_class?: string | null | undefined;
+  /** Reach the network from the sandbox (default false: a network namespace of its own, loopback only). */
+  network?: boolean | null | undefined;
   /** Set when a model's tool call creates the task: the message its turn answers. */
   parent_message_id?: string | null | undefined;
   /** Set when a model's tool call creates the task: the trust of its turn. */
@@ -173,6 +185,8 @@ function commandSection(r: CommandRow): CommandSection {
     tty,
     terminal_size: tty ? { cols: r.tty_cols ?? TERMINAL_SIZE.cols, rows: r.tty_rows ?? TERMINAL_SIZE.rows } : null,
     workdir: r.workdir,
+    network: r.network === 1,
+    sandboxed: r.sandboxed === null ? null : r.sandboxed === 1,
   };
 }
 

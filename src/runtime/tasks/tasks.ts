@@ -11,6 +11,7 @@ import type { BriefService } from '../channels/index.js';
 import { ChildTasks, type CreateChildInput } from './child-tasks.js';
 import { CommandTasks, type InputOutcome, type StopOutcome } from './command-tasks.js';
 import type { ResourceService, RuntimeDeps } from '../deps.js';
+import type { SandboxStatus } from './processes/index.js';
 import { TaskLedger } from './task-ledger.js';
 import {
   DEFAULT_OUTPUT_WAIT_MS,
@@ -35,6 +36,8 @@ export interface TaskDeps extends RuntimeDeps {
   deletion: AgentDeletion;
   workItems: WorkItemService;
   timers: TimerService;
+  /** Where bwrap is (tests point it at a missing path); default: `bwrap` on PATH. */
+  bwrap?: string | undefined;
 }
 
 /** A task as the agent's state page lists it (active tasks only). */
@@ -104,6 +107,11 @@ export class TaskService implements ResourceService {
   /** Number of task processes alive right now (all agents). */
   get runningCount(): number {
     return this.commands.runningCount;
+  }
+
+  /** Whether command tasks run in the command sandbox, and why not (docs/security.md#command-sandbox). */
+  sandboxStatus(): SandboxStatus {
+    return this.commands.sandbox.status();
   }
 
   private view(row: TaskRow): TaskSnapshot {

@@ -45,6 +45,8 @@ export function taskTools(deps: ToolDeps) {
       {
         name: 'run_command',
         class: 'exec',
+        // Reaching the network is its own class: the policy decides it for this call.
+        extraClasses: (args) => (args.network === true ? ['network'] : []),
         description:
           `Run a shell command (/bin/sh -c) as a background task in the agent's workspace and wait up to wait_ms (default ${RUN_COMMAND_WAIT_MS}, ` +
           `max ${TOOL_MAX_WAIT_MS}) for it to finish. Returns task_id, status, exit_status and the tail of the combined stdout+stderr. ` +
@@ -54,6 +56,7 @@ export function taskTools(deps: ToolDeps) {
           summary: z.string().optional().describe('a short description of what the command is for'),
           workdir: z.string().optional().describe("working directory, relative to the agent's active workspace or absolute"),
           wait_ms: WaitMs.describe('how long to wait for the command to finish, in milliseconds'),
+          network: z.boolean().optional().describe('true if the command needs the network (it runs without network otherwise)'),
         }),
         run: async (ctx, a) => {
           const task = tasks.create(ctx.agentId, {
@@ -63,6 +66,7 @@ export function taskTools(deps: ToolDeps) {
             authority_class: 'runtime_instruction',
             parent_message_id: ctx.messageId,
             taint: ctx.trust,
+            network: ctx.network,
           });
           return readOutput(ctx, task.task_id, a.wait_ms ?? RUN_COMMAND_WAIT_MS);
         },

@@ -6,7 +6,7 @@ import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService, type MessageQueue
 import type { EventLog } from '../../events/index.js';
 import { activeWorkspaceEntry, agentIdentity, agentModelState, workspaceView } from './agent-facets.js';
 import { closure, schedulingPosture, type PostureFacts } from './agent-posture.js';
-import type { TaskStateEntry } from '../tasks/index.js';
+import type { SandboxStatus, TaskStateEntry } from '../tasks/index.js';
 import type { TimerRecord } from '../timers/index.js';
 import type { WorkItemSlim } from '../work-items/index.js';
 import type { WorkspaceEntry } from '../workspaces/index.js';
@@ -22,7 +22,7 @@ export interface ViewDeps {
 
 /** The resource services that contribute sections to the state page. */
 export interface StateDeps extends ViewDeps {
-  tasks: { stateFor(agentId: string): TaskStateEntry[]; supervisionOf(childId: string): { task_id: string } | null };
+  tasks: { stateFor(agentId: string): TaskStateEntry[]; supervisionOf(childId: string): { task_id: string } | null; sandboxStatus(): SandboxStatus };
   timers: { stateFor(agentId: string): TimerRecord[] };
   workItems: { stateFor(agentId: string): WorkItemSlim[]; currentFocus(agentId: string): string | null };
   triggers: { stateFor(agentId: string): unknown[] };
@@ -228,7 +228,13 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     external_triggers: d.triggers.stateFor(a.agent_id),
     workspaces,
     workspace: { workspaces: workspaces.registry.map(workspaceView) },
+    sandbox: sandboxView(d.tasks.sandboxStatus()),
   };
+}
+
+/** Whether this agent's commands run in the command sandbox, and why not (docs/security.md#command-sandbox). */
+export function sandboxView(s: SandboxStatus) {
+  return { mode: s.mode, sandboxed: s.active, bubblewrap: s.version, reason: s.reason };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { openRegularFile } from '../../../core/index.js';
@@ -20,6 +21,30 @@ export interface SpawnSpec {
   outputPath: string;
   acceptsInput: boolean;
   env: NodeJS.ProcessEnv;
+  /** The command sandbox's wrapper (sandbox.ts); null: the shell runs as it is. */
+  wrapper: Wrapper | null;
+}
+
+/** A program and its arguments, to which the shell and its command are appended (sandbox.ts). */
+export interface Wrapper {
+  file: string;
+  args: string[];
+}
+
+/** The program and arguments that run the spec's command, in its sandbox when it has one. */
+export function commandLine(spec: Pick<SpawnSpec, 'shell' | 'login' | 'cmd' | 'wrapper'>): [string, string[]] {
+  const shell = [spec.login ? '-lc' : '-c', spec.cmd];
+  return spec.wrapper ? [spec.wrapper.file, [...spec.wrapper.args, spec.shell, ...shell]] : [spec.shell, shell];
+}
+
+/**
+ * The leader's exit as the command's own. In the sandbox the pid namespace's init reports a
+ * command killed by signal N as status 128 + N (as a shell does): that is read back as the signal.
+ */
+export function commandExit(spec: Pick<SpawnSpec, 'wrapper'>, code: number | null, signal: NodeJS.Signals | null): [number | null, NodeJS.Signals | null] {
+  if (!spec.wrapper || signal !== null || code === null || code <= 128) return [code, signal];
+  const name = Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
+  return name ? [null, name as NodeJS.Signals] : [code, signal];
 }
 
 /** Where a running task's input goes: a stdin pipe, or its terminal. */
@@ -57,7 +82,8 @@ export function spawnCommand(spec: SpawnSpec): Spawned {
   const fd = fs.openSync(spec.outputPath, 'a', 0o600);
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(spec.shell, [spec.login ? '-lc' : '-c', spec.cmd], {
+    const [file, args] = commandLine(spec);
+    child = spawn(file, args, {
       cwd: spec.workdir,
       env: spec.env,
       detached: true,
@@ -79,7 +105,7 @@ export function spawnCommand(spec: SpawnSpec): Spawned {
     pgid: pid,
     procStart: procStartTime(pid),
     input: child.stdin ? pipeInput(child.stdin) : null,
-    onExit: (cb) => void child.once('exit', cb),
+    onExit: (cb) => void child.once('exit', (code, signal) => cb(...commandExit(spec, code, signal))),
   };
 }
 

@@ -39,7 +39,7 @@ import path from 'node:path';
 import { finished } from 'node:stream';
 import type { IPty } from 'node-pty';
 import { errors, type Issue } from '../../../core/index.js';
-import { procStartTime, resolveExecutable, type SpawnSpec, type Spawned, type TaskInput } from './task-process.js';
+import { commandExit, commandLine, procStartTime, resolveExecutable, type SpawnSpec, type Spawned, type TaskInput } from './task-process.js';
 import { TERMINAL_SIZE, type CreateTaskInput } from '../task-records.js';
 
 /** What a terminal task's programs see as $TERM. */
@@ -100,7 +100,8 @@ export function spawnPty(spec: PtySpec): Spawned {
   out.on('error', () => undefined);
   let term: IPty;
   try {
-    term = nodePty.spawn(spec.shell, [spec.login ? '-lc' : '-c', spec.cmd], {
+    const [file, args] = commandLine(spec);
+    term = nodePty.spawn(file, args, {
       name: TERM_NAME,
       cols: spec.cols,
       rows: spec.rows,
@@ -154,7 +155,7 @@ export function spawnPty(spec: PtySpec): Spawned {
         gone = true;
         holder?.kill('SIGKILL');
         out.end();
-        finished(out, () => cb(signal ? null : exitCode, signal ? signalName(signal) : null));
+        finished(out, () => cb(...commandExit(spec, signal ? null : exitCode, signal ? signalName(signal) : null)));
       });
     },
   };
