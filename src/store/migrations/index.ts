@@ -29,12 +29,14 @@ import { eventLogHeads } from './022-event-log-heads.js';
 import { texts } from './023-texts.js';
 import { sharedSources } from './024-shared-sources.js';
 import { toolPolicy } from './025-tool-policy.js';
+import { inboxItemMetadata } from './026-inbox-item-metadata.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
-  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources, toolPolicy];
+  runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources, toolPolicy,
+  inboxItemMetadata];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
