@@ -25,6 +25,7 @@ import { ProviderRegistry, ModelCatalog } from './runtime/models/index.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 import { PolicyService } from './runtime/policy/index.js';
 import { ApprovalService } from './runtime/approvals/index.js';
+import { ApprovalNotices } from './approval-notices.js';
 
 export interface Services {
   config: ResolvedConfig;
@@ -179,6 +180,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
+  // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
+  new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   // After the run loop let go of the agent: its processes, the task supervising it, its worktrees.
   deletion.onStop((agentId) => tasks.releaseAgent(agentId));

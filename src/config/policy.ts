@@ -6,7 +6,7 @@
  * level or malformed pattern is refused with its path.
  */
 import { z } from 'zod';
-import { DEFAULT_CLASS_DECISIONS, POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS, type ToolClass, type TrustLevel } from '../core/index.js';
+import { AGENT_ID_PATTERN, DEFAULT_CLASS_DECISIONS, POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS, type ToolClass, type TrustLevel } from '../core/index.js';
 
 const Decision = z.enum(POLICY_DECISIONS);
 
@@ -82,6 +82,8 @@ export const PolicyConfigSchema = z
       .strictObject(Object.fromEntries(Object.entries(LIMIT_DEFAULTS).map(([k, v]) => [k, z.number().int().min(1).max(100_000).default(v)])) as Record<keyof typeof LIMIT_DEFAULTS, z.ZodDefault<z.ZodNumber>>)
       .prefault({}),
     approval_timeout_s: z.number().int().min(10).max(30 * 24 * 3600).default(APPROVAL_TIMEOUT_DEFAULT_S),
+    // The inbox agent that gets one entry per approval request (its targets tell a person); "" = none.
+    notify_inbox: z.union([z.literal(''), z.string().regex(AGENT_ID_PATTERN, 'an inbox agent id (agt_… or a chosen id)')]).default(''),
     // Layers per agent template (the agent's `template`), between this one and the agent's own.
     templates: z.record(z.string().min(1).max(128), PolicyLayerSchema).default({}),
   })

@@ -67,7 +67,7 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
       responses: { 201: { description: 'Created', schema: InboxEntry } },
       handler: ({ params, body, reply }) => {
         reply.code(201);
-        return entries.create(params.agentId, { kind: 'direct', message: body.message, sender: body.sender ?? null });
+        return entries.create(params.agentId, { kind: 'direct', message: body.message, sender: body.sender ?? null, metadata: body.metadata });
       },
     }),
     defineRoute({

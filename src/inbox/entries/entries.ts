@@ -32,6 +32,8 @@ export interface InboxEntry {
   scheduleId: string | null;
   createdAt: string;
   ackedAt: string | null;
+  /** A direct item's machine-readable fields, when it was given some (absent otherwise). */
+  metadata?: Record<string, unknown>;
 }
 
 /** One matched event for one subscription (the matcher's input). */
@@ -90,6 +92,7 @@ interface EntryRow {
   schedule_id: string | null;
   created_at: string;
   acked_at: string | null;
+  metadata: string | null;
 }
 
 const toEntry = (r: EntryRow): InboxEntry => ({
@@ -105,6 +108,7 @@ const toEntry = (r: EntryRow): InboxEntry => ({
   scheduleId: r.schedule_id,
   createdAt: r.created_at,
   ackedAt: r.acked_at,
+  ...(r.metadata === null ? {} : { metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
 });
 
 type Listener = (entries: InboxEntry[]) => void;
@@ -139,7 +143,10 @@ export class InboxEntries {
     const db = deps.store.db;
     const cols = '(entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, sender, message, schedule_id, created_at)';
     this.stmt = {
-      insert: db.prepare(`INSERT INTO inbox_entries ${cols} VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?)`),
+      insert: db.prepare(
+        'INSERT INTO inbox_entries (entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, sender, message, schedule_id, created_at, metadata) ' +
+          'VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?, ?)',
+      ),
       insertEvent: db.prepare(`INSERT OR IGNORE INTO inbox_entries ${cols} VALUES (?, ?, 'event', ?, ?, ?, ?, NULL, NULL, NULL, ?)`),
       seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
       // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
@@ -180,7 +187,7 @@ export class InboxEntries {
   }
 
   /** A direct item or a timer reminder, inside the caller's transaction (or its own). */
-  create(agentId: string, input: { kind: 'direct' | 'timer'; sender?: string | null; message: string; scheduleId?: string }): InboxEntry {
+  create(agentId: string, input: { kind: 'direct' | 'timer'; sender?: string | null; message: string; scheduleId?: string; metadata?: Record<string, unknown> | undefined }): InboxEntry {
     return this.deps.store.tx(() => {
       this.deps.agents.get(agentId);
       const entry: InboxEntry = {
@@ -196,8 +203,10 @@ export class InboxEntries {
         scheduleId: input.scheduleId ?? null,
         createdAt: isoAt(this.deps.clock.now()),
         ackedAt: null,
+        ...(input.metadata ? { metadata: input.metadata } : {}),
       };
-      this.stmt.insert.run(entry.entryId, agentId, entry.kind, entry.sender, entry.message, entry.scheduleId, entry.createdAt);
+      const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
+      this.stmt.insert.run(entry.entryId, agentId, entry.kind, entry.sender, entry.message, entry.scheduleId, entry.createdAt, metadata);
       this.announce([entry]);
       return entry;
     });

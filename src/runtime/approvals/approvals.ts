@@ -67,6 +67,7 @@ export class ApprovalService implements ResourceService {
   private readonly waiters = new Map<string, Set<(o: ApprovalOutcome) => void>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly listeners: Array<(a: ApprovalRecord) => void> = [];
+  private readonly decidedListeners: Array<(a: ApprovalRecord) => void> = [];
 
   constructor(private readonly deps: ApprovalDeps) {
     const db = deps.store.db;
@@ -167,6 +168,11 @@ export class ApprovalService implements ResourceService {
     this.listeners.push(listener);
   }
 
+  /** Called after the commit of every decision (approved, denied, expired, cancelled) with the decided record. */
+  onDecided(listener: (a: ApprovalRecord) => void): void {
+    this.decidedListeners.push(listener);
+  }
+
   // --- the operator's side ------------------------------------------------------------------------
 
   list(agentId: string, opts: { status?: ApprovalStatus | undefined; limit?: number | undefined } = {}): ApprovalRecord[] {
@@ -262,6 +268,7 @@ export class ApprovalService implements ResourceService {
       const set = this.waiters.get(approvalId);
       this.waiters.delete(approvalId);
       for (const w of set ?? []) w(outcomeOf(record));
+      for (const l of this.decidedListeners) l(record);
     });
     return record;
   }

@@ -48,7 +48,8 @@ export class PolicyService implements ResourceService {
 
   layers(agentId: string): PolicyLayers {
     const agent = this.deps.agents.get(agentId);
-    const { templates, ...base } = this.deps.config.values.policy;
+    // notify_inbox says where approval requests are announced, not what a call may do.
+    const { templates, notify_inbox: _notify, ...base } = this.deps.config.values.policy;
     const template = agent.template && Object.hasOwn(templates, agent.template) ? { name: agent.template, layer: templates[agent.template]! } : null;
     return { config: base, template, agent: this.agentLayer(agentId) };
   }

@@ -165,6 +165,7 @@ export const InboxEntry = z
     scheduleId: z.string().nullable(),
     createdAt: z.string(),
     ackedAt: z.string().nullable(),
+    metadata: OpenObject.optional().openapi({ description: "a direct item's machine-readable fields, when it was given some" }),
   })
   .openapi('InboxEntry');
 
@@ -183,7 +184,13 @@ export const InboxItemsQuery = withAliases(
 
 export const InboxPage = z.object({ entries: z.array(InboxEntry), nextCursor: z.string().nullable() }).openapi('InboxPage');
 
-export const DirectItemBody = z.strictObject({ message: z.string().min(1), sender: z.string().min(1).nullable().optional() }).openapi('DirectItemBody');
+export const DirectItemBody = z
+  .strictObject({
+    message: z.string().min(1),
+    sender: z.string().min(1).nullable().optional(),
+    metadata: OpenObject.optional().openapi({ description: 'machine-readable fields kept with the item and shown as the entry\'s metadata (webhook receivers read them)' }),
+  })
+  .openapi('DirectItemBody');
 
 export const AckBody = z
   .strictObject({
