@@ -64,6 +64,23 @@ export const EXAMPLES: Record<string, string[]> = {
   'credentials set': ['svc credentials set openai --kind api_key --from-file ~/.openai-key', 'printf %s "$TOKEN" | svc credentials set nats'],
   'credentials delete': ['svc credentials delete openai'],
 
+  approvals: ['svc approvals list', 'svc approvals approve apr_01J0000000000000000000000 --remember turn', 'svc approvals deny apr_01J0000000000000000000000 --note "not on prod"'],
+  'approvals list': ['svc approvals list', 'svc approvals list --agent helper --status all --limit 20', "svc approvals list --json | jq -r '.approvals[].approval_id'"],
+  'approvals show': ['svc approvals show apr_01J0000000000000000000000', 'svc approvals show apr_01J0000000000000000000000 --agent helper --json'],
+  'approvals approve': [
+    'svc approvals approve apr_01J0000000000000000000000',
+    'svc approvals approve apr_01J0000000000000000000000 --remember turn --note "fine for this build"',
+    "svc approvals approve apr_01J0000000000000000000000 --remember always --match 'cmd=npm test*'",
+  ],
+  'approvals deny': ['svc approvals deny apr_01J0000000000000000000000', 'svc approvals deny apr_01J0000000000000000000000 --note "do not touch the network"'],
+  policy: ['svc policy show', 'svc policy set --agent helper --class untrusted_external.exec=deny'],
+  'policy show': ['svc policy show', 'svc policy show --agent helper --json | jq .effective.classes'],
+  'policy set': [
+    'svc policy set --agent helper --class untrusted_external.exec=deny --limit turns_per_hour=60 --timeout 10m',
+    'svc policy set --agent helper --file layer.json',
+    'svc policy set --agent helper --clear rules --clear classes',
+  ],
+
   tasks: ['svc tasks run main "make test" --wait', 'svc tasks list main', 'svc tasks output main task_01J0000000000000000000000 --block'],
   'tasks run': ["svc tasks run main 'make test 2>&1 | tail -5' --wait", 'svc tasks run main df -h . --wait', "svc tasks run main --wait -- sh -c 'echo hi; exit 3'"],
   'tasks delegate': ['svc tasks delegate main "fix the flaky test" --worktree --wait'],

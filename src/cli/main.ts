@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import {
   registerAgents,
+  registerApprovals,
   registerCredentials,
   registerEvents,
   registerMessages,
@@ -52,6 +53,7 @@ export function buildProgram(argv: string[]): Command {
   registerRuntime(program);
   registerModels(program);
   registerCredentials(program);
+  registerApprovals(program);
   registerTasks(program);
   registerTimers(program);
   registerWork(program);

@@ -1,5 +1,6 @@
 /** The commands over the control plane's API: agents and everything they own, the runtime, events and the tui. */
 export * from './agents.js';
+export * from './approvals.js';
 export * from './credentials.js';
 export * from './events.js';
 export * from './messages.js';
