@@ -35,11 +35,12 @@ import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as prune from './scenarios/prune.js';
 import * as sandbox from './scenarios/sandbox.js';
+import * as policy from './scenarios/policy.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -144,6 +145,10 @@ function options(args) {
       spawns: numberFrom('BENCH_SANDBOX_SPAWNS', 300),
       tasks: numberFrom('BENCH_SANDBOX_TASKS', 100),
     },
+    policy: {
+      calls: numberFrom('BENCH_POLICY_CALLS', 2000),
+      batches: numberFrom('BENCH_POLICY_BATCHES', 10),
+    },
   };
 }
 
@@ -162,7 +167,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy },
   };
 }
 

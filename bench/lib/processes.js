@@ -24,6 +24,8 @@ const STOP_TIMEOUT_MS = 10_000;
 
 /** Event retention off: a scenario that reads every event back, or seeds more than the default cap. */
 export const RETENTION_OFF = '[events]\nretain_days = 0\nretain_max_events = 0\n';
+/** Throughput runs flood one agent on purpose: the brake (docs/security.md#the-brake) would stop it. */
+export const BRAKE_OFF = '[policy.limits]\nturns_per_hour = 100000\nruntime_turns_in_a_row = 100000\n';
 
 /**
  * A fresh home with the bench config and `extraToml` after it; short path because Unix socket

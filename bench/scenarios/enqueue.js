@@ -25,7 +25,7 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, metrics, request, stopAgent } from '../lib/http.js';
-import { RETENTION_OFF, cpuSeconds, removeHome, startBareDurable, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
+import { BRAKE_OFF, RETENTION_OFF, cpuSeconds, removeHome, startBareDurable, startBareFastify, startDaemon, tempHome } from '../lib/processes.js';
 import { halfSpread, int, mean, ms, nowNs, ratio, summary } from '../lib/stats.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -226,7 +226,7 @@ async function load(target, duration, connections, request = { method: 'POST', p
 
 /** lib/enqueue-probe.js in a child process on a fresh home (retention off): CPU µs per enqueue without HTTP. */
 function runProbe(count, batch) {
-  const home = tempHome(RETENTION_OFF);
+  const home = tempHome(RETENTION_OFF + BRAKE_OFF);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [PROBE, home, String(count), String(batch)], { timeout: 300_000 }, (err, stdout, stderr) => {
       removeHome(home);

@@ -15,7 +15,7 @@
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { expectJson, request, sleep, stopAgent } from '../lib/http.js';
-import { RETENTION_OFF, removeHome, startDaemon, tempHome } from '../lib/processes.js';
+import { BRAKE_OFF, RETENTION_OFF, removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { int, ms, nowNs, summary } from '../lib/stats.js';
 
 const PATH = '/api/agents/main/enqueue';
@@ -23,7 +23,7 @@ const GOAL_RPS = 1000;
 
 export async function run(opts) {
   const { duration, connections, latencySamples } = opts.turns;
-  const svc = await startDaemon(tempHome(RETENTION_OFF));
+  const svc = await startDaemon(tempHome(RETENTION_OFF + BRAKE_OFF));
   const failures = [];
   let base;
   let drain;

@@ -45,7 +45,7 @@ const ClassDecisions = z.partialRecord(z.enum(TOOL_CLASSES), Decision);
 export const LIMIT_DEFAULTS = {
   // A runaway loop answers its own task results many times a second; a person rarely prompts an
   // agent more than a few times a minute, and long unattended runs come from timers and tasks.
-  turns_per_hour: 240,
+  turns_per_hour: 1200,
   runtime_turns_in_a_row: 100,
   rounds_per_turn: 16,
   tool_calls_per_turn: 64,
