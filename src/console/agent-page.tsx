@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { enc, get, post } from './api.js';
 import { EventList, useAgentEvents } from './agent-events.js';
 import { BriefsPanel, ConversationPanel, TasksPanel, TimersPanel, WorkPanel } from './agent-panels.js';
+import { APPROVAL_EVENTS, ApprovalsPanel, newest, PolicyAlerts, PolicyPanel } from './approvals-panel.js';
 import type { AgentStatus } from './types.js';
 import { ActionButton, ActionForm, ErrorNote, field, href, Status, useResource, useThrottled } from './ui.js';
 
@@ -13,6 +14,7 @@ const TABS = [
   ['tasks', 'Tasks'],
   ['timers', 'Timers'],
   ['work', 'Work items'],
+  ['policy', 'Policy'],
 ] as const;
 
 /** Panels reload at most this often while events stream in. */
@@ -29,6 +31,9 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
   const { events, live } = useAgentEvents(agentId, changed);
   const control = (action: 'start' | 'stop') => post(`/api/control/agents/${enc(agentId)}/control`, { action }).then(agent.reload);
   const a = agent.data;
+  // Paused by the brake: stopped, with a budget_exceeded newer than the last run control.
+  const brake = newest(events, ['budget_exceeded', 'control_applied']);
+  const braked = a?.status === 'stopped' && brake?.type === 'budget_exceeded' ? brake : null;
   return (
     <main>
       <p>
@@ -42,9 +47,10 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
         <p class="facts">
           queue <span class="queue">{a.pending_messages}</span> · tasks running {a.active_task_count} · model {a.model} · incarnation {a.incarnation}
           {a.scheduling_posture && <> · {a.scheduling_posture.reason}</>}{' '}
-          {a.status === 'stopped' ? <ActionButton label="Start" action={() => control('start')} /> : <ActionButton label="Stop" action={() => control('stop')} />}
+          {a.status !== 'stopped' ? <ActionButton label="Stop" action={() => control('stop')} /> : braked ? null : <ActionButton label="Start" action={() => control('start')} />}
         </p>
       )}
+      <PolicyAlerts waiting={a?.current_run?.status === 'waiting_approval'} brake={braked} resume={() => control('start')} />
       <ActionForm
         name="prompt"
         label="Send"
@@ -54,6 +60,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
           Prompt <textarea name="text" rows={2} required placeholder={`Tell ${agentId} what to do`} />
         </label>
       </ActionForm>
+      <ApprovalsPanel agentId={agentId} seq={newest(events, APPROVAL_EVENTS)?.event_seq ?? 0} />
       <nav class="tabs">
         {TABS.map(([id, name]) => (
           <a key={id} href={href('agents', agentId, id)} aria-current={tab === id ? 'page' : undefined}>
@@ -67,6 +74,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
       {tab === 'tasks' && <TasksPanel agentId={agentId} version={version} />}
       {tab === 'timers' && <TimersPanel agentId={agentId} version={version} />}
       {tab === 'work' && <WorkPanel agentId={agentId} version={version} />}
+      {tab === 'policy' && <PolicyPanel agentId={agentId} seq={newest(events, ['policy_changed'])?.event_seq ?? 0} />}
     </main>
   );
 }

@@ -36,6 +36,38 @@ export interface AgentStatus {
   pending_messages: number;
   active_task_count: number;
   scheduling_posture?: { posture: string; reason: string };
+  /** `waiting_approval` while a tool call waits for the operator. */
+  current_run: { turn_id: string; status: 'running' | 'waiting_approval'; trust: string } | null;
+}
+
+/** GET /api/agents/:id/approvals (docs/security.md#approvals). */
+export interface Approval {
+  approval_id: string;
+  turn_id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  classes: string[];
+  trust: string;
+  tainted_by: { message_id: string; kind: string; origin: Record<string, unknown>; trust: string } | null;
+  status: string;
+  requested_at: string;
+  expires_at: string;
+}
+
+export interface PolicyRule {
+  tool: string;
+  arguments?: Record<string, string>;
+  trust?: string[];
+  decision: string;
+  source: 'config' | 'template' | 'agent';
+}
+
+type Layer = { classes?: Record<string, Record<string, string>> } | null;
+
+/** GET /api/agents/:id/policy */
+export interface PolicyView {
+  effective: { classes: Record<string, Record<string, string>>; rules: PolicyRule[]; limits: Record<string, number>; approval_timeout_s: number };
+  layers: { config: Layer; template: { name: string; layer: Layer } | null; agent: Layer };
 }
 
 

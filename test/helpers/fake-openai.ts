@@ -66,6 +66,11 @@ function finishOf(reply: AnswerReply): string {
   return reply.finish ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
 }
 
+/** A config.toml whose default model is `fake/m`, served by the fake at `url`. */
+export function fakeOpenAIConfig(url: string): string {
+  return `[model]\ndefault = "fake/m"\n\n[providers.fake]\nkind = "openai"\nbase_url = "${url}"\napi_key_env = ""\nmodels = ["m"]\n`;
+}
+
 export function startFakeOpenAI(): Promise<FakeModelServer> {
   return new FakeModelServer(openaiWire).listen();
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/cli.js';
-import { startFakeOpenAI, type FakeModelServer } from '../helpers/fake-openai.js';
+import { fakeOpenAIConfig, startFakeOpenAI, type FakeModelServer } from '../helpers/fake-openai.js';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,7 +19,7 @@ let d: RunningDaemon;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  d = await pool.start({ configToml: `[model]\ndefault = "fake/m"\n\n[providers.fake]\nkind = "openai"\nbase_url = "${fake.url}"\napi_key_env = ""\nmodels = ["m"]\n` });
+  d = await pool.start({ configToml: fakeOpenAIConfig(fake.url) });
 }, 60_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { fakeOpenAIConfig, startFakeOpenAI, type FakeModelServer } from '../helpers/fake-openai.js';
 import { freePort } from '../helpers/ports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -221,6 +222,65 @@ describe('the console in local mode', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
+});
+
+describe('tool approvals and the brake in the console', () => {
+  let d: RunningDaemon;
+  let fake: FakeModelServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    d = await pool.start({ configToml: fakeOpenAIConfig(fake.url) });
+  }, 60_000);
+  afterAll(() => fake?.close());
+
+  it('shows a tool call waiting for approval as it arrives, approves it with a click, and the turn completes', async () => {
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/main`);
+    await page.waitForSelector('text=live');
+    await page.waitForSelector('text=No tool call waits for approval.');
+    // A channel message (untrusted_external): the model's run_command asks the operator.
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: ['{"cmd":"echo from-the-console"}'] }] }, { text: ['ran it'] });
+    const sent = await request({ base: d.base }, 'POST', '/api/agents/main/enqueue', { body: { origin: { kind: 'channel', source: 'console-test' }, text: 'run echo' } });
+    expect(sent.status, sent.text).toBe(202);
+    const card = 'article.approval:has-text("run_command")';
+    await page.waitForSelector(card, { timeout: 30_000 });
+    await page.waitForSelector('.alert-waiting:has-text("Waiting for approval")', { timeout: 15_000 });
+    const text = await page.locator(card).innerText();
+    expect(text).toContain('untrusted_external');
+    expect(text).toContain('channel_event from channel/console-test');
+    expect(await page.locator(`${card} pre.arguments`).innerText()).toBe('{\n  "cmd": "echo from-the-console"\n}');
+    await screenshot(page, 'agent-approval');
+    await page.click(`${card} button:has-text("Approve for this turn")`);
+    await page.waitForSelector(card, { state: 'detached', timeout: 15_000 });
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("ran it")', { timeout: 30_000 });
+    await page.waitForSelector('.alert-waiting', { state: 'detached', timeout: 15_000 });
+    const [approval] = (await request({ base: d.base }, 'GET', '/api/agents/main/approvals')).json.approvals;
+    expect(approval).toMatchObject({ tool: 'run_command', status: 'approved', decision: { decision: 'approve', remember: 'turn', by: 'operator' } });
+    // The policy tab shows the effective table.
+    await page.click('nav.tabs a:has-text("Policy")');
+    await page.waitForSelector('section.policy tr[data-key="untrusted_external"]:has-text("ask")');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('says when the brake paused the agent, and Resume starts it again', async () => {
+    const A = 'braked';
+    expect((await request({ base: d.base }, 'POST', `/api/control/agents/${A}/create`, { body: {} })).status).toBe(201);
+    expect((await request({ base: d.base }, 'PATCH', `/api/control/agents/${A}/policy`, { body: { limits: { turns_per_hour: 1 } } })).status).toBe(200);
+    fake.enqueue({ text: ['first'] }, { text: ['second'] });
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/${A}`);
+    await page.waitForSelector('text=live');
+    for (const text of ['one', 'two']) await request({ base: d.base }, 'POST', `/api/control/agents/${A}/prompt`, { body: { text } });
+    await page.waitForSelector('.alert-brake:has-text("turns_per_hour")', { timeout: 30_000 });
+    expect(await page.locator('.alert-brake').innerText()).toContain('(1 of 1)');
+    await screenshot(page, 'agent-brake');
+    await page.click('.alert-brake button:has-text("Resume")');
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("second")', { timeout: 30_000 });
+    await page.waitForSelector('.alert-brake', { state: 'detached', timeout: 15_000 });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
 
 describe('the console in bearer mode', () => {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { TOOL_CLASSES, TRUST_LEVELS } from '../../core/index.js';
+import type { components } from '../../generated/control-plane.js';
 import { ApiError, clientOptions, controlApi, ok, resolveTarget, type ClientFlags, type ControlBody, type Target } from '../client.js';
 import { durationArg } from '../duration.js';
 import { action, oneLine, print, record, table, type Row } from '../output.js';
@@ -20,18 +21,7 @@ const LAYER_KEYS = ['classes', 'rules', 'limits', 'approval_timeout_s'] as const
 const LIMIT_NAMES = ['turns_per_hour', 'runtime_turns_in_a_row', 'rounds_per_turn', 'tool_calls_per_turn'] as const;
 const DECISIONS = ['allow', 'ask', 'deny'] as const;
 
-interface Approval {
-  approval_id: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  classes: string[];
-  trust: string;
-  tainted_by: { message_id: string; kind: string; origin: Record<string, unknown>; trust: string } | null;
-  status: string;
-  decision: { decision: string; remember: string; note: string | null; by: string } | null;
-  requested_at: string;
-  expires_at: string;
-}
+type Approval = components['schemas']['ApprovalRecord'];
 
 /** `--agent`, else the daemon's default agent. */
 async function agentOf(target: Target, flags: AgentFlags): Promise<string> {
