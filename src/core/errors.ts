@@ -260,6 +260,8 @@ export const errors = {
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   approvalNotFound: notFound('approval_not_found', 'approval'),
+  taskPeerRejected: (taskId: string) =>
+    new AppError(403, 'task_peer_rejected', `the connection comes from a process of command task ${JSON.stringify(taskId)}: what a task runs is not the operator, so it needs the control token like any other client`, { task_id: taskId }),
   approvalDecided: (approvalId: string, status: string) =>
     new AppError(409, 'approval_already_decided', `approval ${JSON.stringify(approvalId)} is already ${status}`, { approval_id: approvalId, status }),
   toolDenied: (tool: string, why: string, extra: ErrorExtra) => new AppError(403, 'tool_denied', `${tool} was not run: ${why}`, extra),

@@ -104,13 +104,18 @@ export interface ConnectionEnds {
 
 /** The uid owning the client end of a connection, from the rows of its namespace, or null. */
 export function findPeerUid(rows: ProcNetRow[], conn: ConnectionEnds): number | null {
+  return findPeerRow(rows, conn)?.uid ?? null;
+}
+
+/** The row of the client end of a connection (a live one), or null. */
+function findPeerRow(rows: ProcNetRow[], conn: ConnectionEnds): ProcNetRow | null {
   const la = normaliseAddress(conn.localAddress);
   const ra = normaliseAddress(conn.remoteAddress);
   for (const r of rows) {
     if (r.localPort !== conn.remotePort || r.remotePort !== conn.localPort) continue;
     if (r.localAddress !== ra || r.remoteAddress !== la) continue;
     if ((r.state !== ESTABLISHED && r.state !== CLOSE_WAIT) || r.inode === 0) return null;
-    return r.uid;
+    return r;
   }
   return null;
 }
@@ -170,9 +175,15 @@ export function rowsForPorts(text: string, wanted: ReadonlySet<string>): ProcNet
   return rows;
 }
 
+/** Who holds the client end: its uid, and the socket's inode (which process holds it: /proc/<pid>/fd). */
+export interface Peer {
+  uid: number;
+  inode: number;
+}
+
 interface Waiting {
   conn: ConnectionEnds;
-  resolve: (uid: number | null) => void;
+  resolve: (peer: Peer | null) => void;
 }
 
 /**
@@ -207,16 +218,16 @@ async function answer(batch: Waiting[]): Promise<void> {
     }
     const rows = rowsForPorts(text, new Set(left.map((w) => hexPort(w.conn.remotePort) + hexPort(w.conn.localPort))));
     left = left.filter((w) => {
-      const uid = findPeerUid(rows, w.conn);
-      if (uid === null) return true;
-      w.resolve(uid);
+      const row = findPeerRow(rows, w.conn);
+      if (row === null) return true;
+      w.resolve({ uid: row.uid, inode: row.inode });
       return false;
     });
   }
   for (const w of left) w.resolve(null);
 }
 
-function lookupPeerUid(socket: Socket): Promise<number | null> {
+function lookupPeer(socket: Socket): Promise<Peer | null> {
   const { localAddress, localPort, remoteAddress, remotePort } = socket;
   if (!localAddress || !localPort || !remoteAddress || !remotePort) return Promise.resolve(null);
   return new Promise((resolve) => {
@@ -225,22 +236,33 @@ function lookupPeerUid(socket: Socket): Promise<number | null> {
   });
 }
 
-const cache = new WeakMap<Socket, Promise<number | null>>();
-const known = new WeakMap<Socket, number | null>();
+const cache = new WeakMap<Socket, Promise<Peer | null>>();
+const known = new WeakMap<Socket, Peer | null>();
 
-/** The uid of the process that owns the other end of this TCP connection, or null when unknown. */
-export function peerUid(socket: Socket): Promise<number | null> {
+/** Who owns the other end of this TCP connection, or null when unknown; looked up once per connection. */
+export function peerOf(socket: Socket): Promise<Peer | null> {
   let found = cache.get(socket);
   if (!found) {
-    found = lookupPeerUid(socket);
+    found = lookupPeer(socket);
     cache.set(socket, found);
-    void found.then((uid) => known.set(socket, uid), () => undefined);
+    void found.then((peer) => known.set(socket, peer), () => undefined);
   }
   return found;
 }
 
+/** The uid of the process that owns the other end of this TCP connection, or null when unknown. */
+export function peerUid(socket: Socket): Promise<number | null> {
+  return peerOf(socket).then((peer) => peer?.uid ?? null);
+}
+
 /** The answer of `peerUid` once it has settled for this connection (undefined before). */
 export function knownPeerUid(socket: Socket): number | null | undefined {
+  const peer = known.get(socket);
+  return peer === undefined ? undefined : (peer?.uid ?? null);
+}
+
+/** The peer once its look-up has settled for this connection (undefined before). */
+export function knownPeer(socket: Socket): Peer | null | undefined {
   return known.get(socket);
 }
 

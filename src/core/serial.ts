@@ -23,3 +23,16 @@ export class KeyedSerial {
     await Promise.all([...this.chains.values()]);
   }
 }
+
+/** Whether `p` settles within `ms` (it goes on either way; only the wait is bounded). */
+export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

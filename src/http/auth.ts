@@ -8,7 +8,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { listOrigins } from '../auth/index.js';
-import { errors, hostAllowed, isLoopbackAddress, originAllowed, knownPeerUid, ownUid, peerUid } from '../core/index.js';
+import type { Socket } from 'node:net';
+import { errors, hostAllowed, isLoopbackAddress, originAllowed, knownPeer, knownPeerUid, ownUid, peerOf, peerUid, type Peer } from '../core/index.js';
 import { sseConnectionOf } from '../events/index.js';
 import type { CurrentSession, SessionAuthenticator } from './session-cookie.js';
 
@@ -27,6 +28,12 @@ export interface AuthPolicy {
    * stands in for the token, from the uid it is bound to when it is bound.
    */
   sessions?: SessionAuthenticator;
+  /**
+   * The command task whose process holds a connection's client socket (its inode), or null. A
+   * connection of the daemon's own uid is served without a credential only when no task holds it:
+   * what a task runs (a command a model chose) is not the operator.
+   */
+  taskOfSocket?: (inode: number) => string | null | Promise<string | null>;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -135,19 +142,42 @@ function endWithSession(request: FastifyRequest, reply: FastifyReply, current: C
   return undefined;
 }
 
+/**
+ * Which task holds each connection's client end, looked up once per connection: synchronously
+ * null while no command task runs (the common case: no promise), else from /proc.
+ */
+const taskHolders = new WeakMap<Socket, string | null | Promise<string | null>>();
+
+function refuseTasks(socket: Socket, inode: number, taskOfSocket: NonNullable<AuthPolicy['taskOfSocket']>): Promise<void> | undefined {
+  let holder = taskHolders.get(socket);
+  if (holder === undefined) {
+    holder = taskOfSocket(inode);
+    taskHolders.set(socket, holder);
+    if (holder instanceof Promise) void holder.then((h) => taskHolders.set(socket, h), () => taskHolders.delete(socket));
+  }
+  if (holder instanceof Promise) return holder.then((taskId) => refuseHolder(taskId));
+  return refuseHolder(holder);
+}
+
+function refuseHolder(taskId: string | null): undefined {
+  if (taskId !== null) throw errors.taskPeerRejected(taskId);
+  return undefined;
+}
+
 /** Steps 4 and 5: a request without a usable credential. */
 function uncredentialed(request: FastifyRequest, policy: AuthPolicy, auth: string, remote: string): Promise<void> | undefined {
   if (policy.token) {
     const needed = auth === 'control' || policy.readAccess === 'token' || !isLoopbackAddress(remote);
     if (needed) throw errors.unauthorized();
   }
-  const uid = knownPeerUid(request.socket);
-  if (uid !== undefined) return checkPeer(request, policy, uid);
-  return peerUid(request.socket).then((found) => checkPeer(request, policy, found));
+  const peer = knownPeer(request.socket);
+  if (peer !== undefined) return checkPeer(request, policy, peer);
+  return peerOf(request.socket).then((found) => checkPeer(request, policy, found));
 }
 
-function checkPeer(request: FastifyRequest, policy: AuthPolicy, uid: number | null): undefined {
-  if (uid !== null && uid === ownUid) return;
+function checkPeer(request: FastifyRequest, policy: AuthPolicy, peer: Peer | null): Promise<void> | undefined {
+  const uid = peer?.uid ?? null;
+  if (peer && uid === ownUid) return policy.taskOfSocket ? refuseTasks(request.socket, peer.inode, policy.taskOfSocket) : undefined;
   if (uid !== null) throw errors.peerUserRejected(`the connection belongs to uid ${uid}`);
   if (policy.trustLoopbackPeers && isLoopbackAddress(request.socket.remoteAddress)) return;
   throw errors.peerUserRejected('the connecting user cannot be determined (set auth.trust_loopback_peers = true to trust every loopback client)');

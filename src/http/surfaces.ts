@@ -161,6 +161,7 @@ export function controlPolicy(s: Services): AuthPolicy {
     allowedHosts: auth.allowed_hosts,
     allowedOrigins: auth.allowed_origins,
     trustLoopbackPeers: auth.trust_loopback_peers,
+    taskOfSocket: (inode) => s.tasks.socketHolder(inode),
     ...(s.browserAuth ? { oidcOrigin: s.browserAuth.oidc.ownOrigin } : {}),
     ...sessionsOf(s),
   };

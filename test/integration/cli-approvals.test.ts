@@ -144,7 +144,7 @@ describe('svc policy', () => {
     expect(r.stdout).toMatch(/^TRUST\s+READ\s+WRITE\s+EXEC\s+NETWORK\s+AGENTS$/m);
     expect(r.stdout).toMatch(/^trusted_operator\s+allow\s+allow\s+allow\s+allow\s+allow$/m);
     expect(r.stdout).toMatch(/^untrusted_external\s+allow\s+ask\s+ask\s+ask\s+ask$/m);
-    expect(r.stdout).toMatch(/^turns_per_hour\s+240$/m);
+    expect(r.stdout).toMatch(/^turns_per_hour\s+1200$/m);
     expect(r.stdout).toMatch(/^approval_timeout_s\s+3600$/m);
     const json = await svcJson(['policy', 'show', '--agent', A]);
     expect(json).toMatchObject({ ok: true, agent_id: A, layers: { agent: null }, effective: { approval_timeout_s: 3600 } });

@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { errors, type FailureArtifact } from '../../core/index.js';
+import { errors, settlesWithin, type FailureArtifact } from '../../core/index.js';
 import type { Span, SpanStatus } from '../../telemetry/index.js';
 import type { RuntimeDeps } from '../deps.js';
 import type { TaskLedger } from './task-ledger.js';
@@ -125,6 +125,11 @@ export class CommandTasks {
   /** Number of task processes alive right now (all agents). */
   get runningCount(): number {
     return this.live.size;
+  }
+
+  /** The command task whose process holds socket `inode`, or null (no process of a live task does). */
+  socketHolder(inode: number): Promise<string | null> | null {
+    return this.live.size === 0 ? null : this.reaper.socketHolder(inode, [...this.live.values()].map((l) => l.target));
   }
 
   get isStopping(): boolean {
@@ -339,11 +344,11 @@ export class CommandTasks {
     }
     void this.reaper.signal(lives.map((l) => l.target), 'SIGTERM');
     const all = Promise.all(lives.map((l) => l.exited));
-    if (await within(all, KILL_GRACE_MS)) return;
+    if (await settlesWithin(all, KILL_GRACE_MS)) return;
     const stuck = lives.filter((l) => this.live.has(l.taskId));
     for (const l of stuck) signalGroup(l.pgid, 'SIGKILL');
     void this.reaper.signal(stuck.map((l) => l.target), 'SIGKILL');
-    if (await within(all, KILL_GRACE_MS)) return;
+    if (await settlesWithin(all, KILL_GRACE_MS)) return;
     // Still not reaped (uninterruptible sleep): record the end anyway; the exit, if it ever comes, is ignored.
     this.deps.store.tx(() => {
       for (const l of lives) {
@@ -473,19 +478,6 @@ function isDirectory(p: string): boolean {
     return fs.statSync(p).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/** Whether `p` settles within `ms`. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -109,6 +109,14 @@ export class TaskService implements ResourceService {
     return this.commands.runningCount;
   }
 
+  /**
+   * The command task whose process holds the client end of a connection (its socket inode), or
+   * null: such a connection is not the operator's, even from the daemon's own uid (http/auth.ts).
+   */
+  socketHolder(inode: number): Promise<string | null> | null {
+    return this.commands.socketHolder(inode);
+  }
+
   /** Whether command tasks run in the command sandbox, and why not (docs/security.md#command-sandbox). */
   sandboxStatus(): SandboxStatus {
     return this.commands.sandbox.status();

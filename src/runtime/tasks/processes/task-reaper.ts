@@ -132,6 +132,28 @@ export class TaskReaper {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /**
+   * The task whose process holds the socket `inode` (the client end of a connection to the
+   * daemon), or null: one walk of /proc for the tasks' processes (and anything else carrying this
+   * owner's marker), then their open files. A holder whose task id cannot be read is `unknown`.
+   */
+  async socketHolder(inode: number, targets: readonly TaskTarget[]): Promise<string | null> {
+    const link = `socket:[${inode}]`;
+    for (const pid of (await this.find({ targets, everyMarked: true })).keys()) {
+      let fds: string[];
+      try {
+        fds = await fs.promises.readdir(`/proc/${pid}/fd`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      for (const fd of fds) {
+        const target = await fs.promises.readlink(`/proc/${pid}/fd/${fd}`).catch(() => null);
+        if (target === link) return this.marks.get(pid)?.taskId ?? (await readEnviron(pid))?.get(TASK_ID_VAR) ?? 'unknown';
+      }
+    }
+    return null;
+  }
+
   /** The live processes (pid -> start time) a selection names, from one walk of /proc. */
   async find(sel: Selection): Promise<Map<number, string>> {
     const found = new Map<number, string>();
