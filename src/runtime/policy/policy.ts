@@ -33,6 +33,8 @@ const LAYER_KEYS = ['classes', 'rules', 'limits', 'approval_timeout_s'] as const
 export class PolicyService implements ResourceService {
   private readonly stmt;
   private readonly agentLayers: TxCache<PolicyLayer | null>;
+  /** The last effective policy per agent, with the three layers it was built from (compared by identity). */
+  private readonly built = new Map<string, { base: object; template: PolicyLayer | null; agent: PolicyLayer | null; effective: EffectivePolicy }>();
 
   constructor(private readonly deps: PolicyDeps) {
     const db = deps.store.db;
@@ -54,8 +56,18 @@ export class PolicyService implements ResourceService {
     return { config: base, template, agent: this.agentLayer(agentId) };
   }
 
+  /** The merged policy; rebuilt only when a layer changed (every tool call asks for it). */
   effective(agentId: string): EffectivePolicy {
     const { config, template, agent } = this.layers(agentId);
+    const base = this.deps.config.values.policy;
+    const last = this.built.get(agentId);
+    if (last && last.base === base && last.template === (template?.layer ?? null) && last.agent === agent) return last.effective;
+    const effective = this.merge(config, template, agent);
+    this.built.set(agentId, { base, template: template?.layer ?? null, agent, effective });
+    return effective;
+  }
+
+  private merge(config: PolicyLayer, template: PolicyLayers['template'], agent: PolicyLayer | null): EffectivePolicy {
     const ordered: Array<[PolicySource, PolicyLayer]> = [['config', config]];
     if (template) ordered.push(['template', template.layer]);
     if (agent) ordered.push(['agent', agent]);
@@ -80,10 +92,10 @@ export class PolicyService implements ResourceService {
     const index = policy.rules.findIndex((r) => r.tool === call.tool && (!r.trust || r.trust.includes(trust)) && matchesArguments(r.arguments, call.arguments));
     if (index >= 0) {
       const rule = policy.rules[index]!;
-      return { decision: rule.decision, classes, trust, source: { kind: 'rule', layer: rule.source, index } };
+      return { decision: rule.decision, classes, trust, timeoutS: policy.approval_timeout_s, source: { kind: 'rule', layer: rule.source, index } };
     }
     const decision = classes.reduce<PolicyDecision>((d, c) => stricterDecision(d, policy.classes[trust][c]), 'allow');
-    return { decision, classes, trust, source: { kind: 'classes' } };
+    return { decision, classes, trust, timeoutS: policy.approval_timeout_s, source: { kind: 'classes' } };
   }
 
   /**
@@ -121,6 +133,7 @@ export class PolicyService implements ResourceService {
     this.deps.store.tx(() => {
       this.stmt.remove.run(agentId);
       this.agentLayers.delete(agentId);
+      this.built.delete(agentId);
     });
   }
 

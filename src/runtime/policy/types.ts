@@ -31,6 +31,8 @@ export interface PolicyVerdict {
   decision: PolicyDecision;
   classes: ToolClass[];
   trust: TrustLevel;
+  /** How long an `ask` waits for the operator (the effective approval_timeout_s). */
+  timeoutS: number;
   /** What decided: a rule (its layer and index among the effective rules) or the class table. */
   source: { kind: 'rule'; layer: PolicySource; index: number } | { kind: 'classes' };
 }

@@ -27,7 +27,7 @@ import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall }
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { TaintSource } from '../approvals/index.js';
 import type { PolicyVerdict } from '../policy/index.js';
-import type { Tool, ToolOutcome } from '../tools/index.js';
+import { refused, type Tool, type ToolOutcome } from '../tools/index.js';
 import type { Store } from '../../store/index.js';
 import { limitsOf } from './brake.js';
 import { renderMessage, systemPrompt } from './render.js';
@@ -284,7 +284,6 @@ export class TurnRunner {
       const verdict = policy.decide(turn.agentId, { tool: call.name, classes, arguments: call.arguments }, turn.trust);
       if (verdict.decision === 'allow' || (verdict.decision === 'ask' && p.approvedTools.includes(call.name))) return this.callTool(turn, tool, call, verdict.classes);
       if (verdict.decision === 'deny') return refusal(call.name, `the policy denies ${verdict.classes.join('+')} calls at trust ${turn.trust}`, verdict);
-      const timeoutS = policy.effective(turn.agentId).approval_timeout_s;
       await this.write(turn, () => {
         const seq = ++turn.activitySeq;
         const request = approvals.request({
@@ -294,7 +293,7 @@ export class TurnRunner {
           classes: verdict.classes,
           trust: turn.trust,
           taintedBy: turn.taintedBy,
-          timeoutS,
+          timeoutS: verdict.timeoutS,
           resume: resumeOf(turn),
         });
         this.deps.records.setStatus(turn.turnId, 'waiting_approval');
@@ -437,9 +436,7 @@ function brakeOf(round: number, toolCalls: number, limits: PolicyLimits): BrakeT
 
 /** A call the policy or the operator refused: a tool error the model reads and can react to. */
 function refusal(tool: string, why: string, extra: Record<string, unknown> | PolicyVerdict): ToolOutcome {
-  const err = errors.toolDenied(tool, why, { ...extra });
-  const data = { ok: false, code: err.code, error: err.message, ...err.extra };
-  return { ok: false, content: JSON.stringify(data), data };
+  return refused(errors.toolDenied(tool, why, { ...extra }));
 }
 
 function resumeOf(turn: ActiveTurn): TurnResume {

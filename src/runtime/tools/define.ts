@@ -48,7 +48,8 @@ function succeeded(data: unknown): ToolOutcome {
   return { ok: true, content: JSON.stringify(data), data };
 }
 
-function refused(err: AppError): ToolOutcome {
+/** A refused call as the model reads it: the HTTP error envelope of `err`. */
+export function refused(err: AppError): ToolOutcome {
   const data = { ok: false, code: err.code, error: err.message, ...err.extra };
   return { ok: false, content: JSON.stringify(data), data };
 }

@@ -12,6 +12,7 @@ import { timerTools } from './timers.js';
 import type { Tool, ToolDeps, ToolFactory } from './types.js';
 import { workItemTools } from './work-items.js';
 
+export { refused } from './define.js';
 export type { Tool, ToolContext, ToolDeps, ToolOutcome } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
