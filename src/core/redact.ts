@@ -18,7 +18,9 @@ export const REDACTED = '[redacted]';
 
 export function redactSecrets<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return redactText(value) as T;
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Deeper than anything a tool's arguments need: not walked, so not shown either.
+  if (depth > 32) return REDACTED as T;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1)) as T;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== '' ? REDACTED : redactSecrets(v, depth + 1);
