@@ -87,8 +87,11 @@ describe('a prompt injection on public ingress', () => {
     expect(state.agent.scheduling_posture ?? state.agent.closure).toBeTruthy();
     expect(state.waiting_intents[0]).toMatchObject({ kind: 'approval', approval_id: approval.approval_id });
     const list = (await request(d, 'GET', '/api/agents/list')).json.find((a: { agent_id: string }) => a.agent_id === 'main');
-    expect(list.scheduling_posture.posture).toBe('waiting_for_operator');
-    expect(list.waiting_reason).toBe('awaiting_operator_input');
+    // What Holon's GUI derives its badge from (web-gui/app/src/runtime/agent-status.ts): not
+    // running (status, current run id), posture waiting_for_operator -> "needs input".
+    expect(list).toMatchObject({ status: 'idle', current_run_id: null, waiting_reason: 'awaiting_operator_input' });
+    expect(list.scheduling_posture).toMatchObject({ posture: 'waiting_for_operator', run_id: approval.turn_id });
+    expect(state.session.current_run_id).toBeNull();
 
     const denied = await decide(d, approval.approval_id, { decision: 'deny', note: 'not from a chat message' });
     expect(denied.status, denied.text).toBe(200);

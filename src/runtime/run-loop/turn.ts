@@ -297,6 +297,8 @@ export class TurnRunner {
           resume: resumeOf(turn),
         });
         this.deps.records.setStatus(turn.turnId, 'waiting_approval');
+        // Nothing runs while the operator decides: the agent is idle until the turn goes on.
+        if (this.deps.agents.statusOf(turn.agentId) === 'running') this.deps.agents.setStatus(turn.agentId, 'idle');
         this.deps.records.addActivity(turn.turnId, seq, 'approval_requested', { approval_id: request.approval_id, tool_call_id: call.id, tool: call.name }, isoAt(this.deps.clock.now()));
         p.approvalId = request.approval_id;
         this.deps.store.onRollback(() => (p.approvalId = null));
@@ -307,6 +309,7 @@ export class TurnRunner {
     await this.write(turn, () => {
       approvals.consumed(approvalId);
       this.deps.records.setStatus(turn.turnId, 'running');
+      if (this.deps.agents.statusOf(turn.agentId) === 'idle') this.deps.agents.setStatus(turn.agentId, 'running');
     });
     p.approvalId = null;
     if (!outcome.approved) {

@@ -17,7 +17,7 @@ export interface ViewDeps {
   queue: MessageQueue;
   events: EventLog;
   /** The run loop's current turn of an agent (null when none runs). */
-  runLoop: { scheduler: { currentRun(agentId: string): { turn_id: string } | null } };
+  runLoop: { scheduler: { currentRun(agentId: string): { turn_id: string; status: string } | null } };
 }
 
 /** The resource services that contribute sections to the state page. */
@@ -40,16 +40,19 @@ function liveFacts(d: StateDeps, a: AgentRecord) {
   const workItems = d.workItems.stateFor(a.agent_id);
   const workspaces = d.workspaces.stateSection(a.agent_id);
   const run = d.runLoop.scheduler.currentRun(a.agent_id);
+  // A turn paused on an approval is not running: no current run id (the real system's clients
+  // show such an agent as waiting for the operator); session.current_run still names it.
+  const runId = run && run.status !== 'waiting_approval' ? run.turn_id : null;
   const approvals = d.approvals.stateFor(a.agent_id);
   const facts: PostureFacts = {
     status: a.status,
-    currentTurnId: run?.turn_id ?? null,
+    currentTurnId: runId,
     pending: d.queue.pending(a.agent_id),
     workItems,
     currentWorkItemId: d.workItems.currentFocus(a.agent_id),
     intents: [...approvals.map((x) => ({ kind: 'approval' as const, approval_id: x.approval_id, turn_id: x.turn_id, tool: x.tool, expires_at: x.expires_at })), ...waitingIntents(tasks, timers, workItems)],
   };
-  return { tasks, timers, workItems, workspaces, run, approvals, facts };
+  return { tasks, timers, workItems, workspaces, run, runId, approvals, facts };
 }
 
 /**
@@ -58,7 +61,7 @@ function liveFacts(d: StateDeps, a: AgentRecord) {
  * lifecycle, pending, current run, waiting reason, model state, active workspace).
  */
 export function agentListEntry(d: StateDeps, a: AgentRecord) {
-  const { workspaces, run, facts } = liveFacts(d, a);
+  const { workspaces, runId, facts } = liveFacts(d, a);
   return {
     agent_id: a.agent_id,
     display_name: a.display_name,
@@ -70,7 +73,7 @@ export function agentListEntry(d: StateDeps, a: AgentRecord) {
     scheduling_posture: schedulingPosture(facts),
     lifecycle: lifecycleHint(a),
     pending: facts.pending,
-    current_run_id: run?.turn_id ?? null,
+    current_run_id: runId,
     waiting_reason: closure(facts).waiting_reason,
     model: agentModelState(d, a),
     active_workspace_entry: activeWorkspaceEntry(workspaces.registry),
@@ -91,7 +94,7 @@ function lifecycleHint(a: AgentRecord) {
  * model state object.
  */
 export function agentSummary(d: StateDeps, a: AgentRecord, live = liveFacts(d, a)) {
-  const { tasks, workspaces, run, facts } = live;
+  const { tasks, workspaces, runId, facts } = live;
   const lastBrief = d.briefs.list(a.agent_id, { limit: 1 })[0];
   return {
     ...agentSummaryCore(d, a),
@@ -100,8 +103,8 @@ export function agentSummary(d: StateDeps, a: AgentRecord, live = liveFacts(d, a
       id: a.agent_id,
       status: a.status,
       pending: facts.pending,
-      current_run_id: run?.turn_id ?? null,
-      current_turn_id: run?.turn_id ?? null,
+      current_run_id: runId,
+      current_turn_id: runId,
       current_work_item_id: facts.currentWorkItemId,
       last_brief_at: lastBrief?.created_at ?? null,
       attached_workspaces: workspaces.registry.filter((e) => e.workspace_id !== 'agent_home').map((e) => e.workspace_id),
@@ -207,14 +210,14 @@ export function agentTree(d: ViewDeps & { tasks: { supervisionOf(childId: string
  */
 export function agentState(d: StateDeps, a: AgentRecord) {
   const live = liveFacts(d, a);
-  const { tasks, timers, workItems, workspaces, run, approvals, facts } = live;
+  const { tasks, timers, workItems, workspaces, run, runId, approvals, facts } = live;
   return {
     // The summary, with `model` as the model state object (the real system's state page; the
     // effective model id is its `effective_model`). GET /status keeps `model` as the id.
     agent: { ...agentSummary(d, a, live), model: agentModelState(d, a) },
     session: {
       current_run: run,
-      current_run_id: run?.turn_id ?? null,
+      current_run_id: runId,
       pending_count: facts.pending,
       pending_by_priority: d.queue.pendingByPriority(a.agent_id),
       last_event_seq: d.events.head(a.agent_id),
