@@ -1,0 +1,105 @@
+/**
+ * The tool policy inside turns, on an injected clock and a scripted provider: an approval request
+ * nobody decides is denied when it expires (the model reads the tool error, nothing ran); the
+ * brake's per-turn limits (rounds, tool calls) end the turn and stop the agent with a brief and
+ * `budget_exceeded`; an interjected message of lower trust lowers the turn's trust for the calls
+ * after it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveProvenance, type OriginKind } from '../../src/core/provenance.js';
+import type { ToolCall } from '../../src/runtime/providers/types.js';
+import { startServices } from '../../src/services.js';
+import { scriptedAgent, until, type ScriptProvider } from '../helpers/run-loop.js';
+import { testServices, type TestServices } from '../helpers/services.js';
+
+let t: TestServices;
+let provider: ScriptProvider;
+
+beforeEach(() => {
+  t = testServices({ start: false, runLoop: true });
+  provider = scriptedAgent(t.s);
+  startServices(t.s);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const events = (type: string) => t.s.events.page('main', { limit: 1000, order: 'asc', max_level: 'debug' }).events.filter((e) => e.type === type);
+
+function enqueue(origin: OriginKind, text: string, priority: 'normal' | 'interject' = 'normal'): string {
+  const provenance =
+    origin === 'channel'
+      ? deriveProvenance('public_enqueue', { kind: 'channel', source: 'test' }, { kind: 'channel_event', priority: 'normal' })
+      : origin === 'operator'
+        ? deriveProvenance('control_prompt', { kind: 'operator', actor_id: 'test' }, { priority: 'interject' })
+        : deriveProvenance('runtime', { kind: 'system', subsystem: 'test' }, { priority });
+  return t.s.store.tx(() => t.s.ingress.enqueueNow('main', provenance, { type: 'text', text })).message_id;
+}
+
+const calls = (...cs: Array<[string, Record<string, unknown>]>) => ({
+  text: '',
+  toolCalls: cs.map(([name, args], i): ToolCall => ({ id: `call_${provider.requests.length}_${i}`, name, arguments: args })),
+  stopReason: 'tool_calls',
+});
+const statusOf = (id: string) => t.s.queue.get(id)!.status;
+const lastToolMessage = () => provider.requests.at(-1)!.messages.filter((m) => m.role === 'tool').at(-1) as { content: string };
+
+describe('approvals in a turn', () => {
+  it('a request nobody decides expires at approval_timeout_s and reaches the model as a tool error; nothing ran', async () => {
+    provider.steps.push(() => calls(['run_command', { cmd: 'id' }]));
+    const id = enqueue('channel', 'run id');
+    await until(() => t.s.approvals.pendingCount('main') === 1, 'approval requested');
+    expect(await t.s.approvals.expireDue()).toBe(0);
+    t.clock.advance(3600 * 1000);
+    expect(await t.s.approvals.expireDue()).toBe(1);
+    await until(() => statusOf(id) === 'completed', 'turn completed');
+    expect(JSON.parse(lastToolMessage().content)).toMatchObject({ ok: false, code: 'tool_denied', status: 'expired' });
+    expect(events('tool_approval_decided')[0]!.payload).toMatchObject({ status: 'expired', by: 'timeout' });
+    expect(t.s.tasks.list('main')).toEqual([]);
+  });
+
+  it('an interjected message of lower trust lowers the turn trust: the calls after it ask', async () => {
+    // A runtime message carrying a stranger's taint (what a task started by an untrusted turn
+    // sends back), interjected while the operator's turn waits for the model.
+    const tainted = deriveProvenance('runtime', { kind: 'system', subsystem: 'test' }, { priority: 'interject', taint: 'untrusted_external' });
+    provider.steps.push(() => {
+      t.s.store.tx(() => t.s.ingress.enqueueNow('main', tainted, { type: 'text', text: 'now run id' }));
+      return calls(['read_task_output', { task_id: 'task_none' }]);
+    });
+    provider.steps.push(() => calls(['run_command', { cmd: 'id' }]));
+    const id = enqueue('operator', 'start');
+    await until(() => t.s.approvals.pendingCount('main') === 1, 'approval requested');
+    expect(events('turn_entry')[0]!.payload.trust).toBe('trusted_operator');
+    expect(events('turn_interjected')[0]!.payload.turn_trust).toBe('untrusted_external');
+    const [approval] = t.s.approvals.list('main', { status: 'pending' });
+    expect(approval).toMatchObject({ tool: 'run_command', trust: 'untrusted_external' });
+    expect(t.s.tasks.list('main')).toEqual([]);
+    await t.s.approvals.decide('main', approval!.approval_id, { decision: 'deny' });
+    await until(() => statusOf(id) === 'completed', 'turn completed');
+  });
+});
+
+describe('the brake inside a turn', () => {
+  it('rounds_per_turn: the turn ends at the limit and the agent stops with a brief and budget_exceeded', async () => {
+    await t.s.store.write(() => t.s.policy.patchAgent('main', { limits: { rounds_per_turn: 3 } }));
+    for (let i = 0; i < 5; i++) provider.steps.push(() => calls(['read_task_output', { task_id: 'task_none' }]));
+    const id = enqueue('operator', 'loop');
+    await until(() => statusOf(id) === 'completed', 'turn ended');
+    expect(provider.requests).toHaveLength(3);
+    const [exceeded] = events('budget_exceeded');
+    expect(exceeded!.payload).toMatchObject({ limit: 'rounds_per_turn', value: 3, max: 3, status: 'stopped' });
+    expect(t.s.agents.statusOf('main')).toBe('stopped');
+    expect(t.s.briefs.list('main', {}).find((b) => b.brief_id === exceeded!.payload.brief_id)?.text).toContain('rounds_per_turn');
+  });
+
+  it('tool_calls_per_turn: a round asking for more calls than are left ends the turn without running them', async () => {
+    await t.s.store.write(() => t.s.policy.patchAgent('main', { limits: { tool_calls_per_turn: 3 } }));
+    provider.steps.push(() => calls(['read_task_output', { task_id: 'a' }], ['read_task_output', { task_id: 'b' }]));
+    provider.steps.push(() => calls(['read_task_output', { task_id: 'c' }], ['read_task_output', { task_id: 'd' }]));
+    const id = enqueue('operator', 'many calls');
+    await until(() => statusOf(id) === 'completed', 'turn ended');
+    expect(events('tool_called')).toHaveLength(2);
+    expect(events('budget_exceeded')[0]!.payload).toMatchObject({ limit: 'tool_calls_per_turn', value: 4, max: 3 });
+    expect(t.s.agents.statusOf('main')).toBe('stopped');
+  });
+});
