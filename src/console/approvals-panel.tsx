@@ -1,10 +1,11 @@
 /**
  * What the agent's tool policy holds back: the tool calls waiting for the operator (approve once,
  * for the rest of the turn, always, or deny with a note), the lines that say the agent waits or
- * was paused by the brake, and the effective policy (read-only; `svc policy set` changes it).
+ * was paused by the brake, and the effective policy with forms that change the agent's own layer
+ * (PATCH /api/control/agents/:id/policy, as `svc policy set` does).
  */
 import type { ComponentChildren } from 'preact';
-import { enc, get, post, qs } from './api.js';
+import { api, enc, get, post, qs } from './api.js';
 import type { Approval, EventEnvelope, PolicyView } from './types.js';
 import { ActionButton, ActionForm, ErrorNote, field, Table, Time, useResource } from './ui.js';
 
@@ -93,12 +94,22 @@ export function PolicyAlerts({ waiting, brake, resume }: { waiting: boolean; bra
 
 const SOURCE_MARK: Record<string, string> = { agent: ' (agent)', template: ' (template)' };
 
-/** The effective policy, read-only: reloaded on `policy_changed` (`seq`). */
+/** The effective policy, reloaded on `policy_changed` (`seq`) and after a change made here. */
 export function PolicyPanel({ agentId, seq }: { agentId: string; seq: number }) {
   const policy = useResource(() => get<PolicyView>(read(agentId, '/policy')), [agentId, seq]);
   const p = policy.data;
   if (!p) return <ErrorNote error={policy.error} />;
   const { effective, layers } = p;
+  // PATCH replaces a whole key of the agent's layer: a cell or a limit is merged into what it holds.
+  const patch = (body: Record<string, unknown>) => api('PATCH', write(agentId, '/policy'), body);
+  const setCell = (data: FormData) => {
+    const [trust, cls] = [field(data, 'trust'), field(data, 'class')];
+    const classes = { ...(layers.agent?.classes ?? {}) };
+    classes[trust] = { ...(classes[trust] ?? {}), [cls]: field(data, 'decision') };
+    return patch({ classes });
+  };
+  const setLimit = (data: FormData) => patch({ limits: { ...(layers.agent?.limits ?? {}), [field(data, 'limit')]: Number(field(data, 'value')) } });
+  const options = (values: string[]) => values.map((v) => <option key={v} value={v}>{v}</option>);
   const classes = Object.keys(Object.values(effective.classes)[0] ?? {});
   const layerOf = (trust: string, cls: string) =>
     layers.agent?.classes?.[trust]?.[cls] !== undefined ? 'agent' : layers.template?.layer?.classes?.[trust]?.[cls] !== undefined ? 'template' : 'config';
@@ -107,7 +118,7 @@ export function PolicyPanel({ agentId, seq }: { agentId: string; seq: number }) 
       <ErrorNote error={policy.error} />
       <p class="muted">
         Layers: config{layers.template && <>, template {layers.template.name}</>}
-        {layers.agent && <>, agent</>}. Change the agent's layer with <code>svc policy set</code>.
+        {layers.agent && <>, agent</>}. The forms below change the agent's own layer (as <code>svc policy set</code> does).
       </p>
       <Table
         rows={Object.keys(effective.classes)}
@@ -150,6 +161,17 @@ export function PolicyPanel({ agentId, seq }: { agentId: string; seq: number }) 
           ['Value', ([, v]) => v],
         ]}
       />
+      <h3>Change the agent's layer</h3>
+      <ActionForm name="policy-class" label="Set decision" done={policy.reload} action={setCell}>
+        <select name="trust" aria-label="trust">{options(Object.keys(effective.classes))}</select>
+        <select name="class" aria-label="class">{options(classes)}</select>
+        <select name="decision" aria-label="decision">{options(['allow', 'ask', 'deny'])}</select>
+      </ActionForm>
+      <ActionForm name="policy-limit" label="Set limit" done={policy.reload} action={setLimit}>
+        <select name="limit" aria-label="limit">{options(Object.keys(effective.limits))}</select>
+        <input name="value" type="number" min="1" required aria-label="value" />
+      </ActionForm>
+      {layers.agent && <ActionButton label="Clear the agent's layer" title="back to the template's and the config's policy" done={policy.reload} action={() => patch({ classes: null, rules: null, limits: null, approval_timeout_s: null })} />}
     </section>
   );
 }

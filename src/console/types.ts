@@ -62,7 +62,7 @@ export interface PolicyRule {
   source: 'config' | 'template' | 'agent';
 }
 
-type Layer = { classes?: Record<string, Record<string, string>> } | null;
+type Layer = { classes?: Record<string, Record<string, string>>; limits?: Record<string, number> } | null;
 
 /** GET /api/agents/:id/policy */
 export interface PolicyView {

@@ -259,6 +259,18 @@ describe('tool approvals and the brake in the console', () => {
     // The policy tab shows the effective table.
     await page.click('nav.tabs a:has-text("Policy")');
     await page.waitForSelector('section.policy tr[data-key="untrusted_external"]:has-text("ask")');
+    // ... and changes the agent's layer: one cell, then one limit.
+    await page.selectOption('form[name="policy-class"] select[name="trust"]', 'untrusted_external');
+    await page.selectOption('form[name="policy-class"] select[name="class"]', 'exec');
+    await page.selectOption('form[name="policy-class"] select[name="decision"]', 'deny');
+    await page.click('form[name="policy-class"] button[type="submit"]');
+    await page.waitForSelector('section.policy tr[data-key="untrusted_external"]:has-text("deny (agent)")', { timeout: 15_000 });
+    await page.selectOption('form[name="policy-limit"] select[name="limit"]', 'turns_per_hour');
+    await page.fill('form[name="policy-limit"] input[name="value"]', '77');
+    await page.click('form[name="policy-limit"] button[type="submit"]');
+    await waitFor(async () => (await request({ base: d.base }, 'GET', '/api/agents/main/policy')).json.effective.limits.turns_per_hour === 77, 15_000);
+    const layer = (await request({ base: d.base }, 'GET', '/api/agents/main/policy')).json.layers.agent;
+    expect(layer).toMatchObject({ classes: { untrusted_external: { exec: 'deny' } }, limits: { turns_per_hour: 77 } });
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
