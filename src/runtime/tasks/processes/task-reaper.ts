@@ -47,6 +47,11 @@ interface Selection {
   /** Also every process carrying this owner's marker, whatever its task (shutdown, recovery). */
   everyMarked?: boolean;
   /**
+   * Only the tasks' groups and sessions and their descendants: no environment is read for other
+   * processes (the machine may start hundreds a second; a check per connection must stay cheap).
+   */
+  groupsOnly?: boolean;
+  /**
    * Anchor on a session or group only while its leader is alive with the recorded start time.
    * After a restart the daemon was away for an unknown time: once every original member had gone,
    * the leader's pid may have been handed to an unrelated process that made its own session and
@@ -134,12 +139,14 @@ export class TaskReaper {
 
   /**
    * The task whose process holds the socket `inode` (the client end of a connection to the
-   * daemon), or null: one walk of /proc for the tasks' processes (and anything else carrying this
-   * owner's marker), then their open files. A holder whose task id cannot be read is `unknown`.
+   * daemon), or null: one walk of /proc for the processes of the tasks' groups and sessions and
+   * their descendants (in the sandbox: everything the task runs, its own pid namespace), then their
+   * open files. A holder whose task id cannot be read is `unknown`. An unsandboxed process that
+   * left its task's group and parent chain is not found: without the sandbox a task is no boundary.
    */
   async socketHolder(inode: number, targets: readonly TaskTarget[]): Promise<string | null> {
     const link = `socket:[${inode}]`;
-    for (const pid of (await this.find({ targets, everyMarked: true })).keys()) {
+    for (const pid of (await this.find({ targets, groupsOnly: true })).keys()) {
       let fds: string[];
       try {
         fds = await fs.promises.readdir(`/proc/${pid}/fd`);
@@ -183,7 +190,7 @@ export class TaskReaper {
       if (since !== undefined && Number(p.starttime) >= since) seeds.push(p.pid);
       else if (this.marks.has(p.pid)) {
         if (ours(this.marks.get(p.pid)!)) seeds.push(p.pid);
-      } else unread.push(p);
+      } else if (!sel.groupsOnly) unread.push(p);
     }
     await eachLimited(unread, 8, async (p) => {
       const env = await readEnviron(p.pid);
