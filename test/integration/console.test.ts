@@ -199,7 +199,8 @@ describe('the console in local mode', () => {
     expect((await request(socket, 'POST', '/subscriptions', { body: { agentId: agent.agentId, sourceId: source.sourceId } })).status).toBe(201);
     const { context, page, problems } = await openPage(d.base);
     await page.goto(`${d.base}/#/inbox`);
-    await page.waitForSelector(`text=${source.sourceId}`);
+    // A first page load on a loaded machine (the whole suite beside it) can take long.
+    await page.waitForSelector(`text=${source.sourceId}`, { timeout: 60_000 });
     await page.waitForSelector('a:has-text("reviewer")');
     await screenshot(page, 'inbox');
     await page.click('a:has-text("reviewer")');
@@ -221,7 +222,7 @@ describe('the console in local mode', () => {
     expect((await request(socket, 'GET', `/agents/${agent.agentId}/inbox`)).json.unackedCount).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('tool approvals and the brake in the console', () => {
