@@ -11,7 +11,7 @@ import { type Clock, IdGenerator } from './core/index.js';
 import { Broadcaster, EventLog, EventRetention, SseHub } from './events/index.js';
 import { AgentDeletion, AgentService, Ingress, MessageQueue } from './runtime/agents/index.js';
 import { BindingService, BriefService, BriefDelivery, TriggerService } from './runtime/channels/index.js';
-import { createTools, type Tool } from './runtime/tools/index.js';
+import { createTools, Toolbox, type Tool } from './runtime/tools/index.js';
 import { SkillService, SkillUse } from './runtime/skills/index.js';
 import { JobStore, type ResourceService, type RuntimeDeps } from './runtime/index.js';
 import { TaskService } from './runtime/tasks/index.js';
@@ -172,11 +172,11 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   });
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const skillUse = new SkillUse({ skills, store, events });
-  const tools = createTools({ store, logger, agents, tasks, workItems, timers, briefs, skillUse });
+  const tools = createTools({ config, clock, ids, events, store, logger, agents, tasks, workItems, timers, briefs, skillUse, workspaces });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools), policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });

@@ -3,3 +3,4 @@ export * from './load.js';
 export * from './policy.js';
 export * from './runtime-config.js';
 export * from './schema.js';
+export * from './tools.js';

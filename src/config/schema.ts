@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
 import { PolicyConfigSchema } from './policy.js';
+import { ToolsConfigSchema } from './tools.js';
 
 /** `[tasks] sandbox`: whether command tasks run under bubblewrap (runtime/tasks/processes/sandbox.ts). */
 export const SANDBOX_MODES = ['off', 'auto', 'required'] as const;
@@ -214,6 +215,8 @@ export const ConfigSchema = z.strictObject({
   timers: z.strictObject({ max_active_per_agent: int(1, 256) }).prefault({}),
   // What a model's tool calls may do by the trust of the turn (src/runtime/policy/).
   policy: PolicyConfigSchema,
+  // What the built-in tools may touch and return (src/config/tools.ts, docs/tools.md).
+  tools: ToolsConfigSchema,
   queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
   // The TCP listeners (src/http/connections.ts): how long a connection may take to send a request,

@@ -434,6 +434,7 @@ function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'sup
     requestedMode: null,
     interjectPending: false,
     interjected: [],
+    tools: [],
     progress: freshProgress(),
     entries: [],
     activitySeq: 0,

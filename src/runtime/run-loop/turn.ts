@@ -91,6 +91,8 @@ export interface ActiveTurn {
   trust: TrustLevel;
   /** The message that set `trust`. */
   taintedBy: TaintSource;
+  /** The tools offered to the model in this turn (asked once, when its rounds start). */
+  tools: Tool[];
   progress: TurnProgress;
   round: number;
   controller: AbortController;
@@ -193,7 +195,7 @@ export class TurnRunner {
   }
 
   private async rounds(turn: ActiveTurn, history: ChatMessage[]): Promise<TurnOutcome> {
-    const { providers, tools, hub } = this.deps;
+    const { providers, hub } = this.deps;
     const resolved = providers.resolve(turn.modelRef);
     if (!resolved) {
       throw new ProviderError('runtime', 'unknown_provider', `no provider for model ${JSON.stringify(turn.modelRef)}`);
@@ -207,6 +209,7 @@ export class TurnRunner {
       p.messages.push({ role: 'user', content: input });
       this.entry(turn, 'user', input, turn.message.message_id);
     }
+    const tools = (turn.tools = await this.deps.tools.toolsFor(turn.agentId));
     const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
     const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName, supervisor: turn.supervisor }, this.skillSection(turn.agentId));
     // Resumed while a round's calls were running (a decision awaited across a restart).
@@ -275,7 +278,7 @@ export class TurnRunner {
   /** One call through the policy: run it, refuse it, or ask the operator and wait for the decision. */
   private async gatedCall(turn: ActiveTurn, call: ToolCall): Promise<ToolOutcome> {
     const { policy, approvals } = this.deps;
-    const tool: Tool | undefined = this.deps.tools.find((t) => t.name === call.name);
+    const tool: Tool | undefined = turn.tools.find((t) => t.name === call.name);
     if (!tool) return { ok: false, content: `unknown tool ${JSON.stringify(call.name)}` };
     const classes: ToolClass[] = [tool.class, ...(tool.extraClasses?.(call.arguments) ?? [])];
     const p = turn.progress;

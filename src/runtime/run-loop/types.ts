@@ -12,7 +12,7 @@ import type { ApprovalService } from '../approvals/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
-import type { Tool } from '../tools/index.js';
+import type { ToolSet } from '../tools/index.js';
 import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
 
@@ -34,8 +34,8 @@ export interface RunLoopDeps {
   agents: AgentService;
   briefs: BriefService;
   providers: { resolve(modelRef: string): { provider: ModelProvider; model: string } | null };
-  /** Tools offered to the model in every round. */
-  tools: Tool[];
+  /** The tools offered to the agent's model: asked once per turn. */
+  tools: ToolSet;
   /** The system prompt's section naming the agent's effective skills ('' for none). */
   skillPrompt?: (agentId: string) => string;
   /** The tool policy; absent: every call is allowed and the brake has its defaults (unit tests). */

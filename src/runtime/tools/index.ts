@@ -9,11 +9,11 @@ import { briefTools } from './briefs.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
-import type { Tool, ToolDeps, ToolFactory } from './types.js';
+import type { Tool, ToolDeps, ToolFactory, ToolSet, ToolSource } from './types.js';
 import { workItemTools } from './work-items.js';
 
 export { refused } from './define.js';
-export type { Tool, ToolContext, ToolDeps, ToolOutcome } from './types.js';
+export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
 const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools];
@@ -21,4 +21,28 @@ const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerT
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
   return TOOL_FACTORIES.flatMap((factory) => factory(deps));
+}
+
+/**
+ * The built-in tools (the same for every agent; `builtins` is read live) followed by each
+ * source's tools for the agent. A source's name that a tool already took is skipped.
+ */
+export class Toolbox implements ToolSet {
+  constructor(
+    private readonly builtins: Tool[],
+    private readonly sources: readonly ToolSource[] = [],
+  ) {}
+
+  async toolsFor(agentId: string): Promise<Tool[]> {
+    const out = [...this.builtins];
+    const names = new Set(out.map((t) => t.name));
+    for (const source of this.sources) {
+      for (const tool of await source.toolsFor(agentId)) {
+        if (names.has(tool.name)) continue;
+        names.add(tool.name);
+        out.push(tool);
+      }
+    }
+    return out;
+  }
 }

@@ -3,6 +3,9 @@
  * so a tool call leaves exactly the events and provenance the matching route would.
  */
 import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../../config/index.js';
+import type { Clock, IdGenerator } from '../../core/index.js';
+import type { EventLog } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
 import type { AgentService } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
@@ -12,9 +15,14 @@ import type { SkillUse } from '../skills/index.js';
 import type { TaskService } from '../tasks/index.js';
 import type { TimerService } from '../timers/index.js';
 import type { WorkItemService } from '../work-items/index.js';
+import type { WorkspaceService } from '../workspaces/index.js';
 
 /** The domain services a tool calls: the ones the matching HTTP routes call. */
 export interface ToolDeps {
+  config: ResolvedConfig;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventLog;
   store: Store;
   logger: Logger;
   agents: AgentService;
@@ -23,6 +31,7 @@ export interface ToolDeps {
   timers: TimerService;
   briefs: BriefService;
   skillUse: SkillUse;
+  workspaces: WorkspaceService;
 }
 
 export interface ToolContext {
@@ -36,6 +45,18 @@ export interface ToolContext {
   trust: TrustLevel;
   /** The policy allowed this call the `network` class (a command it starts may reach the network). */
   network: boolean;
+  /** This call's tool execution record (GET /api/agents/:id/tool-executions/:id); '' outside a turn. */
+  executionId?: string;
+}
+
+/** What a call leaves beside its result: a patch's diff, a fetched page, a long output (UTF-8 text). */
+export interface ToolArtifact {
+  /** What it is: `diff`, `page`, `output`, `result`, … */
+  kind: string;
+  /** A label for people (a path, a URL). */
+  name: string;
+  media_type: string;
+  content: string;
 }
 
 /** What a tool call produced: `content` goes back to the model; `data` is recorded in the turn activity. */
@@ -43,6 +64,10 @@ export interface ToolOutcome {
   ok: boolean;
   content: string;
   data?: unknown;
+  /** Kept with the tool execution record, readable by index. */
+  artifacts?: ToolArtifact[];
+  /** The turn ends after this round's calls (wait_for: the agent sleeps until what it waits for arrives). */
+  endTurn?: boolean;
 }
 
 export interface Tool extends ToolSpec {
@@ -56,3 +81,14 @@ export interface Tool extends ToolSpec {
 
 /** One resource group's tools, built over the shared deps (the table in index.ts lists them). */
 export type ToolFactory = (deps: ToolDeps) => Tool[];
+
+/** Tools that differ per agent (an MCP server's, offered to the agents it is assigned to). */
+export interface ToolSource {
+  /** The agent's tools from this source; never throws (a source that cannot answer offers none). */
+  toolsFor(agentId: string): Promise<Tool[]>;
+}
+
+/** What the run loop asks once per turn: every tool the agent is offered, names unique. */
+export interface ToolSet {
+  toolsFor(agentId: string): Promise<Tool[]>;
+}
