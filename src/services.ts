@@ -12,6 +12,7 @@ import { Broadcaster, EventLog, EventRetention, SseHub } from './events/index.js
 import { AgentDeletion, AgentService, Ingress, MessageQueue } from './runtime/agents/index.js';
 import { BindingService, BriefService, BriefDelivery, TriggerService } from './runtime/channels/index.js';
 import { createTools, Toolbox, type Tool } from './runtime/tools/index.js';
+import { ToolExecutionService } from './runtime/executions/index.js';
 import { SkillService, SkillUse } from './runtime/skills/index.js';
 import { JobStore, type ResourceService, type RuntimeDeps } from './runtime/index.js';
 import { TaskService } from './runtime/tasks/index.js';
@@ -56,6 +57,8 @@ export interface Services {
   briefs: BriefService;
   /** The tools offered to models (run_command, work items, timers, send_brief). */
   tools: Tool[];
+  /** Every tool call a model made, with its artifacts (GET /api/agents/:id/tool-executions/:id). */
+  executions: ToolExecutionService;
   /** Result and failure briefs POSTed to the operator binding's callback, durable with retries. */
   briefDelivery: BriefDelivery;
   workItems: WorkItemService;
@@ -172,13 +175,14 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   });
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const skillUse = new SkillUse({ skills, store, events });
-  const tools = createTools({ config, clock, ids, events, store, logger, agents, tasks, workItems, timers, briefs, skillUse, workspaces });
+  const executions = new ToolExecutionService({ store, clock, retainDays: () => config.values.events.retain_days });
+  const tools = createTools({ config, clock, ids, events, store, logger, agents, tasks, workItems, timers, briefs, skillUse, workspaces, executions });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools), policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools), executions, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, runLoop.scheduler];
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
   new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
@@ -208,6 +212,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     ingress,
     briefs,
     tools,
+    executions,
     briefDelivery,
     workItems,
     timers,

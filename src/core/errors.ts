@@ -266,6 +266,11 @@ export const errors = {
     new AppError(409, 'approval_already_decided', `approval ${JSON.stringify(approvalId)} is already ${status}`, { approval_id: approvalId, status }),
   toolDenied: (tool: string, why: string, extra: ErrorExtra) => new AppError(403, 'tool_denied', `${tool} was not run: ${why}`, extra),
 
+  // --- tool executions (docs/tools.md#tool-executions) -----------------------------------------
+  toolExecutionNotFound: notFound('tool_execution_not_found', 'tool execution'),
+  toolArtifactNotFound: (executionId: string, index: number) =>
+    new AppError(404, 'tool_artifact_not_found', `tool execution ${JSON.stringify(executionId)} has no artifact ${index}`, { tool_execution_id: executionId, artifact_index: index }),
+
   // --- inbox: hosts, sources, streams, compaction (docs/inbox-api.md#hosts-and-sources) -------
   hostNotFound: notFound('host_not_found', 'host'),
   sourceNotFound: notFound('source_not_found', 'source'),

@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   workspace: 'ws',
   turn: 'turn',
   approval: 'apr',
+  toolExecution: 'tex',
   brief: 'brf',
   childAgent: 'child',
   delegation: 'dlg',

@@ -275,7 +275,6 @@ describe('the shapes svc keeps beside the GUI forms', () => {
   it('the routes the GUI calls that svc does not serve answer the route_not_found envelope', async () => {
     for (const [method, url] of [
       ['POST', '/api/auth/openai-codex/device/start'],
-      ['GET', `/api/agents/main/tool-executions/x/artifacts/0`],
       ['GET', '/api/workspaces/ws_x/files'],
       ['POST', '/api/control/templates/install'],
       ['POST', '/api/templates/remote-sources/sync'],

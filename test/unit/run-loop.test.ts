@@ -141,6 +141,27 @@ describe('turns', () => {
     ]);
   });
 
+  it('a call that ends the turn (wait_for) ends it after the round: no further model round, one model_round, the round text or a waiting line as reply', async () => {
+    const tool: Tool = {
+      name: 'sleep_until',
+      class: 'read',
+      description: 'test tool',
+      parameters: { type: 'object' },
+      execute: async () => ({ ok: true, content: '{"waiting_for":"task_1"}', endTurn: true }),
+    };
+    t.s.tools.push(tool);
+    provider.steps.push(() => ({ text: '', toolCalls: [{ id: 'c1', name: 'sleep_until', arguments: {} }], stopReason: 'tool_calls' }));
+    const id = enqueue('wait for it');
+    await until(() => statusOf(id) === 'completed', 'completed');
+    expect(provider.requests).toHaveLength(1);
+    expect(events('model_round')).toHaveLength(1);
+    const brief = t.s.briefs.list('main', {})[0]!;
+    expect(brief).toMatchObject({ kind: 'result', text: 'Waiting: {"waiting_for":"task_1"}' });
+    const turnId = events('turn_entry')[0]!.payload.turn_id as string;
+    const [execution] = t.s.executions.list('main', { turnId, limit: 10 });
+    expect(execution).toMatchObject({ tool_name: 'sleep_until', status: 'success', output: { waiting_for: 'task_1' } });
+  });
+
   it('a provider failure ends the turn with a failure brief carrying the failure artifact; the agent goes on', async () => {
     provider.steps.push(() => {
       throw new ProviderError('transport', 'connection_refused', 'connect ECONNREFUSED 127.0.0.1:9', null, true);

@@ -26,6 +26,7 @@ export const COMPANION_KINDS = {
   task_status_updated: 'task_status_changed',
   task_result_received: 'task_status_changed',
   tool_executed: 'tool_result',
+  tool_execution_failed: 'tool_result',
 } as const;
 
 const TERMINAL_TASK = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
@@ -105,9 +106,11 @@ export function companions(type: string, payload: Record<string, unknown>, event
     case 'tool_result':
       return [
         {
-          type: 'tool_executed',
+          // Holon's GUI marks a failed call by its kind, and opens the record by tool_execution_id.
+          type: payload.ok === false ? 'tool_execution_failed' : 'tool_executed',
           payload: {
-            tool_execution_id: payload.tool_call_id,
+            tool_execution_id: payload.tool_execution_id ?? payload.tool_call_id,
+            tool_call_id: payload.tool_call_id,
             tool_name: payload.name,
             turn_id: payload.turn_id,
             round: payload.round,

@@ -63,6 +63,7 @@ const KIND_LEVELS: Record<string, Level> = {
   task_status_updated: 'info',
   task_result_received: 'info',
   tool_executed: 'verbose',
+  tool_execution_failed: 'verbose',
 };
 
 /** The kinds with a level of their own (the console subscribes to these by name on EventSource). */

@@ -1,10 +1,27 @@
 /**
  * Run loop reads (spec "Agent reads": briefs, conversation, conversation/stream,
- * turns/:turn_id/activities, transcript). Auth `read`.
+ * turns/:turn_id/activities, transcript) and tool executions with their artifacts (the routes
+ * Holon's GUI reads). Auth `read`.
  */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { AgentIdParams, BriefList, BriefsQuery, Conversation, ConversationQuery, Transcript, TurnActivities, TurnParams } from '../schemas/index.js';
+import {
+  AgentIdParams,
+  BriefList,
+  BriefsQuery,
+  Conversation,
+  ConversationQuery,
+  ToolArtifactContent,
+  ToolArtifactParams,
+  ToolArtifactQuery,
+  ToolExecutionList,
+  ToolExecutionParams,
+  ToolExecutionRecord,
+  ToolExecutionsQuery,
+  Transcript,
+  TurnActivities,
+  TurnParams,
+} from '../schemas/index.js';
 import { openStream } from '../sse-stream.js';
 
 const tags = ['conversation'];
@@ -26,6 +43,7 @@ const STREAM_DESCRIPTION = [
 
 export function conversationRoutes(s: Services): AnyRoute[] {
   const { views, hub } = s.runLoop;
+  const { executions, agents } = s;
   return [
     defineRoute({
       method: 'GET',
@@ -85,6 +103,47 @@ export function conversationRoutes(s: Services): AnyRoute[] {
       params: AgentIdParams,
       responses: { 200: { description: 'Transcript', schema: Transcript } },
       handler: ({ params }) => views.transcript(params.id),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tool-executions',
+      auth: 'read',
+      tags,
+      summary: "The agent's tool executions, newest first (or one turn's, in call order)",
+      params: AgentIdParams,
+      query: ToolExecutionsQuery,
+      responses: { 200: { description: 'Tool executions', schema: ToolExecutionList } },
+      handler: ({ params, query }) => {
+        agents.get(params.id);
+        return { ok: true as const, agent_id: params.id, tool_executions: executions.list(params.id, { turnId: query.turn_id, before: query.before, limit: query.limit ?? 50 }) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tool-executions/:tool_execution_id',
+      auth: 'read',
+      tags,
+      summary: 'One tool execution: arguments (redacted), status, duration, result excerpt, artifacts (404 tool_execution_not_found)',
+      params: ToolExecutionParams,
+      responses: { 200: { description: 'The record (Holon ToolExecutionRecord, with svc fields beside)', schema: ToolExecutionRecord } },
+      handler: ({ params }) => {
+        agents.get(params.id);
+        return executions.get(params.id, params.tool_execution_id);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/tool-executions/:tool_execution_id/artifacts/:artifact_index',
+      auth: 'read',
+      tags,
+      summary: "An artifact's UTF-8 content, whole or a slice (404 tool_artifact_not_found)",
+      params: ToolArtifactParams,
+      query: ToolArtifactQuery,
+      responses: { 200: { description: 'The artifact', schema: ToolArtifactContent } },
+      handler: ({ params, query }) => {
+        agents.get(params.id);
+        return executions.artifact(params.id, params.tool_execution_id, params.artifact_index, { offset: query.offset, maxChars: query.max_chars });
+      },
     }),
   ];
 }

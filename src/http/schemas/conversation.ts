@@ -166,3 +166,75 @@ export const AbortResponse = z
 export const DebugPromptBody = z
   .looseObject({ text: z.string().openapi({ description: 'non-empty after trimming, else 400 empty_prompt' }), authority_class: AuthorityClass })
   .openapi('DebugPromptRequest');
+
+// --- tool executions (docs/tools.md#tool-executions) ----------------------------------------------
+
+export const ToolExecutionParams = z.object({
+  id: z.string().min(1).openapi({ example: 'main' }),
+  tool_execution_id: z.string().min(1).max(64).openapi({ example: 'tex_01J0000000000000000000000' }),
+});
+
+export const ToolArtifactParams = ToolExecutionParams.extend({
+  artifact_index: QueryInt.pipe(z.number().int().min(0).max(1000)).openapi({ example: '0' }),
+});
+
+export const ToolExecutionsQuery = z.object({
+  turn_id: z.string().min(1).max(64).optional().openapi({ description: "only this turn's executions, in call order" }),
+  before: z.string().min(1).max(64).optional().openapi({ description: 'page: executions older than this tool_execution_id' }),
+  limit: QueryInt.pipe(z.number().int().min(1).max(200)).optional().openapi({ description: 'at most this many, default 50' }),
+});
+
+export const ToolArtifactQuery = z.object({
+  offset: QueryInt.pipe(z.number().int().min(0)).optional().openapi({ description: 'first character of the slice (default 0)' }),
+  max_chars: QueryInt.pipe(z.number().int().min(1)).optional().openapi({ description: 'at most this many characters (default: the whole artifact)' }),
+});
+
+const ArtifactRef = z
+  .object({
+    index: z.number().int(),
+    kind: z.string().openapi({ description: '`result` (a result too long for the prompt), `diff`, `page`, …' }),
+    name: z.string(),
+    media_type: z.string(),
+    size: z.number().int().openapi({ description: 'bytes the tool produced' }),
+    truncated: z.boolean().openapi({ description: 'only the first 8 MiB are kept' }),
+  })
+  .openapi('ToolArtifactRef');
+
+export const ToolExecutionRecord = z
+  .object({
+    id: z.string().openapi({ description: 'the tool execution id (tex_…), also `tool_execution_id`' }),
+    tool_execution_id: z.string(),
+    agent_id: z.string(),
+    turn_id: z.string(),
+    round: z.number().int(),
+    tool_call_id: z.string().openapi({ description: "the model's id for the call" }),
+    tool_name: z.string(),
+    authority_class: z.enum(TRUST_LEVELS).openapi({ description: 'the trust of the turn the call ran in (Holon reads it as authority_class)' }),
+    trust: z.enum(TRUST_LEVELS),
+    classes: z.array(z.string()).openapi({ description: 'the policy classes of the call (read, write, exec, network, agents)' }),
+    work_item_id: z.string().nullable(),
+    status: z.enum(['running', 'success', 'error', 'interrupted']),
+    input: z.unknown().openapi({ description: 'the arguments, secrets redacted' }),
+    output: z.unknown().openapi({ description: 'the result as the model read it (parsed when JSON; `{text}` otherwise), secrets redacted, the first 16 KiB' }),
+    output_bytes: z.number().int().nullable(),
+    output_truncated: z.boolean(),
+    error_code: z.string().nullable(),
+    summary: z.string(),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    duration_ms: z.number().int(),
+    invocation_surface: z.literal('model'),
+    artifacts: z.array(ArtifactRef),
+  })
+  .openapi('ToolExecutionRecord');
+
+export const ToolExecutionList = z
+  .object({ ok: z.literal(true), agent_id: z.string(), tool_executions: z.array(ToolExecutionRecord) })
+  .openapi('ToolExecutionList');
+
+export const ToolArtifactContent = ArtifactRef.extend({
+  artifact_index: z.number().int().openapi({ description: 'Holon: the artifact index' }),
+  content: z.string(),
+  offset: z.number().int(),
+  next_offset: z.number().int().nullable().openapi({ description: 'where the next slice starts; null at the end' }),
+}).openapi('ToolExecutionArtifactContent');

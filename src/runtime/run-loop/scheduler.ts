@@ -338,11 +338,12 @@ export class Scheduler implements ResourceService {
     const messages: Message[] = [turn.message, ...turn.interjected];
     const base = { turn_id: turn.turnId, message_id: turn.message.message_id, trust: turn.trust };
     this.deps.approvals?.cancelTurn(turn.agentId, turn.turnId);
+    this.deps.executions.interruptTurn(turn.turnId, now);
     for (const e of turn.entries) records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at);
     let frame: 'turn_completed' | 'turn_failed' | 'turn_aborted';
     let frameData: Record<string, unknown>;
     if (outcome.kind === 'completed') {
-      this.runner.roundRecords(turn, outcome.final, [], now);
+      if (outcome.final) this.runner.roundRecords(turn, outcome.final, [], now);
       records.endTurn(turn.turnId, 'completed', outcome.rounds, now, null);
       const brief = briefs.create({ agentId: turn.agentId, kind: 'result', title: `Reply to ${turn.message.kind}`, text: outcome.text, turnId: turn.turnId, messageId: turn.message.message_id });
       for (const m of messages) {

@@ -21,142 +21,24 @@
  * (write-retry.ts). The runner never throws: every failure becomes an outcome.
  */
 import { LIMIT_DEFAULTS, type PolicyLimits } from '../../config/index.js';
-import { errors, isoAt, lowerTrust, type ToolClass, type TrustLevel } from '../../core/index.js';
-import type { FailureArtifact } from '../channels/index.js';
+import { errors, isoAt, type ToolClass } from '../../core/index.js';
 import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall } from '../providers/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
-import type { TaintSource } from '../approvals/index.js';
 import type { PolicyVerdict } from '../policy/index.js';
 import { refused, type Tool, type ToolOutcome } from '../tools/index.js';
-import type { Store } from '../../store/index.js';
 import { limitsOf } from './brake.js';
+import { capResult, classesOf } from './tool-results.js';
 import { renderMessage, systemPrompt } from './render.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';
+import { keepOnRollback, lowerTurnTrust, type ActiveTurn, type FinalRound, type TranscriptEntry, type TurnOutcome, type TurnResume } from './active-turn.js';
+
+export * from './active-turn.js';
 
 /** Model rounds per turn at most by default; the last round's text is the reply even if it asked for tools. */
 export const MAX_ROUNDS = LIMIT_DEFAULTS.rounds_per_turn;
 /** Tool result text kept in events (the activity keeps it whole). */
 const EVENT_TEXT_MAX = 2000;
-
-export type AbortMode = 'stop_after_abort' | 'control_stop' | 'shutdown' | 'deleted';
-
-export interface TranscriptEntry {
-  role: 'user' | 'assistant' | 'tool';
-  content: string;
-  message_id: string | null;
-  created_at: string;
-}
-
-/**
- * Where a turn is between model rounds and tool calls: enough to continue it, kept in the
- * approval request while the turn waits (JSON).
- */
-export interface TurnProgress {
-  /** This turn's part of the model input after the history: its message, rounds, tool results, interjections. */
-  messages: ChatMessage[];
-  /** The last round that asked for tools (0 before the first). */
-  round: number;
-  /** That round's calls while they run, and their results so far; null between rounds. */
-  calls: ToolCall[] | null;
-  results: ToolOutcome[];
-  /** The approval request the current call waits for. */
-  approvalId: string | null;
-  /** Tools the operator approved for the rest of the turn (`remember: turn`). */
-  approvedTools: string[];
-  /** Tool calls the model asked for in this turn (the brake's `tool_calls_per_turn`). */
-  toolCalls: number;
-}
-
-/** What a turn paused on an approval keeps in the request's row (the scheduler rebuilds the turn from it). */
-export interface TurnResume {
-  progress: TurnProgress;
-  entries: TranscriptEntry[];
-  activity_seq: number;
-  interjected_ids: string[];
-  tainted_by: TaintSource;
-}
-
-/** A turn in progress (in memory; its durable row is `turns`). */
-export interface ActiveTurn {
-  turnId: string;
-  agentId: string;
-  displayName: string;
-  /** The parent supervising this agent (a private child), else null. */
-  supervisor: string | null;
-  message: Message;
-  modelRef: string;
-  startedAt: string;
-  /** The lowest trust among the messages the turn answers: its tool calls are decided at it. */
-  trust: TrustLevel;
-  /** The message that set `trust`. */
-  taintedBy: TaintSource;
-  /** The tools offered to the model in this turn (asked once, when its rounds start). */
-  tools: Tool[];
-  progress: TurnProgress;
-  round: number;
-  controller: AbortController;
-  abortMode: AbortMode | null;
-  /** The abort mode as the caller spelled it (pause_after_abort is kept for the event). */
-  requestedMode: string | null;
-  /** Set when an interject message was queued during the turn (checked at the safe point). */
-  interjectPending: boolean;
-  interjected: Message[];
-  entries: TranscriptEntry[];
-  activitySeq: number;
-  /** Text streamed in the current round. */
-  streamed: string;
-  /** Resolves once the turn's outcome is committed. */
-  done: Promise<void>;
-  settle: () => void;
-}
-
-export interface FinalRound {
-  round: number;
-  text: string;
-  stopReason: string;
-  usage: CompletionResult['usage'] | null;
-}
-
-export type TurnOutcome =
-  | { kind: 'completed'; rounds: number; text: string; final: FinalRound; brake?: BrakeTrip }
-  | { kind: 'failed'; rounds: number; reason: string; artifact: FailureArtifact }
-  | { kind: 'aborted'; rounds: number; mode: AbortMode };
-
-export function currentTurnView(t: ActiveTurn) {
-  return { turn_id: t.turnId, message_id: t.message.message_id, status: t.progress.approvalId ? ('waiting_approval' as const) : ('running' as const), round: t.round, trust: t.trust, started_at: t.startedAt };
-}
-
-export function taintOf(m: Message): TaintSource {
-  return { message_id: m.message_id, kind: m.kind, origin: m.origin as unknown as Record<string, unknown>, trust: m.trust };
-}
-
-export function freshProgress(): TurnProgress {
-  return { messages: [], round: 0, calls: null, results: [], approvalId: null, approvedTools: [], toolCalls: 0 };
-}
-
-/** Inside a turn's write: a message of lower trust joined the turn, so the turn's trust goes down. */
-export function lowerTurnTrust(turn: ActiveTurn, m: Message, setTrust: (turnId: string, trust: TrustLevel, by: string) => void): void {
-  const trust = lowerTrust(turn.trust, m.trust);
-  if (trust === turn.trust) return;
-  turn.trust = trust;
-  turn.taintedBy = taintOf(m);
-  setTrust(turn.turnId, trust, m.message_id);
-}
-
-/**
- * Inside a turn's write: if it rolls back (to be tried again), the turn's counters are as before
- * it, so a retried write numbers its activities as the first attempt would have.
- */
-export function keepOnRollback(store: Store, turn: ActiveTurn): void {
-  const { activitySeq, interjectPending, trust, taintedBy } = turn;
-  store.onRollback(() => {
-    turn.activitySeq = activitySeq;
-    turn.interjectPending = interjectPending;
-    turn.trust = trust;
-    turn.taintedBy = taintedBy;
-  });
-}
 
 export class TurnRunner {
   constructor(
@@ -213,7 +95,10 @@ export class TurnRunner {
     const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
     const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName, supervisor: turn.supervisor }, this.skillSection(turn.agentId));
     // Resumed while a round's calls were running (a decision awaited across a restart).
-    if (p.calls) await this.runCalls(turn);
+    if (p.calls) {
+      const ending = await this.runCalls(turn);
+      if (ending) return { kind: 'completed', rounds: p.round, text: `Waiting: ${ending.content}`, final: null };
+    }
     for (let round = p.round + 1; ; round++) {
       turn.round = round;
       turn.streamed = '';
@@ -240,52 +125,70 @@ export class TurnRunner {
         return { kind: 'completed', rounds: round, text: result.text, final, ...(brake ? { brake } : {}) };
       }
       p.messages.push({ role: 'assistant', content: result.text, tool_calls: result.toolCalls });
-      await this.recordRound(turn, round, result);
+      p.executionIds = await this.recordRound(turn, round, result);
       p.round = round;
       p.calls = result.toolCalls;
       p.results = [];
+      p.durations = [];
       p.toolCalls += result.toolCalls.length;
-      await this.runCalls(turn);
+      const ending = await this.runCalls(turn);
+      if (ending) {
+        // A call ended the turn (wait_for): no further round; what the model said is the reply.
+        const text = result.text.trim() !== '' ? result.text : `Waiting: ${ending.content}`;
+        this.entry(turn, 'assistant', text, null);
+        return { kind: 'completed', rounds: round, text, final: null };
+      }
     }
   }
 
-  /** The current round's calls from the first without a result, then the results' write and the safe point. */
-  private async runCalls(turn: ActiveTurn): Promise<void> {
+  /**
+   * The current round's calls from the first without a result, then the results' write and the
+   * safe point. Returns the outcome of a call that ends the turn (wait_for), if one did.
+   */
+  private async runCalls(turn: ActiveTurn): Promise<ToolOutcome | undefined> {
     const { hub } = this.deps;
     const p = turn.progress;
     const calls = p.calls!;
     const round = p.round;
     for (let i = p.results.length; i < calls.length; i++) {
       const call = calls[i]!;
-      if (!p.approvalId) hub.publish(turn.agentId, 'tool_call', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, arguments: call.arguments });
-      const outcome = await this.gatedCall(turn, call);
+      const executionId = p.executionIds[i] ?? '';
+      const ids = { turn_id: turn.turnId, round, tool_call_id: call.id, tool_execution_id: executionId, name: call.name };
+      if (!p.approvalId) hub.publish(turn.agentId, 'tool_call', { ...ids, arguments: call.arguments });
+      const startedAt = performance.now();
+      const outcome = capResult(await this.gatedCall(turn, call, executionId), executionId, this.deps.config.values.tools.result_max_bytes);
+      p.durations.push(performance.now() - startedAt);
       p.results.push(outcome);
       p.messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
       this.entry(turn, 'tool', JSON.stringify({ tool_call_id: call.id, name: call.name, arguments: call.arguments, ok: outcome.ok, content: outcome.content }), null);
-      hub.publish(turn.agentId, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, ok: outcome.ok, content: outcome.content });
+      hub.publish(turn.agentId, 'tool_result', { ...ids, ok: outcome.ok, content: outcome.content });
     }
     const admitted = await this.recordResultsAndSafePoint(turn, round, calls, p.results);
+    const ending = p.results.find((r) => r.endTurn);
     p.calls = null;
     p.results = [];
+    p.executionIds = [];
+    p.durations = [];
     for (const m of admitted) {
       const content = renderMessage(m);
       p.messages.push({ role: 'user', content });
       this.entry(turn, 'user', content, m.message_id);
       hub.publish(turn.agentId, 'turn_interjected', { turn_id: turn.turnId, round, message_id: m.message_id, kind: m.kind, priority: m.priority, turn_trust: turn.trust });
     }
+    return ending;
   }
 
   /** One call through the policy: run it, refuse it, or ask the operator and wait for the decision. */
-  private async gatedCall(turn: ActiveTurn, call: ToolCall): Promise<ToolOutcome> {
+  private async gatedCall(turn: ActiveTurn, call: ToolCall, executionId: string): Promise<ToolOutcome> {
     const { policy, approvals } = this.deps;
     const tool: Tool | undefined = turn.tools.find((t) => t.name === call.name);
     if (!tool) return { ok: false, content: `unknown tool ${JSON.stringify(call.name)}` };
-    const classes: ToolClass[] = [tool.class, ...(tool.extraClasses?.(call.arguments) ?? [])];
+    const classes: ToolClass[] = classesOf(tool, call);
     const p = turn.progress;
-    if (!policy || !approvals) return this.callTool(turn, tool, call, classes);
+    if (!policy || !approvals) return this.callTool(turn, tool, call, classes, executionId);
     if (!p.approvalId) {
       const verdict = policy.decide(turn.agentId, { tool: call.name, classes, arguments: call.arguments }, turn.trust);
-      if (verdict.decision === 'allow' || (verdict.decision === 'ask' && p.approvedTools.includes(call.name))) return this.callTool(turn, tool, call, verdict.classes);
+      if (verdict.decision === 'allow' || (verdict.decision === 'ask' && p.approvedTools.includes(call.name))) return this.callTool(turn, tool, call, verdict.classes, executionId);
       if (verdict.decision === 'deny') return refusal(call.name, `the policy denies ${verdict.classes.join('+')} calls at trust ${turn.trust}`, verdict);
       await this.write(turn, () => {
         const seq = ++turn.activitySeq;
@@ -320,12 +223,12 @@ export class TurnRunner {
       return refusal(call.name, why, { approval_id: approvalId, status: outcome.status });
     }
     if (outcome.remember === 'turn') p.approvedTools.push(call.name);
-    return this.callTool(turn, tool, call, classes);
+    return this.callTool(turn, tool, call, classes, executionId);
   }
 
-  private async callTool(turn: ActiveTurn, tool: Tool, call: ToolCall, classes: readonly ToolClass[]): Promise<ToolOutcome> {
+  private async callTool(turn: ActiveTurn, tool: Tool, call: ToolCall, classes: readonly ToolClass[], executionId: string): Promise<ToolOutcome> {
     const signal = turn.controller.signal;
-    const ctx = { agentId: turn.agentId, turnId: turn.turnId, messageId: turn.message.message_id, signal, trust: turn.trust, network: classes.includes('network') };
+    const ctx = { agentId: turn.agentId, turnId: turn.turnId, messageId: turn.message.message_id, signal, trust: turn.trust, network: classes.includes('network'), executionId };
     try {
       return await this.span('tool.call', { 'svc.tool': call.name, 'svc.turn_id': turn.turnId }, () => abortable(tool.execute(ctx, call.arguments), signal));
     } catch (err) {
@@ -334,18 +237,24 @@ export class TurnRunner {
     }
   }
 
-  /** The round that asked for tools: its activity, `model_round`, and a `tool_called` per call. */
-  private recordRound(turn: ActiveTurn, round: number, result: CompletionResult): Promise<void> {
-    const { events, records } = this.deps;
+  /**
+   * The round that asked for tools: its activity, `model_round`, and per call a `tool_called` and
+   * a tool execution record (`running`). Returns the execution ids, one per call.
+   */
+  private recordRound(turn: ActiveTurn, round: number, result: CompletionResult): Promise<string[]> {
+    const { events, records, executions, ids } = this.deps;
     return this.write(turn, () => {
       const now = this.now();
       records.setRounds(turn.turnId, round);
       this.roundRecords(turn, { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null }, result.toolCalls, now);
-      for (const call of result.toolCalls) {
-        const payload = { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, arguments: call.arguments };
+      return result.toolCalls.map((call) => {
+        const executionId = ids.make('toolExecution');
+        executions.begin({ execution_id: executionId, agent_id: turn.agentId, turn_id: turn.turnId, round, tool_call_id: call.id, tool_name: call.name, trust: turn.trust, arguments: call.arguments, created_at: now });
+        const payload = { turn_id: turn.turnId, round, tool_call_id: call.id, tool_execution_id: executionId, name: call.name, arguments: call.arguments };
         records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_call', payload, now);
         events.append(turn.agentId, 'tool_called', payload);
-      }
+        return executionId;
+      });
     });
   }
 
@@ -375,13 +284,17 @@ export class TurnRunner {
    * queued for the agent is claimed into this turn (`turn_interjected`), in the same transaction.
    */
   private recordResultsAndSafePoint(turn: ActiveTurn, round: number, calls: ToolCall[], results: ToolOutcome[]): Promise<Message[]> {
-    const { store, events, records, queue } = this.deps;
+    const { store, events, records, queue, executions } = this.deps;
+    const p = turn.progress;
     return this.write(turn, () => {
       const now = this.now();
       calls.forEach((call, i) => {
         const r = results[i]!;
-        records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, ok: r.ok, content: r.content, data: r.data ?? null }, now);
-        events.append(turn.agentId, 'tool_result', { turn_id: turn.turnId, round, tool_call_id: call.id, name: call.name, arguments: call.arguments, ok: r.ok, content: clip(r.content) });
+        const executionId = p.executionIds[i] ?? null;
+        const ids = { turn_id: turn.turnId, round, tool_call_id: call.id, tool_execution_id: executionId, name: call.name };
+        if (executionId) executions.complete(executionId, { ok: r.ok, classes: classesOf(turn.tools.find((t) => t.name === call.name), call), content: r.content, duration_ms: p.durations[i] ?? 0, completed_at: now, artifacts: r.artifacts ?? [] });
+        records.addActivity(turn.turnId, ++turn.activitySeq, 'tool_result', { ...ids, ok: r.ok, content: r.content, data: r.data ?? null }, now);
+        events.append(turn.agentId, 'tool_result', { ...ids, arguments: call.arguments, ok: r.ok, content: clip(r.content), artifacts: (r.artifacts ?? []).length });
       });
       const admitted: Message[] = [];
       if (!turn.interjectPending || turn.controller.signal.aborted) return admitted;

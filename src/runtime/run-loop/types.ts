@@ -3,12 +3,14 @@
  * control and the conversation reads (here so that none of them imports another for its type).
  */
 import type { Logger } from 'pino';
+import type { ResolvedConfig } from '../../config/index.js';
 import type { Clock, IdGenerator } from '../../core/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
 import type { Tracer } from '../../telemetry/index.js';
 import type { AgentService, MessageQueue } from '../agents/index.js';
 import type { ApprovalService } from '../approvals/index.js';
+import type { ToolExecutionService } from '../executions/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
@@ -25,6 +27,7 @@ export interface BrakeTrip {
 }
 
 export interface RunLoopDeps {
+  config: ResolvedConfig;
   store: Store;
   clock: Clock;
   logger: Logger;
@@ -36,6 +39,8 @@ export interface RunLoopDeps {
   providers: { resolve(modelRef: string): { provider: ModelProvider; model: string } | null };
   /** The tools offered to the agent's model: asked once per turn. */
   tools: ToolSet;
+  /** Where each tool call is recorded (GET /api/agents/:id/tool-executions/:id). */
+  executions: ToolExecutionService;
   /** The system prompt's section naming the agent's effective skills ('' for none). */
   skillPrompt?: (agentId: string) => string;
   /** The tool policy; absent: every call is allowed and the brake has its defaults (unit tests). */

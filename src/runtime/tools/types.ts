@@ -15,6 +15,7 @@ import type { SkillUse } from '../skills/index.js';
 import type { TaskService } from '../tasks/index.js';
 import type { TimerService } from '../timers/index.js';
 import type { WorkItemService } from '../work-items/index.js';
+import type { ToolExecutionService } from '../executions/index.js';
 import type { WorkspaceService } from '../workspaces/index.js';
 
 /** The domain services a tool calls: the ones the matching HTTP routes call. */
@@ -32,6 +33,7 @@ export interface ToolDeps {
   briefs: BriefService;
   skillUse: SkillUse;
   workspaces: WorkspaceService;
+  executions: ToolExecutionService;
 }
 
 export interface ToolContext {

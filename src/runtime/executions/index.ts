@@ -1,0 +1,2 @@
+/** Tool executions and their artifacts (README.md). */
+export * from './executions.js';
