@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, enc, get, qs } from './api.js';
 import { useEventSource } from './live.js';
+import { Diff, ExecutionDetail } from './tools-panel.js';
 import type { EventEnvelope, EventsPage } from './types.js';
 import { Time } from './ui.js';
 
@@ -79,8 +80,11 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
   return { events, live };
 }
 
-/** One line per event; the payload opens on click. */
-export function EventList({ events, live }: { events: EventEnvelope[]; live: boolean }) {
+/**
+ * One line per event; the payload opens on click, with the diff of a file change and, for an event
+ * of a tool call, the call's record and artifacts.
+ */
+export function EventList({ agentId, events, live }: { agentId: string; events: EventEnvelope[]; live: boolean }) {
   return (
     <section>
       <p class="muted">
@@ -93,7 +97,9 @@ export function EventList({ events, live }: { events: EventEnvelope[]; live: boo
               <summary>
                 <span class="seq">#{e.event_seq}</span> <Time at={e.ts} /> <strong>{e.type}</strong> <span class="muted">{summaryOf(e)}</span>
               </summary>
+              {typeof e.payload.diff === 'string' && <Diff text={e.payload.diff} />}
               <pre>{JSON.stringify({ provenance: e.provenance, payload: e.payload }, null, 2)}</pre>
+              {typeof e.payload.tool_execution_id === 'string' && e.type !== 'tool_called' && <OpenExecution agentId={agentId} executionId={e.payload.tool_execution_id} />}
             </details>
           </li>
         ))}
@@ -102,9 +108,23 @@ export function EventList({ events, live }: { events: EventEnvelope[]; live: boo
   );
 }
 
+/** The tool execution's record, loaded when asked for. */
+function OpenExecution({ agentId, executionId }: { agentId: string; executionId: string }) {
+  const [open, setOpen] = useState(false);
+  return open ? (
+    <ExecutionDetail agentId={agentId} executionId={executionId} />
+  ) : (
+    <button type="button" class="link" onClick={() => setOpen(true)}>
+      Tool execution {executionId}
+    </button>
+  );
+}
+
 /** A short line for the most telling payload field. */
 function summaryOf(e: EventEnvelope): string {
   const p = e.payload;
+  if (e.type === 'file_changed') return `${String(p.op)} ${String(p.path)}${p.moved_to ? ` → ${String(p.moved_to)}` : ''} (${String(p.bytes_before ?? 0)} → ${String(p.bytes_after ?? 0)} bytes)`;
+  if (typeof p.name === 'string' && typeof p.tool_call_id === 'string') return p.ok === false ? `${p.name} refused or failed` : p.name;
   for (const key of ['text', 'summary', 'objective', 'status', 'reason', 'title']) {
     const v = p[key];
     if (typeof v === 'string' && v) return v.length > 120 ? `${v.slice(0, 120)}…` : v;

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { enc, get, post } from './api.js';
 import { EventList, useAgentEvents } from './agent-events.js';
 import { BriefsPanel, ConversationPanel, TasksPanel, TimersPanel, WorkPanel } from './agent-panels.js';
+import { ToolsPanel } from './tools-panel.js';
 import { APPROVAL_EVENTS, ApprovalsPanel, newest, PolicyAlerts, PolicyPanel } from './approvals-panel.js';
 import type { AgentStatus } from './types.js';
 import { ActionButton, ActionForm, ErrorNote, field, href, Status, useResource, useThrottled } from './ui.js';
@@ -14,6 +15,7 @@ const TABS = [
   ['tasks', 'Tasks'],
   ['timers', 'Timers'],
   ['work', 'Work items'],
+  ['tools', 'Tool calls'],
   ['policy', 'Policy'],
 ] as const;
 
@@ -68,12 +70,13 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
           </a>
         ))}
       </nav>
-      {tab === 'events' && <EventList events={events} live={live} />}
+      {tab === 'events' && <EventList agentId={agentId} events={events} live={live} />}
       {tab === 'conversation' && <ConversationPanel agentId={agentId} version={version} />}
       {tab === 'briefs' && <BriefsPanel agentId={agentId} version={version} />}
       {tab === 'tasks' && <TasksPanel agentId={agentId} version={version} />}
       {tab === 'timers' && <TimersPanel agentId={agentId} version={version} />}
       {tab === 'work' && <WorkPanel agentId={agentId} version={version} />}
+      {tab === 'tools' && <ToolsPanel agentId={agentId} version={version} />}
       {tab === 'policy' && <PolicyPanel agentId={agentId} seq={newest(events, ['policy_changed'])?.event_seq ?? 0} />}
     </main>
   );

@@ -168,3 +168,32 @@ export interface InboxEntry {
   createdAt: string;
   ackedAt: string | null;
 }
+
+/** GET /api/agents/:id/tool-executions[/:id] */
+export interface ToolExecution {
+  id: string;
+  turn_id: string;
+  round: number;
+  tool_name: string;
+  status: string;
+  trust: string;
+  classes: string[];
+  input: unknown;
+  output: unknown;
+  output_bytes: number | null;
+  output_truncated: boolean;
+  error_code: string | null;
+  created_at: string;
+  duration_ms: number;
+  artifacts: Array<{ index: number; kind: string; name: string; media_type: string; size: number; truncated: boolean }>;
+}
+
+/** GET /api/agents/:id/tool-executions/:id/artifacts/:index */
+export interface ToolArtifact {
+  index: number;
+  kind: string;
+  name: string;
+  size: number;
+  content: string;
+  next_offset: number | null;
+}

@@ -276,6 +276,29 @@ describe('tool approvals and the brake in the console', () => {
     await context.close();
   }, 120_000);
 
+  it('lists the tool calls with their record and artifacts, and opens a call from the events tab', async () => {
+    const A = 'tooling';
+    expect((await request({ base: d.base }, 'POST', `/api/control/agents/${A}/create`, { body: {} })).status).toBe(201);
+    // A result longer than [tools] result_max_bytes (32 KiB): the whole is kept as an artifact.
+    fake.enqueue({ toolCalls: [{ name: 'run_command', args: ['{"cmd":"seq 1 10000"}'] }] }, { text: ['counted'] });
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/${A}`);
+    await page.waitForSelector('text=live');
+    await request({ base: d.base }, 'POST', `/api/control/agents/${A}/prompt`, { body: { text: 'count' } });
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("counted")', { timeout: 30_000 });
+    await page.click('li[data-type="tool_result"] summary');
+    await page.click('li[data-type="tool_result"] button:has-text("Tool execution")');
+    await page.waitForSelector('li[data-type="tool_result"] .execution:has-text("run_command")', { timeout: 15_000 });
+    await page.click('nav.tabs a:has-text("Tool calls")');
+    await page.click('section button.link:has-text("run_command")');
+    await page.waitForSelector('.execution pre.input:has-text("seq 1 10000")', { timeout: 15_000 });
+    await page.click('.execution details.artifact summary:has-text("result")');
+    await page.waitForSelector('.execution details.artifact pre:has-text("9999")', { timeout: 15_000 });
+    await screenshot(page, 'agent-tool-calls');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('says when the brake paused the agent, and Resume starts it again', async () => {
     const A = 'braked';
     expect((await request({ base: d.base }, 'POST', `/api/control/agents/${A}/create`, { body: {} })).status).toBe(201);
