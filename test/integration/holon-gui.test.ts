@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
+import { startFakeOpenAI, type FakeModelServer } from '../helpers/fake-openai.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -115,8 +116,12 @@ async function json(method: string, urlPath: string, body?: unknown, status = 20
   return res.json;
 }
 
+let fake: FakeModelServer;
+
 beforeAll(async () => {
-  d = await pool.start();
+  fake = await startFakeOpenAI();
+  // builtin/echo stays the default; the agent `tooler` uses the scripted model for a tool call.
+  d = await pool.start({ configToml: `[providers.fake]\nkind = "openai"\nbase_url = "${fake.url}"\napi_key_env = ""\nmodels = ["m"]\n\n[tools]\nresult_max_bytes = 1024\n` });
   // One of everything the GUI shows: an answered prompt, a finished task, a work item, a library
   // skill, a directory template, and an agent to delete.
   const skillDir = path.join(d.home, 'skills', 'fixture-skill');
@@ -140,8 +145,18 @@ beforeAll(async () => {
   // A task still running, for the state page's active tasks.
   vars.running_task_id = (await json('POST', '/api/control/agents/main/tasks', { summary: 'fixture sleeper', cmd: 'sleep 120' }, 201)).task_id;
   await json('POST', '/api/control/agents/doomed/create', {}, 201);
+  // A tool call whose result is longer than the prompt takes: a record with an artifact.
+  await json('POST', '/api/control/agents/tooler/create', {}, 201);
+  await json('POST', '/api/control/agents/tooler/model', { model: 'fake/m' });
+  fake.enqueue({ toolCalls: [{ name: 'run_command', args: ['{"cmd":"seq 1 2000"}'] }] }, { text: ['counted'] });
+  await json('POST', '/api/control/agents/tooler/prompt', { text: 'count' }, 202);
+  const executed = await waitFor(async () => ((await json('GET', '/api/agents/tooler/events?order=asc&limit=200')).events as Json[]).find((e) => e.type === 'tool_executed'), 20_000);
+  vars.tool_execution_id = executed.payload.tool_execution_id;
 });
-afterAll(() => pool.cleanup());
+afterAll(async () => {
+  pool.cleanup();
+  await fake?.close();
+});
 
 for (const file of ['dashboard.json', 'agent-page.json', 'side-pages.json']) {
   describe(`Holon GUI requests: ${file}`, () => {
