@@ -256,6 +256,9 @@ export const errors = {
     new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
+  /** send_message to the sending agent itself. */
+  messageToSelf: (id: string) =>
+    new AppError(400, 'message_to_self', `agent ${JSON.stringify(id)} cannot send a message to itself`, { agent_id: id }),
 
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
