@@ -208,6 +208,9 @@ export const errors = {
   workspaceLimitReached: (limit: number) =>
     new AppError(409, 'workspace_limit_reached', `the agent already has ${limit} attached workspaces; detach one first`, { limit }),
   desktopDenied: (code: string, message: string) => new AppError(403, code, message),
+  /** attach_workspace: the directory is outside every root the operator allowed (`tools.workspace_roots`). */
+  workspaceNotAllowed: (p: string, detail: string) =>
+    new AppError(403, 'workspace_not_allowed', `workspace path ${JSON.stringify(p)} cannot be attached: ${detail}`, { path: p }),
 
   // --- skills (docs/control-plane-api.md#skills) ----------------------------------------------
   skillNotFound: notFound('skill_not_found', 'skill'),
