@@ -259,6 +259,8 @@ export const errors = {
     new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
+  /** wait_for on something that will never arrive (a cancelled timer). */
+  nothingToWaitFor: (detail: string, extra: ErrorExtra = {}) => new AppError(409, 'nothing_to_wait_for', `nothing to wait for: ${detail}`, extra),
   /** send_message to the sending agent itself. */
   messageToSelf: (id: string) =>
     new AppError(400, 'message_to_self', `agent ${JSON.stringify(id)} cannot send a message to itself`, { agent_id: id }),
