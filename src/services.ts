@@ -176,7 +176,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const skillUse = new SkillUse({ skills, store, events });
   const executions = new ToolExecutionService({ store, clock, retainDays: () => config.values.events.retain_days });
-  const tools = createTools({ config, clock, ids, events, store, logger, agents, tasks, workItems, timers, briefs, skillUse, workspaces, executions });
+  const tools = createTools({ config, clock, ids, events, store, logger, agents, ingress, queue, tasks, workItems, timers, briefs, skillUse, workspaces, executions });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });

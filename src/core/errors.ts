@@ -208,6 +208,9 @@ export const errors = {
   workspaceLimitReached: (limit: number) =>
     new AppError(409, 'workspace_limit_reached', `the agent already has ${limit} attached workspaces; detach one first`, { limit }),
   desktopDenied: (code: string, message: string) => new AppError(403, code, message),
+  /** attach_workspace: the directory is outside every root the operator allowed (`tools.workspace_roots`). */
+  workspaceNotAllowed: (p: string, detail: string) =>
+    new AppError(403, 'workspace_not_allowed', `workspace path ${JSON.stringify(p)} cannot be attached: ${detail}`, { path: p }),
 
   // --- skills (docs/control-plane-api.md#skills) ----------------------------------------------
   skillNotFound: notFound('skill_not_found', 'skill'),
@@ -256,6 +259,11 @@ export const errors = {
     new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
+  /** wait_for on something that will never arrive (a cancelled timer). */
+  nothingToWaitFor: (detail: string, extra: ErrorExtra = {}) => new AppError(409, 'nothing_to_wait_for', `nothing to wait for: ${detail}`, extra),
+  /** send_message to the sending agent itself. */
+  messageToSelf: (id: string) =>
+    new AppError(400, 'message_to_self', `agent ${JSON.stringify(id)} cannot send a message to itself`, { agent_id: id }),
 
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),

@@ -51,7 +51,7 @@ export const RUNTIME_OWNED_KINDS: readonly MessageKind[] = [
   'callback_event',
 ];
 
-export const ORIGIN_KINDS = ['operator', 'channel', 'webhook', 'callback', 'timer', 'system', 'task', 'generic_webhook'] as const;
+export const ORIGIN_KINDS = ['operator', 'channel', 'webhook', 'callback', 'timer', 'system', 'task', 'generic_webhook', 'agent'] as const;
 export type OriginKind = (typeof ORIGIN_KINDS)[number];
 
 export interface Origin {
@@ -76,6 +76,10 @@ export const ORIGIN_RULES: Readonly<Record<OriginKind, OriginRule>> = {
   timer: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick'] },
   system: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['system_tick', 'internal_followup', 'control'] },
   task: { trust: 'trusted_system', authority: 'runtime_instruction', kinds: ['task_result', 'task_status', 'internal_followup'] },
+  // Another agent's send_message (`{kind: "agent", agent_id}`, set by the runtime): its text was
+  // written by a model, not by the operator or the runtime, so it counts as an integration's
+  // signal (and the sending turn's taint lowers it further); it never raises what the receiver may do.
+  agent: { trust: 'trusted_integration', authority: 'integration_signal', kinds: ['internal_followup'] },
 };
 
 export const DELIVERY_SURFACES = [
@@ -91,13 +95,14 @@ export const DELIVERY_SURFACES = [
   'task',
   'runtime',
   'inbox',
+  'agent_message',
 ] as const;
 export type DeliverySurface = (typeof DELIVERY_SURFACES)[number];
 
 /**
  * Whose per-agent queue budget a message counts against, by who can make it arrive:
- * - `public`: external senders (public enqueue, webhooks, callbacks, inbox notifications; trust
- *   untrusted_external or trusted_integration), capped by `queue.max_pending`;
+ * - `public`: external senders (public enqueue, webhooks, callbacks, inbox notifications, other
+ *   agents' messages; trust untrusted_external or trusted_integration), capped by `queue.max_pending`;
  * - `operator`: control-plane callers (prompts, operator ingress, debug prompts), capped only by
  *   the much larger `queue.max_pending_operator`, so a full public budget never locks them out;
  * - `runtime`: what the daemon produces itself (task results, timer ticks, work-item rechecks,
@@ -128,6 +133,8 @@ export const SURFACE_RULES: Readonly<Record<DeliverySurface, SurfaceRule>> = {
   task: { origins: ['task'], priorities: ['next', 'normal'], defaultPriority: 'normal', budget: 'runtime' },
   runtime: { origins: ['system'], priorities: PRIORITIES, defaultPriority: 'normal', budget: 'runtime' },
   inbox: { origins: ['webhook'], priorities: ['normal'], defaultPriority: 'normal', budget: 'public' },
+  // A model decides when it sends, so it counts against the receiver's external budget.
+  agent_message: { origins: ['agent'], priorities: ['next', 'normal', 'background'], defaultPriority: 'normal', budget: 'public' },
 };
 
 /** The surfaces whose messages count against `budget`. */

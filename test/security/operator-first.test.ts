@@ -42,6 +42,7 @@ describe('the queue keeps one budget per kind of sender', () => {
     task: { kind: 'task', task_id: 'tsk_x' },
     runtime: { kind: 'system', subsystem: 'test' },
     inbox: { kind: 'webhook', source: 'inbox' },
+    agent_message: { kind: 'agent', agent_id: 'other' },
   };
   const KIND_OF: Partial<Record<DeliverySurface, 'internal_followup' | 'system_tick' | 'task_result'>> = {
     debug_prompt: 'internal_followup',

@@ -95,6 +95,7 @@ describe('origin and surface tables', () => {
     ['timer', 'trusted_system', 'runtime_instruction'],
     ['system', 'trusted_system', 'runtime_instruction'],
     ['task', 'trusted_system', 'runtime_instruction'],
+    ['agent', 'trusted_integration', 'integration_signal'],
   ] as const)('origin %s -> trust %s, authority %s', (origin, trust, authority) => {
     expect(ORIGIN_RULES[origin].trust).toBe(trust);
     expect(ORIGIN_RULES[origin].authority).toBe(authority);

@@ -88,7 +88,8 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'read_tool_artifact', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
+      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'read_tool_artifact', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task',
+        'wait_for', 'get_agent', 'list_tasks', 'task_status', 'task_input', 'send_message', 'get_workspace_state', 'attach_workspace', 'switch_workspace'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -97,6 +98,11 @@ describe('tool catalogue', () => {
       expect(x.parameters).not.toHaveProperty('$schema');
     }
     expect(tool('run_command').parameters.required).toEqual(['cmd']);
+    // Coordination: one class each (docs/tools.md#coordination); wait_for adds write for a duration (it creates a timer).
+    const classes = Object.fromEntries(['wait_for', 'get_agent', 'list_tasks', 'task_status', 'task_input', 'send_message', 'get_workspace_state', 'attach_workspace', 'switch_workspace'].map((n) => [n, tool(n).class]));
+    expect(classes).toEqual({ wait_for: 'read', get_agent: 'read', list_tasks: 'read', task_status: 'read', task_input: 'exec', send_message: 'agents', get_workspace_state: 'read', attach_workspace: 'write', switch_workspace: 'write' });
+    expect(tool('wait_for').extraClasses!({ duration_ms: 5 })).toEqual(['write']);
+    expect(tool('wait_for').extraClasses!({ task_id: 'task_x' })).toEqual([]);
     expect(tool('update_work_item').parameters.required).toEqual(['work_item_id']);
   });
 });

@@ -34,6 +34,7 @@ const KIND_LEVELS: Record<string, Level> = {
   timer_created: 'info',
   timer_fired: 'info',
   timer_cancelled: 'info',
+  wait_registered: 'info',
   work_item_created: 'info',
   work_item_updated: 'info',
   work_item_picked: 'info',

@@ -270,6 +270,18 @@ export class AgentService {
     return this.visibilities.get(agentId, () => (this.stmt.visibility.get(agentId) as Visibility | undefined) ?? null) === 'private';
   }
 
+  /**
+   * The agent as `viewerId` sees it: a public agent, the viewer itself, or a private agent the
+   * viewer supervises (its parent). Any other private agent answers 404 agent_not_found, exactly
+   * as an unknown id does, so another owner's private child is not revealed.
+   */
+  visibleTo(agentId: string, viewerId: string): AgentRecord {
+    const agent = this.find(agentId);
+    const hidden = agent?.visibility === 'private' && agent.agent_id !== viewerId && agent.parent_agent_id !== viewerId;
+    if (!agent || hidden) throw errors.agentNotFound(agentId);
+    return agent;
+  }
+
   /** Set status; inside a transaction (the caller appends the event that explains it). */
   setStatus(agentId: string, status: AgentStatus): void {
     this.stmt.setStatus.run(status, isoAt(this.deps.clock.now()), agentId);

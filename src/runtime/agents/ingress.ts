@@ -3,7 +3,16 @@
  * (core/provenance.ts), then, in one group-committed transaction, check the agent and insert the
  * message with its `message_enqueued` event. Callers are answered after the commit.
  */
-import { errors, checkPublicEnqueue, deriveProvenance, type DeliverySurface, type MessageKind, type Provenance } from '../../core/index.js';
+import {
+  errors,
+  checkPublicEnqueue,
+  deriveProvenance,
+  type DeliverySurface,
+  type MessageKind,
+  type Priority,
+  type Provenance,
+  type TrustLevel,
+} from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { AgentService } from './agents.js';
 import type { Message, MessageBody, MessageQueue } from './queue.js';
@@ -26,6 +35,19 @@ export interface MessageExtras {
   correlation_id?: string | undefined;
   causation_id?: string | undefined;
 }
+
+export interface AgentMessageInput {
+  text: string;
+  priority?: Exclude<Priority, 'interject'> | undefined;
+  /** The trust of the sending turn: the message is trusted no more. */
+  taint: TrustLevel;
+  /** The message the sending turn answers (the new message's causation_id). */
+  causation_id?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Longest text one agent may send another (the size of a delegated instruction). */
+export const AGENT_MESSAGE_MAX_CHARS = 262_144;
 
 export interface Admitted {
   ok: true;
@@ -71,6 +93,29 @@ export class Ingress {
   controlPrompt(agentId: string, text: string, extra: { correlation_id?: string | undefined } = {}): Promise<Admitted> {
     const provenance = deriveProvenance('control_prompt', { kind: 'operator', actor_id: 'control' });
     return this.admit(agentId, provenance, { type: 'text', text }, extra);
+  }
+
+  /**
+   * One agent's message to another (the send_message tool). The provenance is the runtime's:
+   * origin `{kind: "agent", agent_id: <sender>}`, kind `internal_followup`, trust
+   * `trusted_integration` lowered by the sending turn's taint, priority next/normal/background,
+   * counted against the receiver's external budget (`queue.max_pending`). Refused: a message to
+   * itself, and a receiver the sender may not see (a private agent it does not supervise answers
+   * agent_not_found, as an unknown one does).
+   */
+  async agentMessage(fromAgentId: string, toAgentId: string, input: AgentMessageInput): Promise<Admitted> {
+    if (toAgentId === fromAgentId) throw errors.messageToSelf(fromAgentId);
+    if (input.text.trim() === '') throw errors.emptyMessage();
+    if (input.text.length > AGENT_MESSAGE_MAX_CHARS) {
+      throw errors.invalidRequest([{ path: 'text', message: `at most ${AGENT_MESSAGE_MAX_CHARS} characters` }]);
+    }
+    const provenance = deriveProvenance('agent_message', { kind: 'agent', agent_id: fromAgentId }, { priority: input.priority ?? 'normal', taint: input.taint });
+    const message = await this.deps.store.write(() => {
+      this.deps.agents.assertWritable(fromAgentId);
+      this.deps.agents.visibleTo(toAgentId, fromAgentId);
+      return this.enqueueNow(toAgentId, provenance, { type: 'text', text: input.text }, { metadata: input.metadata, causation_id: input.causation_id });
+    });
+    return { ok: true, agent_id: toAgentId, message_id: message.message_id };
   }
 
   /**

@@ -44,7 +44,18 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger
   };
 }
 
+/** A `run` result that also ends the turn after this round (wait_for): see `endingTurn`. */
+class EndingTurn {
+  constructor(readonly data: unknown) {}
+}
+
+/** Wrap what `run` returns to end the turn after this round's calls; `data` is what the model reads. */
+export function endingTurn(data: unknown): EndingTurn {
+  return new EndingTurn(data);
+}
+
 function succeeded(data: unknown): ToolOutcome {
+  if (data instanceof EndingTurn) return { ...succeeded(data.data), endTurn: true };
   return { ok: true, content: JSON.stringify(data), data };
 }
 

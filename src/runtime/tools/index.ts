@@ -6,18 +6,20 @@
  * (types.ts) that this file lists in its table; no tool file imports this one.
  */
 import { briefTools } from './briefs.js';
+import { coordinationTools } from './coordination.js';
 import { executionTools } from './executions.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
 import type { Tool, ToolDeps, ToolFactory, ToolSet, ToolSource } from './types.js';
 import { workItemTools } from './work-items.js';
+import { workspaceTools } from './workspaces.js';
 
 export { refused } from './define.js';
 export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
-const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools, executionTools];
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools, coordinationTools, workspaceTools, executionTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolContext, ToolDeps } from './types.js';
-import { CLEANUP_POLICIES, WORKSPACE_MODES } from '../tasks/index.js';
+import { CLEANUP_POLICIES, WORKSPACE_MODES, type TaskService } from '../tasks/index.js';
 import { defineTool } from './define.js';
 
 /** Default wait of run_command; read_task_output does not wait unless asked. */
@@ -22,23 +22,24 @@ const WaitMs = z
   .max(TOOL_MAX_WAIT_MS)
   .optional();
 
+/** The output read the model gets back: status and the tail of the combined output (also wait_for's answer for a finished task). */
+export async function readTaskOutput(tasks: TaskService, ctx: ToolContext, taskId: string, waitMs: number) {
+  const out = await tasks.output(ctx.agentId, taskId, { block: waitMs > 0, timeoutMs: waitMs, signal: ctx.signal });
+  const t = out.task;
+  return {
+    task_id: t.task_id,
+    status: t.status,
+    finished: out.retrieval_status === 'success',
+    exit_status: t.exit_status,
+    result_summary: t.result_summary,
+    output_preview: t.output_preview,
+    output_truncated: t.output_truncated,
+  };
+}
+
 export function taskTools(deps: ToolDeps) {
   const { tasks, logger } = deps;
-
-  /** The output read the model gets back: status and the tail of the combined output. */
-  async function readOutput(ctx: ToolContext, taskId: string, waitMs: number) {
-    const out = await tasks.output(ctx.agentId, taskId, { block: waitMs > 0, timeoutMs: waitMs, signal: ctx.signal });
-    const t = out.task;
-    return {
-      task_id: t.task_id,
-      status: t.status,
-      finished: out.retrieval_status === 'success',
-      exit_status: t.exit_status,
-      result_summary: t.result_summary,
-      output_preview: t.output_preview,
-      output_truncated: t.output_truncated,
-    };
-  }
+  const readOutput = (ctx: ToolContext, taskId: string, waitMs: number) => readTaskOutput(tasks, ctx, taskId, waitMs);
 
   return [
     defineTool(

@@ -9,8 +9,8 @@ import type { ToolDeps } from './types.js';
 import { defineTool } from './define.js';
 
 /** Ten years: far past any useful reminder, and a fire time that is always a valid date. */
-const MAX_TOOL_TIMER_MS = 10 * 365 * 24 * 3600 * 1000;
-const Millis = z.number().int().min(0).max(MAX_TOOL_TIMER_MS);
+export const MAX_TOOL_TIMER_MS = 10 * 365 * 24 * 3600 * 1000;
+export const Millis = z.number().int().min(0).max(MAX_TOOL_TIMER_MS);
 
 export function timerTools(deps: ToolDeps) {
   const { timers, logger } = deps;

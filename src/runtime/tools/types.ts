@@ -7,7 +7,7 @@ import type { ResolvedConfig } from '../../config/index.js';
 import type { Clock, IdGenerator } from '../../core/index.js';
 import type { EventLog } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
-import type { AgentService } from '../agents/index.js';
+import type { AgentService, Ingress, MessageQueue } from '../agents/index.js';
 import type { BriefService } from '../channels/index.js';
 import type { ToolClass, TrustLevel } from '../../core/index.js';
 import type { ToolSpec } from '../providers/index.js';
@@ -27,6 +27,9 @@ export interface ToolDeps {
   store: Store;
   logger: Logger;
   agents: AgentService;
+  /** send_message: the runtime's path into another agent's queue. */
+  ingress: Ingress;
+  queue: MessageQueue;
   tasks: TaskService;
   workItems: WorkItemService;
   timers: TimerService;

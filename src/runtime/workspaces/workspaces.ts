@@ -211,10 +211,21 @@ export class WorkspaceService implements ResourceService {
   /**
    * Register `rawPath` (an existing absolute directory) and make it active. Idempotent by real
    * path: the same directory keeps its workspace_id. The agent home itself means `agent_home`.
+   * `within` (a model's attach): the real path must be one of these directories (real paths,
+   * compared as given) or inside one, else 403 workspace_not_allowed; the real path checked is the
+   * one registered.
    */
-  attach(agentId: string, rawPath: string, authorityClass: string | null = null): { created: boolean; workspace: WorkspaceEntry; active_workspace_id: string } {
+  attach(
+    agentId: string,
+    rawPath: string,
+    authorityClass: string | null = null,
+    within?: readonly string[],
+  ): { created: boolean; workspace: WorkspaceEntry; active_workspace_id: string } {
     this.deps.agents.assertWritable(agentId);
     const { abs, root } = checkDirectory(rawPath);
+    if (within && !within.some((dir) => isWithin(root, dir))) {
+      throw errors.workspaceNotAllowed(rawPath, 'it is not inside a directory the operator allowed (tools.workspace_roots)');
+    }
     const outcome = this.deps.store.tx(() => {
       this.deps.agents.assertWritable(agentId);
       const previous = this.activeId(agentId);
@@ -369,6 +380,10 @@ function entry(row: WorkspaceRow, active: boolean): WorkspaceEntry {
     active,
     attached_at: row.attached_at,
   };
+}
+
+function isWithin(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
 function realOr(p: string): string {
