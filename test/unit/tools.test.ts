@@ -88,7 +88,7 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
+      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task', 'web_fetch'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -98,6 +98,7 @@ describe('tool catalogue', () => {
     }
     expect(tool('run_command').parameters.required).toEqual(['cmd']);
     expect(tool('update_work_item').parameters.required).toEqual(['work_item_id']);
+    expect(tool('web_fetch')).toMatchObject({ class: 'network', parameters: { required: ['url'] } });
   });
 });
 

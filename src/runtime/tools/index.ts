@@ -10,13 +10,14 @@ import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
 import type { Tool, ToolDeps, ToolFactory, ToolSet, ToolSource } from './types.js';
+import { webTools } from './web.js';
 import { workItemTools } from './work-items.js';
 
 export { refused } from './define.js';
 export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
-const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools];
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools, webTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
