@@ -31,14 +31,18 @@ export interface WebServer {
   port: number;
   /** Paths requested so far (with query). */
   requests: string[];
+  /** The headers of each request, in the same order. */
+  headers: http.IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
 export async function startWebServer(): Promise<WebServer> {
   const requests: string[] = [];
+  const headers: http.IncomingHttpHeaders[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     requests.push(req.url ?? '');
+    headers.push(req.headers);
     const url = new URL(req.url ?? '/', 'http://x');
     switch (url.pathname) {
       case '/page':
@@ -122,6 +126,7 @@ export async function startWebServer(): Promise<WebServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    headers,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -10,6 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import { VERSION } from '../../src/version.js';
 import { pageArtifact } from '../../src/runtime/tools/web.js';
 import type { ToolOutcome } from '../../src/runtime/tools/index.js';
 import { WebFetcher, type FetchOptions, type Resolver, type WebPage } from '../../src/runtime/web/index.js';
@@ -61,6 +62,8 @@ describe('WebFetcher on loopback', () => {
     expect(page.content).toMatch(/^-\s+faster startup$/m);
     // The reader view leaves out scripts, styles, navigation and the footer.
     for (const noise of ['tracking', 'color:red', 'Copyright', 'About']) expect(page.content).not.toContain(noise);
+    expect(web.headers.at(-1)).toMatchObject({ 'user-agent': `svc/${VERSION}`, accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.1' });
+    expect(web.headers.at(-1)).not.toHaveProperty('cookie');
     expect(page.bytes).toBe(Buffer.byteLength((await (await fetch(`${web.url}/page`)).text())));
     expect(pageArtifact(page)).toEqual({ kind: 'page', name: `${web.url}/page`, media_type: 'text/markdown', content: page.content });
   });
@@ -91,6 +94,19 @@ describe('WebFetcher on loopback', () => {
     const rebound = await failure(get(fetcher({ private_hosts: [] }, async () => [{ address: '127.0.0.1', family: 4 }]), `http://www.example.com:${web.port}/page`));
     expect(rebound.extra).toMatchObject({ reason: 'private_address', host: 'www.example.com', address: '127.0.0.1' });
     expect(web.requests.length).toBe(before);
+  });
+
+  it('resolves a name once per connection and connects to the address it checked', async () => {
+    // No lookup to validate and another to connect: a DNS answer that changes between two
+    // lookups (rebinding) has no second lookup to change in.
+    const answers: string[] = [];
+    const resolve: Resolver = async (host) => {
+      answers.push(host);
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    const page = await get(fetcher({ private_hosts: ['app.internal'] }, resolve), `http://app.internal:${web.port}/json`);
+    expect(page.status).toBe(200);
+    expect(answers).toEqual(['app.internal']);
   });
 
   it('reads [tools.web] for every fetch', async () => {
