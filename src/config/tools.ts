@@ -38,8 +38,9 @@ export const ToolsConfigSchema = z
       .strictObject({
         // Hosts web_fetch may reach ("*" = any public host).
         allowed_hosts: z.array(Host).default(['*']),
-        // Hosts allowed to resolve to a loopback, private, link-local or metadata address (a
-        // server on this machine or the LAN). Empty: every such address is refused.
+        // Hosts allowed to resolve to a loopback, private or link-local address (a server on
+        // this machine or the LAN). Empty: every such address is refused. Cloud metadata
+        // addresses are refused even for these hosts (docs/tools.md#web-fetch).
         private_hosts: z.array(Host).default([]),
         max_bytes: int(1024, 64 * 1024 * 1024, 2 * 1024 * 1024),
         timeout_ms: int(100, 600_000, 20_000),

@@ -265,6 +265,29 @@ export const errors = {
   messageToSelf: (id: string) =>
     new AppError(400, 'message_to_self', `agent ${JSON.stringify(id)} cannot send a message to itself`, { agent_id: id }),
 
+  // --- web_fetch (docs/tools.md#web-fetch) ----------------------------------------------------
+  /** `reason`: invalid_url, scheme, credentials, host_not_allowed, private_address, too_many_redirects. */
+  urlRefused: (url: string, reason: string, detail: string, extra: ErrorExtra = {}) =>
+    new AppError(403, 'url_refused', `${url} was not fetched: ${detail}`, { reason, ...extra }),
+  fetchFailed: (url: string, detail: string) => new AppError(502, 'fetch_failed', `fetching ${url} failed: ${detail}`),
+  /** `converting`: the page arrived, but making it readable ran out of the same time. */
+  fetchTimeout: (url: string, timeoutMs: number, converting = false) =>
+    new AppError(
+      504,
+      'fetch_timeout',
+      converting
+        ? `${url} arrived, but making it readable did not finish within ${timeoutMs} ms (tools.web.timeout_ms covers the whole call); format "raw" returns the HTML as it is`
+        : `fetching ${url} took longer than ${timeoutMs} ms (tools.web.timeout_ms, redirects and body included)`,
+      { timeout_ms: timeoutMs },
+    ),
+  unsupportedContent: (url: string, contentType: string, bytes: number | null) =>
+    new AppError(
+      415,
+      'unsupported_content',
+      `${url} is ${contentType}${bytes === null ? '' : ` (${bytes} bytes)`}: web_fetch returns HTML (as markdown or text), text, JSON and XML only`,
+      { content_type: contentType, bytes },
+    ),
+
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   approvalNotFound: notFound('approval_not_found', 'approval'),

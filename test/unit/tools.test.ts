@@ -89,7 +89,7 @@ describe('tool catalogue', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
       ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'read_tool_artifact', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task',
-        'wait_for', 'get_agent', 'list_tasks', 'task_status', 'task_input', 'send_message', 'get_workspace_state', 'attach_workspace', 'switch_workspace'].sort(),
+        'wait_for', 'get_agent', 'list_tasks', 'task_status', 'task_input', 'send_message', 'get_workspace_state', 'attach_workspace', 'switch_workspace', 'web_fetch'].sort(),
     );
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -104,6 +104,7 @@ describe('tool catalogue', () => {
     expect(tool('wait_for').extraClasses!({ duration_ms: 5 })).toEqual(['write']);
     expect(tool('wait_for').extraClasses!({ task_id: 'task_x' })).toEqual([]);
     expect(tool('update_work_item').parameters.required).toEqual(['work_item_id']);
+    expect(tool('web_fetch')).toMatchObject({ class: 'network', parameters: { required: ['url'] } });
   });
 });
 

@@ -12,6 +12,7 @@ import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
 import type { Tool, ToolDeps, ToolFactory, ToolSet, ToolSource } from './types.js';
+import { webTools } from './web.js';
 import { workItemTools } from './work-items.js';
 import { workspaceTools } from './workspaces.js';
 
@@ -19,7 +20,7 @@ export { refused } from './define.js';
 export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
-const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools, coordinationTools, workspaceTools, executionTools];
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools, coordinationTools, workspaceTools, webTools, executionTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
