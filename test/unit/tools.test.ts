@@ -88,8 +88,13 @@ describe('tool catalogue', () => {
   it('offers every tool once, snake_case, with a description and a strict object JSON Schema', () => {
     const names = t.s.tools.map((x) => x.name);
     expect(names.sort()).toEqual(
-      ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task'].sort(),
+      [
+        'attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task',
+        'read_file', 'list_files', 'search_files', 'write_file', 'edit_file', 'apply_patch',
+      ].sort(),
     );
+    const classes = Object.fromEntries(t.s.tools.map((x) => [x.name, x.class]));
+    expect(classes).toMatchObject({ read_file: 'read', list_files: 'read', search_files: 'read', write_file: 'write', edit_file: 'write', apply_patch: 'write' });
     for (const x of t.s.tools) {
       expect(x.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
       expect(x.description.length).toBeGreaterThan(20);

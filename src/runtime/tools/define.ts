@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError, errors, type Issue, type ToolClass } from '../../core/index.js';
-import type { Tool, ToolContext, ToolOutcome } from './types.js';
+import type { Tool, ToolArtifact, ToolContext, ToolOutcome } from './types.js';
 
 export interface ToolDefinition<S extends z.ZodObject> {
   name: string;
@@ -17,7 +17,10 @@ export interface ToolDefinition<S extends z.ZodObject> {
   class: ToolClass;
   extraClasses?(args: Record<string, unknown>): ToolClass[];
   args: S;
-  /** The service call; its (JSON-serialisable) result is what the model reads. */
+  /**
+   * The service call; its (JSON-serialisable) result is what the model reads. A result made by
+   * `withArtifacts(data, artifacts)` gives the model `data` and keeps the artifacts with the call.
+   */
   run(ctx: ToolContext, args: z.output<S>): unknown;
 }
 
@@ -44,8 +47,25 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger
   };
 }
 
-function succeeded(data: unknown): ToolOutcome {
-  return { ok: true, content: JSON.stringify(data), data };
+/** A `run` result carrying artifacts beside the data the model reads (see withArtifacts). */
+class WithArtifacts {
+  constructor(
+    readonly data: unknown,
+    readonly artifacts: ToolArtifact[],
+  ) {}
+}
+
+/** What `run` returns to leave artifacts with the call (a patch's diffs): `data` still goes to the model. */
+export function withArtifacts(data: unknown, artifacts: ToolArtifact[]): unknown {
+  return new WithArtifacts(data, artifacts);
+}
+
+function succeeded(result: unknown): ToolOutcome {
+  if (result instanceof WithArtifacts) {
+    const out = succeeded(result.data);
+    return result.artifacts.length > 0 ? { ...out, artifacts: result.artifacts } : out;
+  }
+  return { ok: true, content: JSON.stringify(result), data: result };
 }
 
 /** A refused call as the model reads it: the HTTP error envelope of `err`. */

@@ -6,6 +6,7 @@
  * (types.ts) that this file lists in its table; no tool file imports this one.
  */
 import { briefTools } from './briefs.js';
+import { fileTools } from './files.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
 import { timerTools } from './timers.js';
@@ -16,7 +17,7 @@ export { refused } from './define.js';
 export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
-const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, workItemTools, timerTools, briefTools, skillTools];
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, fileTools, workItemTools, timerTools, briefTools, skillTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {
