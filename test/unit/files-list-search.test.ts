@@ -65,6 +65,10 @@ describe('list_files', () => {
     expect(sub).toMatchObject({ path: 'src/sub', entries: ['src/sub/.gitignore', 'src/sub/b.ts'] });
   });
 
+  it('lists an ignored directory named explicitly, as ripgrep searches one', async () => {
+    expect((await f.ok('list_files', { path: 'dist' })).entries).toEqual(['dist/out.js']);
+  });
+
   it('caps the entries with a note', async () => {
     const r = await f.ok('list_files', { max_entries: 3 });
     expect(r).toMatchObject({ entries: ['.github/', '.gitignore', 'README.md'], truncated: true, truncated_reason: 'entries' });
@@ -100,6 +104,7 @@ describe.each(['rg', 'js'] as const)('search_files with the %s engine', (engine)
     expect((await search({ pattern: 'needle', path: 'src/sub' })).matches).toEqual([{ path: 'src/sub/b.ts', line: 2, text: 'needle here' }]);
     expect((await search({ pattern: 'needle', path: 'src/sub/b.ts', context_lines: 1 })).matches).toEqual([{ path: 'src/sub/b.ts', line: 2, text: 'needle here', before: ['x'], after: ['y'] }]);
     expect((await search({ pattern: 'n(?=eedle built)', include_ignored: true })).matches).toEqual([{ path: 'dist/out.js', line: 1, text: 'needle built' }]);
+    expect((await search({ pattern: 'needle', path: 'dist' })).matches).toEqual([{ path: 'dist/out.js', line: 1, text: 'needle built' }]);
   });
 
   it('caps matches and long lines, and says what it cut', async () => {
@@ -110,6 +115,13 @@ describe.each(['rg', 'js'] as const)('search_files with the %s engine', (engine)
     expect(r.note).toContain('stopped after 10 matches');
     const wide = await search({ pattern: 'hit', path: 'wide.txt' });
     expect(wide.matches[0]!.text).toMatch(/^w{500}… \[line cut at 500 of 2004 characters\]$/);
+  });
+
+  it('answers at once with nothing when the run is already aborted', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const r = await svc.search('main', { pattern: 'needle' }, abort.signal);
+    expect(r).toMatchObject({ truncated: true, truncated_reason: 'aborted', matches: [] });
   });
 
   it('refuses an invalid pattern and a path outside the workspaces', async () => {

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import fsp, { type FileHandle } from 'node:fs/promises';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { errors, fileKind } from '../../core/index.js';
 import { isWithin } from './confine.js';
@@ -22,11 +22,13 @@ const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0);
 
 /** How much of a file's start decides whether it is text. */
 export const SNIFF_BYTES = 8192;
+/** Bytes read before the event loop gets a turn. */
+const YIELD_BYTES = 1024 * 1024;
 
 /** lstat of the target, or null when nothing is there. */
-export async function statOf(t: Target): Promise<fs.Stats | null> {
+export function statOf(t: Target): fs.Stats | null {
   try {
-    return await fsp.lstat(t.abs);
+    return fs.lstatSync(t.abs);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw ioRefusal(t, err);
@@ -34,52 +36,74 @@ export async function statOf(t: Target): Promise<fs.Stats | null> {
 }
 
 export interface OpenFile {
-  fh: FileHandle;
+  reader: Reader;
   size: number;
   /** Permission bits (kept when the file is replaced). */
   mode: number;
+  close(): void;
+}
+
+/**
+ * Reads of one open file. They are synchronous: from the page cache a read takes microseconds,
+ * where a promise round trip through the thread pool costs tens of them per call (a small
+ * read_file spent most of its time there); after every YIELD_BYTES the event loop gets a turn, so
+ * reading a large file never holds it for long.
+ */
+export class Reader {
+  private sinceYield = 0;
+  constructor(readonly fd: number) {}
+
+  async read(buf: Buffer, offset: number, length: number, position: number): Promise<number> {
+    if (this.sinceYield >= YIELD_BYTES) {
+      this.sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const n = fs.readSync(this.fd, buf, offset, length, position);
+    this.sinceYield += n;
+    return n;
+  }
 }
 
 /** Open an existing regular file for reading (see the header for the checks). */
-export async function openRegular(t: Target): Promise<OpenFile> {
-  const st = await statOf(t);
+export function openRegular(t: Target): OpenFile {
+  const st = statOf(t);
   if (!st) throw errors.fileNotFound(t.input);
   if (!st.isFile()) throw errors.notARegularFile(t.input, fileKind(st));
-  let fh: FileHandle;
+  let fd: number;
   try {
-    fh = await fsp.open(t.abs, READ_FLAGS);
+    fd = fs.openSync(t.abs, READ_FLAGS);
   } catch (err) {
     throw ioRefusal(t, err);
   }
   try {
-    const now = await fh.stat();
+    const now = fs.fstatSync(fd);
     if (!now.isFile()) throw errors.notARegularFile(t.input, `${fileKind(now)} (it changed while being opened)`);
-    openedInside(fh.fd, t);
-    return { fh, size: now.size, mode: now.mode & 0o7777 };
+    openedInside(fd, t);
+    return { reader: new Reader(fd), size: now.size, mode: now.mode & 0o7777, close: () => fs.closeSync(fd) };
   } catch (err) {
-    await fh.close();
+    fs.closeSync(fd);
     throw err;
   }
 }
 
 /** The whole content of a regular file of at most `limit` bytes. */
 export async function readWhole(t: Target, limit: number, limitKey: string): Promise<{ bytes: Buffer; mode: number }> {
-  const f = await openRegular(t);
+  const f = openRegular(t);
   try {
     if (f.size > limit) throw errors.fileTooLarge(t.input, f.size, limit, limitKey);
     // Read at most limit + 1 bytes: a file growing meanwhile is caught, not read without end.
     const buf = Buffer.alloc(Math.min(f.size, limit) + 1);
     let got = 0;
     for (;;) {
-      const { bytesRead } = await f.fh.read(buf, got, buf.length - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
+      const n = await f.reader.read(buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
       if (got === buf.length) break;
     }
     if (got > limit) throw errors.fileTooLarge(t.input, got, limit, limitKey);
     return { bytes: buf.subarray(0, got), mode: f.mode };
   } finally {
-    await f.fh.close();
+    f.close();
   }
 }
 

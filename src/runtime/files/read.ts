@@ -8,7 +8,7 @@
  * end costs a scan, done for files up to `max_file_bytes`; past that `total_lines` is null unless
  * the range reached the end.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { Reader } from './file-io.js';
 
 const CHUNK = 64 * 1024;
 const NL = 0x0a;
@@ -39,9 +39,12 @@ export interface LineSlice {
   next_offset_line: number | null;
 }
 
-/** JSON-encoded byte size of `s` without its quotes. */
-function encodedSize(s: string): number {
-  return Buffer.byteLength(JSON.stringify(s)) - 2;
+/** Characters JSON.stringify escapes. */
+const ESCAPED = /["\\\u0000-\u001f]/;
+
+/** JSON-encoded byte size of `s` (of `bytes` UTF-8 bytes) without its quotes. */
+function encodedSize(s: string, bytes = Buffer.byteLength(s)): number {
+  return ESCAPED.test(s) ? Buffer.byteLength(JSON.stringify(s)) - 2 : bytes;
 }
 
 /** `buf` cut to at most `n` bytes, never inside a UTF-8 character. */
@@ -53,7 +56,7 @@ export function cutUtf8(buf: Buffer, n: number): Buffer {
 }
 
 /** Read the lines of `range` from an open file of `size` bytes. */
-export async function readLines(fh: FileHandle, size: number, range: LineRange): Promise<LineSlice> {
+export async function readLines(reader: Reader, size: number, range: LineRange): Promise<LineSlice> {
   const buf = Buffer.alloc(CHUNK);
   const counting = size <= range.countUpTo;
   const kept: string[] = [];
@@ -74,7 +77,7 @@ export async function readLines(fh: FileHandle, size: number, range: LineRange):
     pending = [];
     pendingBytes = 0;
     const text = bytes.toString('utf8');
-    const enc = encodedSize(text);
+    const enc = encodedSize(text, bytes.length);
     if (rawUsed + bytes.length > range.maxBytes || encUsed + enc > range.maxEncoded) {
       if (kept.length === 0) {
         // The first line alone is over the budget: its start, cut where both budgets allow.
@@ -93,7 +96,7 @@ export async function readLines(fh: FileHandle, size: number, range: LineRange):
   };
 
   outer: for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
+    const bytesRead = await reader.read(buf, 0, CHUNK, pos);
     if (bytesRead === 0) {
       eof = true;
       break;

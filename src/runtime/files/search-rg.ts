@@ -76,6 +76,7 @@ export function searchRg(rg: string, spec: SearchSpec, relOf: (fromCwd: string) 
       kill();
     };
     spec.signal.addEventListener('abort', onAbort, { once: true });
+    if (spec.signal.aborted) onAbort();
 
     const onLine = (line: string) => {
       if (collector.full) return;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { errors, fileKind } from '../../core/index.js';
 import { recordChanges, type ChangeSummary, type FileArtifact } from './changes.js';
 import { commitChanges } from './commit.js';
-import { resolveTarget, rootsOf, shown } from './confine.js';
+import { relativeTo, resolveTarget, rootsOf, shown } from './confine.js';
 import { looksBinary, mimeOf, openRegular, readWhole, SNIFF_BYTES, statOf } from './file-io.js';
 import { applyHunks } from './patch-apply.js';
 import { parsePatch, type FileOp } from './patch-parse.js';
@@ -96,13 +96,13 @@ export class FileService {
 
   async read(agentId: string, a: ReadArgs): Promise<LineSlice & { path: string; workspace_id: string; bytes: number; note?: string }> {
     const t = resolveTarget(this.roots(agentId), a.path, 'read');
-    const f = await openRegular(t);
+    const f = openRegular(t);
     try {
       const head = Buffer.alloc(Math.min(f.size, SNIFF_BYTES));
-      await f.fh.read(head, 0, head.length, 0);
+      await f.reader.read(head, 0, head.length, 0);
       if (looksBinary(head, f.size > head.length)) throw errors.binaryFile(t.input, f.size, mimeOf(head));
       const maxBytes = Math.min(a.max_bytes ?? this.caps.max_read_bytes, this.caps.max_read_bytes);
-      const slice = await readLines(f.fh, f.size, {
+      const slice = await readLines(f.reader, f.size, {
         offsetLine: a.offset_line ?? 1,
         limitLines: a.limit_lines ?? null,
         maxBytes,
@@ -112,13 +112,13 @@ export class FileService {
       const note = readNote(slice, maxBytes);
       return { path: t.rel, workspace_id: t.root.workspace_id, bytes: f.size, ...slice, ...(note ? { note } : {}) };
     } finally {
-      await f.fh.close();
+      f.close();
     }
   }
 
   async list(agentId: string, a: ListArgs) {
     const t = this.place(agentId, a.path);
-    const st = await statOf(t);
+    const st = statOf(t);
     if (!st) throw errors.fileNotFound(t.input);
     const head = { workspace_id: t.root.workspace_id, root: t.root.root, path: t.rel };
     if (st.isFile()) return { ...head, entries: [t.rel], truncated: false };
@@ -159,7 +159,7 @@ export class FileService {
 
   async search(agentId: string, a: SearchArgs, signal: AbortSignal) {
     const t = this.place(agentId, a.path);
-    const st = await statOf(t);
+    const st = statOf(t);
     if (!st) throw errors.fileNotFound(t.input);
     if (!st.isFile() && !st.isDirectory()) throw errors.notARegularFile(t.input, fileKind(st));
     compilePattern(a.pattern, a.case_insensitive ?? false);
@@ -183,7 +183,7 @@ export class FileService {
     if (rg) {
       engine = 'rg';
       const cwd = spec.startIsFile ? path.dirname(spec.start) : spec.start;
-      const relOf = (p: string) => path.relative(t.root.root, path.join(cwd, p)).split(path.sep).join('/');
+      const relOf = (p: string) => relativeTo(t.root.root, path.join(cwd, p));
       if ((await searchRg(rg, spec, relOf, collector)) === 'unsupported') {
         engine = 'js';
         collector = new MatchCollector(max, this.budget);
@@ -209,7 +209,7 @@ export class FileService {
     const size = Buffer.byteLength(a.content);
     if (size > this.caps.max_file_bytes) throw errors.fileTooLarge(t.input, size, this.caps.max_file_bytes, SIZE_KEY);
     const after = Buffer.from(a.content, 'utf8');
-    const st = await statOf(t);
+    const st = statOf(t);
     if (st && !st.isFile()) throw errors.notARegularFile(t.input, fileKind(st));
     if (!st) await this.parentReady(t, a.create_dirs ?? false);
     const old = st ? await readWhole(t, this.caps.max_file_bytes, SIZE_KEY) : null;
@@ -270,7 +270,7 @@ export class FileService {
   private async planOp(op: FileOp, t: Target, roots: Root[], claim: (t: Target, op: FileOp) => void): Promise<PlannedChange | null> {
     const limit = this.caps.max_file_bytes;
     if (op.type === 'add') {
-      if (await statOf(t)) throw errors.patchDoesNotApply(op.path, 'file_exists', 'it already exists (use "*** Update File:" to change it)');
+      if (statOf(t)) throw errors.patchDoesNotApply(op.path, 'file_exists', 'it already exists (use "*** Update File:" to change it)');
       const after = Buffer.from(op.lines.map((l) => `${l}\n`).join(''), 'utf8');
       if (after.length > limit) throw errors.fileTooLarge(t.input, after.length, limit, SIZE_KEY);
       return { op: 'create', target: t, before: null, mode: null, after };
@@ -290,7 +290,7 @@ export class FileService {
     if (op.moveTo !== null) {
       const to = resolveTarget(roots, op.moveTo, 'write');
       claim(to, op);
-      if (await statOf(to)) throw errors.patchDoesNotApply(op.moveTo, 'file_exists', 'the file to move to already exists');
+      if (statOf(to)) throw errors.patchDoesNotApply(op.moveTo, 'file_exists', 'the file to move to already exists');
       return { op: 'move', target: t, movedTo: to, before: bytes, mode, after };
     }
     return after.equals(bytes) ? null : { op: 'update', target: t, before: bytes, mode, after };

@@ -4,7 +4,8 @@
  * but never followed (a link out of the workspace leads nowhere here). `.gitignore` files are
  * honoured as git does, nested ones included: each directory's rules apply below it, a deeper rule
  * (a `!negation` too) wins over a shallower one, and an ignored directory is not entered. The
- * rules of the directories between the workspace root and the walk's start apply as well.
+ * rules of the directories between the workspace root and the walk's start apply as well, except
+ * those that ignore the start itself (named explicitly, it is walked, as ripgrep does).
  *
  * A glob filters what is reported, as ripgrep's `--glob` does, so both search engines agree: a
  * glob without `/` matches a name at any depth, one with `/` a path relative to the walk's start;
@@ -13,6 +14,7 @@
  *
  * Bounds: `maxVisited` directory entries read and a deadline; the walk says which one stopped it.
  */
+import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -45,63 +47,61 @@ export interface WalkOptions {
 
 export type WalkStop = 'visited' | 'time' | null;
 
-/** The gitignore rules of the directories seen so far, by real path. */
-export class IgnoreRules {
-  private readonly byDir = new Map<string, Ignore | null>();
+/** One directory's .gitignore rules, and where that directory is (relative to the root, '' for the root). */
+interface Rules {
+  base: string;
+  ignore: Ignore;
+}
 
-  constructor(private readonly root: string) {}
+/** The rules of `dir`'s .gitignore, or null when it has none (or one too large or unreadable). */
+async function rulesOf(dirAbs: string, base: string): Promise<Rules | null> {
+  const file = path.join(dirAbs, '.gitignore');
+  try {
+    const st = await fsp.lstat(file);
+    if (!st.isFile() || st.size > MAX_IGNORE_FILE_BYTES) return null;
+    return { base, ignore: ignore().add(await fsp.readFile(file, 'utf8')) };
+  } catch {
+    return null; // no rules here (or unreadable ones: nothing is hidden by them)
+  }
+}
 
-  /** Read the rules of `dir` (once). */
-  async load(dir: string): Promise<void> {
-    if (this.byDir.has(dir)) return;
-    this.byDir.set(dir, null);
-    const file = path.join(dir, '.gitignore');
+/**
+ * Whether `rel` (relative to the root; a directory when `isDir`) is ignored by `chain`, the rules
+ * of its ancestors from the root down: as in git, the deepest rule that says anything wins.
+ */
+function ignoredBy(chain: readonly Rules[], rel: string, isDir: boolean): boolean {
+  let state = false;
+  for (const r of chain) {
+    const sub = (r.base === '' ? rel : rel.slice(r.base.length + 1)) + (isDir ? '/' : '');
+    let t: { ignored: boolean; unignored: boolean };
     try {
-      const st = await fsp.lstat(file);
-      if (!st.isFile() || st.size > MAX_IGNORE_FILE_BYTES) return;
-      this.byDir.set(dir, ignore().add(await fsp.readFile(file, 'utf8')));
+      t = r.ignore.test(sub);
     } catch {
-      // No rules here (or unreadable ones: nothing is hidden by them).
+      continue; // a name the library cannot test (only dots): no rule names it
     }
+    if (t.ignored) state = true;
+    else if (t.unignored) state = false;
   }
+  return state;
+}
 
-  /** Load the rules of every directory from the root down to `dir`. */
-  async loadDown(dir: string): Promise<void> {
-    const rel = relativeTo(this.root, dir);
-    let cur = this.root;
-    await this.load(cur);
-    if (rel === '.') return;
-    for (const name of rel.split('/')) {
-      cur = path.join(cur, name);
-      await this.load(cur);
-    }
+/**
+ * The rules of every directory from the root down to `startRel` (itself included). A start the
+ * model named explicitly is walked even when it is ignored, as ripgrep searches an ignored
+ * directory it is given: a .gitignore that ignores the start (or a directory above it) is left
+ * out of the chain, or it would hide everything below.
+ */
+async function chainDown(root: string, startRel: string): Promise<Rules[]> {
+  const chain: Rules[] = [];
+  const names = startRel === '' ? [] : startRel.split('/');
+  for (let depth = 0; depth <= names.length; depth++) {
+    const rel = names.slice(0, depth).join('/');
+    const r = await rulesOf(path.join(root, rel), rel);
+    if (!r) continue;
+    // (`test` also looks at the directories between: one of them ignored hides the start too.)
+    if (depth === names.length || !ignoredBy([r], startRel, true)) chain.push(r);
   }
-
-  /** Whether `abs` (a directory when `isDir`) is ignored by the rules loaded for its ancestors. */
-  ignored(abs: string, isDir: boolean): boolean {
-    let state = false;
-    let dir = path.dirname(abs);
-    const chain: string[] = [];
-    for (;;) {
-      chain.push(dir);
-      if (dir === this.root || !dir.startsWith(this.root)) break;
-      dir = path.dirname(dir);
-    }
-    for (const base of chain.reverse()) {
-      const rules = this.byDir.get(base);
-      if (!rules) continue;
-      const rel = relativeTo(base, abs) + (isDir ? '/' : '');
-      let r: { ignored: boolean; unignored: boolean };
-      try {
-        r = rules.test(rel);
-      } catch {
-        continue; // a name the library cannot test (only dots): no rule names it
-      }
-      if (r.ignored) state = true;
-      else if (r.unignored) state = false;
-    }
-    return state;
-  }
+  return chain;
 }
 
 /** A glob as a predicate on paths relative to the walk's start (see the header). */
@@ -113,19 +113,26 @@ export function globFilter(glob: string | undefined): { exclude: boolean; match:
   return { exclude, match };
 }
 
+interface Dir {
+  abs: string;
+  rel: string;
+  chain: readonly Rules[];
+}
+
 /** Walk the tree (see the header); `onEntry` returns false to stop. */
 export async function walk(opts: WalkOptions, onEntry: (e: WalkEntry) => boolean | Promise<boolean>): Promise<WalkStop> {
-  const rules = new IgnoreRules(opts.root);
-  if (!opts.includeIgnored) await rules.loadDown(opts.start);
+  const startRel = relativeTo(opts.root, opts.start).replace(/^\.$/, '');
+  const fromStart = (rel: string) => (startRel === '' ? rel : rel.slice(startRel.length + 1));
   const filter = globFilter(opts.glob);
-  const queue: string[] = [opts.start];
+  const queue: Array<Dir | null> = [{ abs: opts.start, rel: startRel, chain: opts.includeIgnored ? [] : await chainDown(opts.root, startRel) }];
   let visited = 0;
   for (let i = 0; i < queue.length; i++) {
     const dir = queue[i]!;
+    queue[i] = null; // let the walked directory go
     if (performance.now() > opts.deadline) return 'time';
-    let names: import('node:fs').Dirent[];
+    let names: Dirent[];
     try {
-      names = await fsp.readdir(dir, { withFileTypes: true });
+      names = await fsp.readdir(dir.abs, { withFileTypes: true });
     } catch {
       continue; // unreadable or gone: nothing to report below it
     }
@@ -133,24 +140,24 @@ export async function walk(opts: WalkOptions, onEntry: (e: WalkEntry) => boolean
     for (const d of names) {
       if (++visited > opts.maxVisited) return 'visited';
       if (d.name === '.git') continue;
-      const abs = path.join(dir, d.name);
+      const rel = dir.rel === '' ? d.name : `${dir.rel}/${d.name}`;
       const kind = d.isDirectory() ? 'directory' : d.isFile() ? 'file' : d.isSymbolicLink() ? 'symlink' : 'other';
       const isDir = kind === 'directory';
-      const fromStart = relativeTo(opts.start, abs);
-      const globbed = filter ? filter.match(fromStart) : false;
+      const globbed = filter ? filter.match(fromStart(rel)) : false;
       if (filter?.exclude && globbed) continue;
-      const selected = filter && !filter.exclude && !isDir ? globbed : true;
-      if (!selected) continue;
-      const explicitlyNamed = filter !== null && !filter.exclude && !isDir;
-      if (!opts.includeIgnored && !explicitlyNamed && rules.ignored(abs, isDir)) continue;
+      // A glob that selects files names them: it is not asked of directories, and overrides
+      // a .gitignore rule that names a selected file.
+      const selects = filter !== null && !filter.exclude && !isDir;
+      if (selects && !globbed) continue;
+      if (!selects && ignoredBy(dir.chain, rel, isDir)) continue;
+      const abs = path.join(dir.abs, d.name);
       if (isDir) {
-        if (!opts.includeIgnored) await rules.load(abs);
-        queue.push(abs);
+        const own = opts.includeIgnored ? null : await rulesOf(abs, rel);
+        queue.push({ abs, rel, chain: own ? [...dir.chain, own] : dir.chain });
         if (!opts.directories || (filter && !filter.exclude)) continue;
       }
-      if (!(await onEntry({ rel: relativeTo(opts.root, abs), abs, kind }))) return null;
+      if (!(await onEntry({ rel, abs, kind }))) return null;
     }
-    queue[i] = ''; // let the walked directory's path go
   }
   return null;
 }
