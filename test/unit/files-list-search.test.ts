@@ -124,8 +124,16 @@ describe.each(['rg', 'js'] as const)('search_files with the %s engine', (engine)
     expect(r).toMatchObject({ truncated: true, truncated_reason: 'aborted', matches: [] });
   });
 
+  it('takes a pattern or a glob that looks like a flag as text', async () => {
+    put(f.ws, { 'flags.txt': 'run with --files here\n', '-g.txt': 'needle dash\n' });
+    expect((await search({ pattern: '--files' })).matches).toEqual([{ path: 'flags.txt', line: 1, text: 'run with --files here' }]);
+    expect((await search({ pattern: 'needle', glob: '-g*' })).matches).toEqual([{ path: '-g.txt', line: 1, text: 'needle dash' }]);
+  });
+
   it('refuses an invalid pattern and a path outside the workspaces', async () => {
     await expect(search({ pattern: 'a(' })).rejects.toMatchObject({ code: 'invalid_pattern' });
+    await expect(search({ pattern: 'a\u0000b' })).rejects.toMatchObject({ code: 'invalid_pattern' });
+    await expect(search({ pattern: 'a', glob: '*\u0000' })).rejects.toMatchObject({ code: 'path_invalid' });
     await expect(search({ pattern: 'x', path: f.outside })).rejects.toMatchObject({ code: 'path_outside_workspace' });
   });
 });

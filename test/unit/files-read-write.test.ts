@@ -153,6 +153,17 @@ describe('edit_file', () => {
     expect(fs.readFileSync(path.join(f.ws, 'a.py'), 'utf8')).toBe('x = $&5\ny = $&5\nz = 2\n');
   });
 
+  it('runs concurrent changes of one file one after the other, so neither is lost', async () => {
+    const outs = await Promise.all([
+      f.call('edit_file', { path: 'a.py', old_text: 'x = 1', new_text: 'x = 10' }),
+      f.call('edit_file', { path: 'a.py', old_text: 'z = 2', new_text: 'z = 20' }),
+      f.call('apply_patch', { patch: '*** Begin Patch\n*** Update File: a.py\n@@\n-y = 1\n+y = 10\n*** End Patch' }),
+    ]);
+    expect(outs.map((o) => o.ok)).toEqual([true, true, true]);
+    expect(fs.readFileSync(path.join(f.ws, 'a.py'), 'utf8')).toBe('x = 10\ny = 10\nz = 20\n');
+    expect(f.changes()).toHaveLength(3);
+  });
+
   it('matches lines copied with bare newlines in a CRLF file, and keeps its CRLF', async () => {
     await f.ok('edit_file', { path: 'win.txt', old_text: 'one\ntwo', new_text: 'one\n2' });
     expect(fs.readFileSync(path.join(f.ws, 'win.txt'), 'utf8')).toBe('one\r\n2\r\nthree\r\n');

@@ -53,8 +53,9 @@ export function searchRg(rg: string, spec: SearchSpec, relOf: (fromCwd: string) 
   if (spec.includeIgnored) args.push('--no-ignore');
   if (spec.caseInsensitive) args.push('--ignore-case');
   if (spec.contextLines > 0) args.push('--context', String(spec.contextLines));
-  if (spec.glob) args.push('--glob', spec.glob);
-  args.push('--regexp', spec.pattern, '--', spec.startIsFile ? `./${path.basename(spec.start)}` : '.');
+  // `--flag=value`: a value starting with "-" stays a value.
+  if (spec.glob) args.push(`--glob=${spec.glob}`);
+  args.push(`--regexp=${spec.pattern}`, '--', spec.startIsFile ? `./${path.basename(spec.start)}` : '.');
 
   return new Promise((resolve, reject) => {
     const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -98,6 +98,8 @@ export function lineText(raw: string): string {
 
 /** The pattern as a JS RegExp source and flags (Unicode mode when the pattern allows it). */
 export function compilePattern(pattern: string, caseInsensitive: boolean): { source: string; flags: string } {
+  // No program argument may hold one, and no line of text does: refused like any bad pattern.
+  if (pattern.includes('\0')) throw errors.invalidPattern(shown(pattern), 'it contains a NUL character (write \\x00 to match one)');
   const base = caseInsensitive ? 'i' : '';
   try {
     new RegExp(pattern, `${base}u`);

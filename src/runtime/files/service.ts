@@ -8,7 +8,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { errors, fileKind } from '../../core/index.js';
+import { errors, fileKind, KeyedSerial } from '../../core/index.js';
 import { recordChanges, type ChangeSummary, type FileArtifact } from './changes.js';
 import { commitChanges } from './commit.js';
 import { relativeTo, resolveTarget, rootsOf, shown } from './confine.js';
@@ -20,12 +20,14 @@ import { compilePattern, MatchCollector, type SearchMatch, type SearchSpec } fro
 import { MAX_VISITED, searchJs } from './search-js.js';
 import { ripgrepOnPath, searchRg } from './search-rg.js';
 import type { ChangeContext, FileServiceDeps, FileServiceOptions, PlannedChange, Root, Target } from './types.js';
-import { walk } from './walk.js';
+import { globFilter, walk } from './walk.js';
 
 const SIZE_KEY = 'tools.files.max_file_bytes';
 /** What a result's other fields may take beside its content, lines or matches. */
 const RESULT_OVERHEAD = 1024;
 const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
+/** The one key changes are serialised on. */
+const CHANGES = 'changes';
 /** A listing's time limit. */
 const LIST_TIMEOUT_MS = 10_000;
 
@@ -41,6 +43,19 @@ export interface ListArgs {
   glob?: string | undefined;
   max_entries?: number | undefined;
   include_ignored?: boolean | undefined;
+}
+
+export interface WriteArgs {
+  path: string;
+  content: string;
+  create_dirs?: boolean | undefined;
+}
+
+export interface EditArgs {
+  path: string;
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean | undefined;
 }
 
 export interface SearchArgs {
@@ -63,6 +78,7 @@ export interface ChangeResult {
 
 export class FileService {
   private readonly engine: 'rg' | 'js' | 'auto';
+  private readonly changing = new KeyedSerial();
 
   constructor(
     private readonly deps: FileServiceDeps,
@@ -163,6 +179,7 @@ export class FileService {
     if (!st) throw errors.fileNotFound(t.input);
     if (!st.isFile() && !st.isDirectory()) throw errors.notARegularFile(t.input, fileKind(st));
     compilePattern(a.pattern, a.case_insensitive ?? false);
+    globFilter(a.glob);
     const spec: SearchSpec = {
       root: t.root.root,
       start: t.abs,
@@ -204,7 +221,22 @@ export class FileService {
 
   // --- changes ---------------------------------------------------------------------------------
 
-  async write(who: ChangeContext, a: { path: string; content: string; create_dirs?: boolean | undefined }): Promise<ChangeResult & { changed: boolean }> {
+  // Changes run one at a time: each reads files, plans and writes, and two agents working in one
+  // directory must not both read a file before either writes it (one change would be lost).
+
+  write(who: ChangeContext, a: WriteArgs): Promise<ChangeResult & { changed: boolean }> {
+    return this.changing.run(CHANGES, () => this.writeNow(who, a));
+  }
+
+  edit(who: ChangeContext, a: EditArgs): Promise<ChangeResult & { replacements: number }> {
+    return this.changing.run(CHANGES, () => this.editNow(who, a));
+  }
+
+  applyPatch(who: ChangeContext, patch: string): Promise<ChangeResult> {
+    return this.changing.run(CHANGES, () => this.applyPatchNow(who, patch));
+  }
+
+  private async writeNow(who: ChangeContext, a: WriteArgs): Promise<ChangeResult & { changed: boolean }> {
     const t = resolveTarget(this.roots(who.agentId), a.path, 'write');
     const size = Buffer.byteLength(a.content);
     if (size > this.caps.max_file_bytes) throw errors.fileTooLarge(t.input, size, this.caps.max_file_bytes, SIZE_KEY);
@@ -218,7 +250,7 @@ export class FileService {
     return { changed: true, ...(await this.commit(who, [change])) };
   }
 
-  async edit(who: ChangeContext, a: { path: string; old_text: string; new_text: string; replace_all?: boolean | undefined }): Promise<ChangeResult & { replacements: number }> {
+  private async editNow(who: ChangeContext, a: EditArgs): Promise<ChangeResult & { replacements: number }> {
     const t = resolveTarget(this.roots(who.agentId), a.path, 'write');
     const { bytes, mode } = await readWhole(t, this.caps.max_file_bytes, SIZE_KEY);
     const text = textOf(t, bytes);
@@ -245,7 +277,7 @@ export class FileService {
     return { replacements: at.length, ...(await this.commit(who, [{ op: 'update', target: t, before: bytes, mode, after }])) };
   }
 
-  async applyPatch(who: ChangeContext, patch: string): Promise<ChangeResult> {
+  private async applyPatchNow(who: ChangeContext, patch: string): Promise<ChangeResult> {
     const size = Buffer.byteLength(patch);
     if (size > this.caps.max_file_bytes) throw errors.patchInvalid(1, `the patch has ${size} bytes; the limit is ${this.caps.max_file_bytes} (${SIZE_KEY})`);
     const ops = parsePatch(patch);

@@ -19,7 +19,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { relativeTo } from './confine.js';
+import { errors } from '../../core/index.js';
+import { relativeTo, shown } from './confine.js';
 
 /** A .gitignore larger than this is not read (its rules are skipped). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
@@ -107,6 +108,7 @@ async function chainDown(root: string, startRel: string): Promise<Rules[]> {
 /** A glob as a predicate on paths relative to the walk's start (see the header). */
 export function globFilter(glob: string | undefined): { exclude: boolean; match: (rel: string) => boolean } | null {
   if (!glob) return null;
+  if (glob.includes('\0')) throw errors.pathInvalid(shown(glob), 'a glob may not contain a NUL character');
   const exclude = glob.startsWith('!');
   const pattern = exclude ? glob.slice(1) : glob;
   const match = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
