@@ -141,6 +141,11 @@ describe('git internals, sizes and argument abuse', () => {
       await small.refused('edit_file', { path: 'ok.txt', old_text: 'ok', new_text: 'z'.repeat(3000) }, 'file_too_large');
       await small.refused('apply_patch', { patch: `*** Begin Patch\n*** Update File: near.txt\n@@\n m\n+${'z'.repeat(100)}\n*** End of File\n*** End Patch` }, 'file_too_large');
       await small.refused('apply_patch', { patch: `*** Begin Patch\n*** Add File: n.txt\n${'+z\n'.repeat(2000)}*** End Patch` }, 'patch_invalid');
+      // Many files of a patch are held in memory together: at most 8 × max_file_bytes of them.
+      put(small.ws, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`m${i}.txt`, 'q\n'.repeat(1000)])));
+      const many = Array.from({ length: 12 }, (_, i) => `*** Delete File: m${i}.txt`).join('\n');
+      expect(await small.refused('apply_patch', { patch: `*** Begin Patch\n${many}\n*** End Patch` }, 'patch_invalid')).toMatchObject({ line: 10 });
+      expect(fs.existsSync(path.join(small.ws, 'm0.txt'))).toBe(true);
       const part = await small.ok('read_file', { path: 'big.txt' });
       expect(part).toMatchObject({ start_line: 1, end_line: 512, total_lines: null, truncated: true, next_offset_line: 513 });
       expect(fs.existsSync(path.join(small.ws, 'new.txt')) || fs.existsSync(path.join(small.ws, 'n.txt'))).toBe(false);

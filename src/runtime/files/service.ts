@@ -26,6 +26,8 @@ const SIZE_KEY = 'tools.files.max_file_bytes';
 /** What a result's other fields may take beside its content, lines or matches. */
 const RESULT_OVERHEAD = 1024;
 const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
+/** A patch may hold this many times max_file_bytes of content (before and after) in memory. */
+const PATCH_HOLD_FACTOR = 8;
 /** The one key changes are serialised on. */
 const CHANGES = 'changes';
 /** A listing's time limit. */
@@ -289,11 +291,18 @@ export class FileService {
       claimed.set(t.abs, op);
     };
     const plan: PlannedChange[] = [];
+    // Every planned file is held in memory, before and after: a patch touching many large files
+    // is refused before it holds more than PATCH_HOLD_FACTOR files of the largest size.
+    const hold = PATCH_HOLD_FACTOR * this.caps.max_file_bytes;
+    let held = 0;
     for (const op of ops) {
       const t = resolveTarget(roots, op.path, 'write');
       claim(t, op);
       const change = await this.planOp(op, t, roots, claim);
-      if (change) plan.push(change);
+      if (!change) continue;
+      held += (change.before?.length ?? 0) + (change.after?.length ?? 0);
+      if (held > hold) throw errors.patchInvalid(op.line, `the patch changes more than ${hold} bytes of files at once (${PATCH_HOLD_FACTOR} × ${SIZE_KEY}); split it`);
+      plan.push(change);
     }
     return this.commit(who, plan);
   }
