@@ -23,8 +23,8 @@ COPY config.example.toml README.md ./
 RUN npm ci && npm pack && mv svc-*.tgz /svc.tgz
 
 FROM node:20-bookworm-slim
-# tmux: the inbox's terminal target; git: workspaces and worktrees.
-RUN apt-get update && apt-get install -y --no-install-recommends tmux git python3 make g++ \
+# tmux: the inbox's terminal target; git: workspaces and worktrees; ripgrep: search_files.
+RUN apt-get update && apt-get install -y --no-install-recommends tmux git ripgrep python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /svc.tgz /tmp/svc.tgz
 RUN npm i -g /tmp/svc.tgz && rm /tmp/svc.tgz && npm cache clean --force \

@@ -21,6 +21,7 @@ export const PREREQUISITES = [
   { program: 'promtool', pkg: 'prometheus', why: 'both metrics exposition formats are checked by promtool' },
   { program: 'jq', pkg: 'jq', why: 'the quick start of docs/getting-started.md is pasted into bash' },
   { program: 'curl', pkg: 'curl', why: 'the quick starts of README.md and docs/getting-started.md are pasted into bash' },
+  { program: 'rg', pkg: 'ripgrep', why: 'search_files runs ripgrep when it is installed (its JS fallback is tested too)' },
 ];
 
 /** Debian puts some servers (nats-server) in /usr/sbin, which is not on every user's PATH. */

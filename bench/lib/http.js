@@ -81,3 +81,31 @@ export async function stopAgent(base, agentId = 'main') {
   const stopped = await expectJson(base, 'POST', `/api/control/agents/${agentId}/control`, 200, { json: { action: 'stop' } });
   if (stopped.status !== 'stopped') throw new Error(`stopping ${agentId} left it ${stopped.status}`);
 }
+
+/**
+ * Open `path` (an events SSE stream) and call `onFrame(type, data, atNs)` for every frame, with
+ * the time its chunk arrived; resolves once the response has started, with a `close` function.
+ */
+export function eventFrames(base, path, onFrame) {
+  const req = http.get(`${base}${path}`);
+  return new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      res.setEncoding('utf8');
+      let buf = '';
+      res.on('data', (chunk) => {
+        const at = nowNs();
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const type = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (type && data) onFrame(type, JSON.parse(data), at);
+        }
+      });
+      resolve({ close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}

@@ -73,6 +73,11 @@ export function startBareFanout() {
   return spawnListening('bare fan-out', [path.join(SERVERS, 'bare-fanout.js')], process.env);
 }
 
+/** A scripted OpenAI-compatible model (servers/scripted-model.js) for turns that call tools. */
+export function startScriptedModel() {
+  return spawnListening('scripted model', [path.join(SERVERS, 'scripted-model.js')], process.env);
+}
+
 async function spawnListening(name, args, env) {
   const proc = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

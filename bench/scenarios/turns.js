@@ -12,9 +12,8 @@
  * back from the event log; so event retention is off in this daemon (a run logs ~500,000 events,
  * past the default `retain_max_events`, and pruning would take the earliest turns' events).
  */
-import http from 'node:http';
 import autocannon from 'autocannon';
-import { expectJson, request, sleep, stopAgent } from '../lib/http.js';
+import { eventFrames, expectJson, request, sleep, stopAgent } from '../lib/http.js';
 import { BRAKE_OFF, RETENTION_OFF, removeHome, startDaemon, tempHome } from '../lib/processes.js';
 import { int, ms, nowNs, summary } from '../lib/stats.js';
 
@@ -109,30 +108,11 @@ async function endToEnd(svc, duration, connections) {
 /** Sequential enqueues on an idle agent; frame arrival times from one events SSE stream. */
 async function latency(svc, samples) {
   const seen = new Map(); // message_id -> { enq, turn } arrival ns
-  const req = http.get(`${svc.base}/api/agents/main/events/stream`);
-  await new Promise((resolve, reject) => {
-    req.on('response', (res) => {
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk) => {
-        const at = nowNs();
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const type = /^event: (.*)$/m.exec(block)?.[1];
-          if (type !== 'message_enqueued' && type !== 'turn_entry') continue;
-          const data = JSON.parse(/^data: (.*)$/m.exec(block)[1]);
-          const id = data.payload.message_id;
-          const entry = seen.get(id) ?? {};
-          entry[type === 'turn_entry' ? 'turn' : 'enq'] = at;
-          seen.set(id, entry);
-        }
-      });
-      resolve();
-    });
-    req.on('error', reject);
+  const stream = await eventFrames(svc.base, '/api/agents/main/events/stream', (type, data, at) => {
+    if (type !== 'message_enqueued' && type !== 'turn_entry') return;
+    const entry = seen.get(data.payload.message_id) ?? {};
+    entry[type === 'turn_entry' ? 'turn' : 'enq'] = at;
+    seen.set(data.payload.message_id, entry);
   });
   await sleep(100);
   const turn = [];
@@ -152,7 +132,7 @@ async function latency(svc, samples) {
     enq.push((s.enq - t0) / 1e6);
     await waitDrained(svc);
   }
-  req.destroy();
+  stream.close();
   return { count: samples, turn: summary(turn), enq: summary(enq) };
 }
 

@@ -288,6 +288,34 @@ export const errors = {
       { content_type: contentType, bytes },
     ),
 
+  // --- workspace file tools (docs/tools.md#files) --------------------------------------------
+  pathInvalid: (p: string, reason: string) => new AppError(400, 'path_invalid', `path ${JSON.stringify(p)} is not valid: ${reason}`, { path: p }),
+  /** The real path (every symlink followed) lies in none of the agent's workspaces. */
+  pathOutsideWorkspace: (p: string, detail: string) =>
+    new AppError(403, 'path_outside_workspace', `path ${JSON.stringify(p)} is outside the agent's workspaces: ${detail}`, { path: p }),
+  pathProtected: (p: string, reason: string) => new AppError(403, 'path_protected', `path ${JSON.stringify(p)} may not be changed: ${reason}`, { path: p }),
+  fileNotFound: (p: string, detail = 'it does not exist') => new AppError(404, 'file_not_found', `${JSON.stringify(p)}: ${detail}`, { path: p }),
+  /** `kind` as fileKind (core/private-file.ts) names it: "a fifo", "a directory", … */
+  notARegularFile: (p: string, kind: string) =>
+    new AppError(400, 'not_a_regular_file', `${JSON.stringify(p)} is ${kind}, not a regular file`, { path: p, kind: kind.replace(/^an? /, '') }),
+  fileTooLarge: (p: string, bytes: number, limit: number, key: string) =>
+    new AppError(413, 'file_too_large', `${JSON.stringify(p)} would have ${bytes} bytes; the limit is ${limit} (${key})`, { path: p, bytes, limit }),
+  binaryFile: (p: string, bytes: number, mime: string) =>
+    new AppError(415, 'binary_file', `${JSON.stringify(p)} is binary (${mime}, ${bytes} bytes): it is not read or edited as text`, { path: p, bytes, mime }),
+  editNotFound: (p: string) =>
+    new AppError(409, 'edit_not_found', `old_text does not occur in ${JSON.stringify(p)}: read the file again and copy the text exactly (whitespace included)`, { path: p }),
+  editNotUnique: (p: string, count: number, lines: number[]) =>
+    new AppError(409, 'edit_not_unique', `old_text occurs ${count} times in ${JSON.stringify(p)} (lines ${lines.join(', ')}): add surrounding lines to make it unique, or pass replace_all`, { path: p, count, lines }),
+  patchInvalid: (line: number, detail: string) =>
+    new AppError(400, 'patch_invalid', `the patch is not valid at line ${line}: ${detail}; nothing was changed`, { line }),
+  patchDoesNotApply: (file: string, reason: string, detail: string, extra: ErrorExtra = {}) =>
+    new AppError(409, 'patch_does_not_apply', `the patch does not apply to ${JSON.stringify(file)}: ${detail}; nothing was changed`, { file, reason, ...extra }),
+  fileUnreadable: (p: string, errno: string) => new AppError(403, 'file_unreadable', `${JSON.stringify(p)} cannot be read (${errno})`, { path: p, errno }),
+  fileWriteFailed: (p: string, errno: string, detail: string, extra: ErrorExtra = {}) =>
+    new AppError(409, 'write_failed', `writing ${JSON.stringify(p)} failed (${errno}): ${detail}`, { path: p, errno, ...extra }),
+  invalidPattern: (pattern: string, detail: string) =>
+    new AppError(400, 'invalid_pattern', `${JSON.stringify(pattern)} is not a valid regular expression: ${detail}`, { pattern }),
+
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   approvalNotFound: notFound('approval_not_found', 'approval'),

@@ -39,9 +39,9 @@ describe('test prerequisites', () => {
   it('lists what is missing and names one install command with each package once', () => {
     const dir = binDir(['git', 'tmux', 'bwrap', 'jq', 'curl']);
     const missing = missingPrerequisites([dir]) as Prerequisite[];
-    expect(missing.map((p) => p.program)).toEqual(['nats-server', 'chromium', 'promtool']);
-    expect(installCommand(missing, true)).toBe('apt-get install -y --no-install-recommends nats-server chromium prometheus');
-    expect(installCommand([...missing, ...missing], false)).toBe('sudo apt-get install -y --no-install-recommends nats-server chromium prometheus');
+    expect(missing.map((p) => p.program)).toEqual(['nats-server', 'chromium', 'promtool', 'rg']);
+    expect(installCommand(missing, true)).toBe('apt-get install -y --no-install-recommends nats-server chromium prometheus ripgrep');
+    expect(installCommand([...missing, ...missing], false)).toBe('sudo apt-get install -y --no-install-recommends nats-server chromium prometheus ripgrep');
     expect(missingPrerequisites([binDir(LIST.map((p) => p.program))])).toEqual([]);
   });
 

@@ -46,6 +46,7 @@ const KIND_LEVELS: Record<string, Level> = {
   workspace_attached: 'info',
   workspace_exited: 'info',
   workspace_detached: 'info',
+  file_changed: 'info',
   skill_enabled: 'info',
   skill_disabled: 'info',
   skill_opened: 'info',

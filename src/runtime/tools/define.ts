@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError, errors, type Issue, type ToolClass } from '../../core/index.js';
-import type { Tool, ToolContext, ToolOutcome } from './types.js';
+import type { Tool, ToolArtifact, ToolContext, ToolOutcome } from './types.js';
 
 export interface ToolDefinition<S extends z.ZodObject> {
   name: string;
@@ -17,7 +17,10 @@ export interface ToolDefinition<S extends z.ZodObject> {
   class: ToolClass;
   extraClasses?(args: Record<string, unknown>): ToolClass[];
   args: S;
-  /** The service call; its (JSON-serialisable) result is what the model reads. */
+  /**
+   * The service call; its (JSON-serialisable) result is what the model reads. A result made by
+   * `withArtifacts(data, artifacts)` gives the model `data` and keeps the artifacts with the call.
+   */
   run(ctx: ToolContext, args: z.output<S>): unknown;
 }
 
@@ -44,19 +47,27 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger
   };
 }
 
-/** A `run` result that also ends the turn after this round (wait_for): see `endingTurn`. */
-class EndingTurn {
-  constructor(readonly data: unknown) {}
+/** A `run` result that is more than data: artifacts kept with the call, or the end of the turn. */
+class Extended {
+  constructor(
+    readonly data: unknown,
+    readonly extra: Pick<ToolOutcome, 'artifacts' | 'endTurn'>,
+  ) {}
 }
 
-/** Wrap what `run` returns to end the turn after this round's calls; `data` is what the model reads. */
-export function endingTurn(data: unknown): EndingTurn {
-  return new EndingTurn(data);
+/** What `run` returns to leave artifacts with the call (a patch's diffs, a fetched page): `data` still goes to the model. */
+export function withArtifacts(data: unknown, artifacts: ToolArtifact[]): unknown {
+  return new Extended(data, artifacts.length > 0 ? { artifacts } : {});
 }
 
-function succeeded(data: unknown): ToolOutcome {
-  if (data instanceof EndingTurn) return { ...succeeded(data.data), endTurn: true };
-  return { ok: true, content: JSON.stringify(data), data };
+/** What `run` returns to end the turn after this round's calls (wait_for); `data` is what the model reads. */
+export function endingTurn(data: unknown): unknown {
+  return new Extended(data, { endTurn: true });
+}
+
+function succeeded(result: unknown): ToolOutcome {
+  if (result instanceof Extended) return { ...succeeded(result.data), ...result.extra };
+  return { ok: true, content: JSON.stringify(result), data: result };
 }
 
 /** A refused call as the model reads it: the HTTP error envelope of `err`. */

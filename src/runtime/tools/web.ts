@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { WebFetcher, type WebPage } from '../web/index.js';
-import { defineTool } from './define.js';
+import { defineTool, withArtifacts } from './define.js';
 import type { ToolArtifact, ToolDeps } from './types.js';
 
 /** Longer than any URL a browser keeps; a longer argument is refused before anything is parsed. */
@@ -29,7 +29,10 @@ export function webTools(deps: ToolDeps) {
           max_bytes: z.number().int().min(1).optional().describe('read at most this many bytes of the body (capped by the configured limit)'),
           format: z.enum(['markdown', 'text', 'raw']).optional().describe('how an HTML page is returned: markdown (default), text, or raw HTML'),
         }),
-        run: (ctx, a) => fetcher.fetch(a.url, { ...(a.max_bytes !== undefined ? { maxBytes: a.max_bytes } : {}), ...(a.format ? { format: a.format } : {}) }, ctx.signal),
+        run: async (ctx, a) => {
+          const page = await fetcher.fetch(a.url, { ...(a.max_bytes !== undefined ? { maxBytes: a.max_bytes } : {}), ...(a.format ? { format: a.format } : {}) }, ctx.signal);
+          return withArtifacts(page, [pageArtifact(page)]);
+        },
       },
       deps.logger,
     ),
