@@ -159,5 +159,9 @@ export function credentialReferences(values: Config): Map<string, string[]> {
   };
   for (const [name, p] of Object.entries(values.providers)) add(p.credential_profile, `providers.${name}.credential_profile`);
   add(values.runtime.observability.otlp.credential_profile, 'runtime.observability.otlp.credential_profile');
+  for (const [name, m] of Object.entries(values.mcp.servers)) {
+    add(m.credential_profile, `mcp.servers.${name}.credential_profile`);
+    for (const [variable, profile] of Object.entries(m.env_credentials)) add(profile, `mcp.servers.${name}.env_credentials.${variable}`);
+  }
   return refs;
 }

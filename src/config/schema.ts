@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
+import { McpConfigSchema } from './mcp.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ToolsConfigSchema } from './tools.js';
 
@@ -217,6 +218,8 @@ export const ConfigSchema = z.strictObject({
   policy: PolicyConfigSchema,
   // What the built-in tools may touch and return (src/config/tools.ts, docs/tools.md).
   tools: ToolsConfigSchema,
+  // MCP servers whose tools models may call (src/config/mcp.ts, docs/tools.md#mcp-servers).
+  mcp: McpConfigSchema,
   queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),
   desktop: z.strictObject({ integration: z.boolean().default(false) }).prefault({}),
   // The TCP listeners (src/http/connections.ts): how long a connection may take to send a request,
