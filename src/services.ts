@@ -13,6 +13,7 @@ import { AgentDeletion, AgentService, Ingress, MessageQueue } from './runtime/ag
 import { BindingService, BriefService, BriefDelivery, TriggerService } from './runtime/channels/index.js';
 import { createTools, Toolbox, type Tool } from './runtime/tools/index.js';
 import { ToolExecutionService } from './runtime/executions/index.js';
+import { McpService } from './runtime/mcp/index.js';
 import { SkillService, SkillUse } from './runtime/skills/index.js';
 import { JobStore, type ResourceService, type RuntimeDeps } from './runtime/index.js';
 import { TaskService } from './runtime/tasks/index.js';
@@ -59,6 +60,8 @@ export interface Services {
   tools: Tool[];
   /** Every tool call a model made, with its artifacts (GET /api/agents/:id/tool-executions/:id). */
   executions: ToolExecutionService;
+  /** The configured MCP servers: their tools for the agents they are assigned to. */
+  mcp: McpService;
   /** Result and failure briefs POSTed to the operator binding's callback, durable with retries. */
   briefDelivery: BriefDelivery;
   workItems: WorkItemService;
@@ -180,9 +183,10 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools), executions, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
+  const mcp = new McpService({ config, clock, logger, agents, credentials });
+  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools, [mcp]), executions, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, runLoop.scheduler];
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, mcp, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
   new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
@@ -213,6 +217,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     briefs,
     tools,
     executions,
+    mcp,
     briefDelivery,
     workItems,
     timers,

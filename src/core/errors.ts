@@ -316,6 +316,17 @@ export const errors = {
   invalidPattern: (pattern: string, detail: string) =>
     new AppError(400, 'invalid_pattern', `${JSON.stringify(pattern)} is not a valid regular expression: ${detail}`, { pattern }),
 
+  // --- MCP servers (docs/tools.md#mcp-servers); the call errors are tool outcomes too ---------
+  mcpServerNotFound: notFound('mcp_server_not_found', 'MCP server'),
+  mcpServerDisabled: (server: string) =>
+    new AppError(409, 'mcp_server_disabled', `MCP server ${JSON.stringify(server)} is disabled (enabled = false in [mcp.servers.${server}])`, { server }),
+  mcpTimeout: (tool: string, timeoutMs: number) =>
+    new AppError(504, 'mcp_timeout', `${tool}: the MCP server did not answer within ${timeoutMs} ms (call_timeout_ms)`, { timeout_ms: timeoutMs }),
+  mcpServerUnavailable: (tool: string, server: string, detail: string) =>
+    new AppError(503, 'mcp_server_unavailable', `${tool}: MCP server ${JSON.stringify(server)} is unavailable: ${detail}`, { server }),
+  mcpToolError: (tool: string, text: string) => new AppError(502, 'mcp_tool_error', `${tool} reported an error: ${text}`),
+  mcpCallRefused: (tool: string, detail: string) => new AppError(502, 'mcp_error', `${tool}: the MCP server refused the call: ${detail}`),
+
   // --- tool policy and approvals (docs/security.md#tool-policy) ------------------------------
   invalidPolicy: (issues: Issue[]) => new AppError(400, 'invalid_policy', `invalid policy: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
   approvalNotFound: notFound('approval_not_found', 'approval'),

@@ -5,7 +5,7 @@
  */
 export { bootId, isGone, readProc, readUids } from './process-tree.js';
 export { BWRAP_PACKAGE, probeBwrap, Sandbox, SandboxUnavailableError, workdirRefusal, type SandboxStatus } from './sandbox.js';
-export { taskEnvironment } from './task-env.js';
+export { passedEnvironment, taskEnvironment } from './task-env.js';
 export { killLeftoverGroup, readTail, resolveExecutable, signalGroup, spawnCommand, type Spawned, type Wrapper } from './task-process.js';
 export { spawnPty, terminalOptions } from './task-pty.js';
 export { TaskReaper, type TaskTarget } from './task-reaper.js';

@@ -28,12 +28,18 @@ export interface TaskEnvOptions {
 }
 
 export function taskEnvironment(daemonEnv: NodeJS.ProcessEnv, o: TaskEnvOptions): Record<string, string> {
-  const secret = new Set(o.secretNames ?? []);
+  const env = passedEnvironment(daemonEnv, o.secretNames);
+  if (o.sandboxed) Object.assign(env, { HOME: SANDBOX_HOME, TMPDIR: '/tmp' });
+  return { ...env, SVC_AGENT_ID: o.agentId, ...o.marker };
+}
+
+/** The daemon's variables on the allowlist (also what an MCP server starts from: runtime/mcp/). */
+export function passedEnvironment(daemonEnv: NodeJS.ProcessEnv, secretNames: Iterable<string> = []): Record<string, string> {
+  const secret = new Set(secretNames);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(daemonEnv)) {
     if (value === undefined || secret.has(name) || SECRET_NAME.test(name)) continue;
     if (PASSED.includes(name) || PASSED_PREFIXES.some((p) => name.startsWith(p))) env[name] = value;
   }
-  if (o.sandboxed) Object.assign(env, { HOME: SANDBOX_HOME, TMPDIR: '/tmp' });
-  return { ...env, SVC_AGENT_ID: o.agentId, ...o.marker };
+  return env;
 }

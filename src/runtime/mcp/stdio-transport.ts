@@ -1,0 +1,148 @@
+/**
+ * The MCP stdio transport over svc's own spawn. The SDK's StdioClientTransport spawns the server
+ * in the daemon's process group, where it cannot be killed as a whole and is easily orphaned;
+ * this one makes the server the leader of its own session and process group (`detached`), as
+ * command tasks are (tasks/processes/), so the group, and whatever the server started, is ended
+ * together. Messages are framed with the SDK's own `ReadBuffer`/`serializeMessage` (one JSON
+ * message per line). The last bytes of stderr are kept for the server's `last_error`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readProc, signalGroup } from '../tasks/processes/index.js';
+
+export interface StdioSpec {
+  command: string;
+  args: string[];
+  /** '' = the daemon's working directory. */
+  cwd: string;
+  env: Record<string, string>;
+  /** A message (one line) longer than this closes the connection: what a server can make svc hold. */
+  maxMessageBytes: number;
+}
+
+/** How much of the server's stderr is kept (its last bytes). */
+const STDERR_TAIL_BYTES = 2048;
+
+export class ProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | null = null;
+  private readonly buffer: ReadBuffer;
+  private stderr = Buffer.alloc(0);
+  private stderrCut = false;
+  private exited: Promise<void> = Promise.resolve();
+  /** The leader's pid (= its process group and session), once started. */
+  pid: number | null = null;
+  /** Its start time (/proc/<pid>/stat field 22): with the pid, names this process and no later one. */
+  procStart: string | null = null;
+  /** How it ended: `exit code 1`, `signal SIGKILL`; null while it runs. */
+  exit: string | null = null;
+
+  constructor(
+    private readonly spec: StdioSpec,
+    /** Called in the tick the process started (before any message): the caller records it. */
+    private readonly onSpawn: (t: ProcessTransport) => void = () => undefined,
+  ) {
+    this.buffer = new ReadBuffer({ maxBufferSize: spec.maxMessageBytes });
+  }
+
+  /** Spawn the server; rejects when the operating system refuses (no such program or directory). */
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('already started'));
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.spec.command, this.spec.args, {
+        cwd: this.spec.cwd || undefined,
+        env: this.spec.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      this.child = child;
+      this.exited = new Promise((done) => child.once('close', () => done()));
+      child.once('error', (err) => {
+        this.exit ??= `could not start: ${err.message}`;
+        reject(err);
+      });
+      child.once('spawn', () => {
+        this.pid = child.pid ?? null;
+        this.procStart = this.pid === null ? null : (readProc(this.pid)?.starttime ?? null);
+        this.onSpawn(this);
+        resolve();
+      });
+      child.once('exit', (code, signal) => (this.exit = signal ? `signal ${signal}` : `exit code ${code}`));
+      child.once('close', () => this.onclose?.());
+      child.stdin!.on('error', (err) => this.onerror?.(err)); // EPIPE once the server is gone
+      child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => {
+        this.stderr = Buffer.concat([this.stderr, chunk]);
+        if (this.stderr.length > STDERR_TAIL_BYTES) {
+          this.stderr = this.stderr.subarray(this.stderr.length - STDERR_TAIL_BYTES);
+          this.stderrCut = true;
+        }
+      });
+    });
+  }
+
+  /** The last lines the server wrote to stderr (at most STDERR_TAIL_BYTES), trimmed. */
+  stderrTail(): string {
+    const text = this.stderr.toString('utf8');
+    // A cut tail starts inside a line (perhaps inside a character): from the next line on.
+    return (this.stderrCut && text.includes('\n') ? text.slice(text.indexOf('\n') + 1) : text).trim();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || stdin.writableEnded) return Promise.reject(new Error('the server is not running'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /**
+   * Close the server's stdin (a well-behaved server exits at end of input) and resolve once it
+   * has exited, or after `graceMs`: ending the process group is the caller's (the reaper's).
+   */
+  async close(graceMs = 0): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.stdin?.end();
+    if (child.exitCode !== null || child.signalCode !== null) return this.exited;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves once the leader has exited and its pipes are closed. */
+  closed(): Promise<void> {
+    return this.exited;
+  }
+
+  private read(chunk: Buffer): void {
+    try {
+      this.buffer.append(chunk);
+    } catch (err) {
+      // A line over the limit: nothing after it can be framed again.
+      this.onerror?.(err as Error);
+      this.child?.stdout?.destroy();
+      this.child?.stdin?.destroy();
+      if (this.pid) signalGroup(this.pid, 'SIGKILL');
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (err) {
+        // A line that is not a JSON-RPC message (a server logging to stdout): skipped.
+        this.onerror?.(err as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+}
