@@ -73,6 +73,10 @@ export const EXAMPLES: Record<string, string[]> = {
     "svc approvals approve apr_01J0000000000000000000000 --remember always --match 'cmd=npm test*'",
   ],
   'approvals deny': ['svc approvals deny apr_01J0000000000000000000000', 'svc approvals deny apr_01J0000000000000000000000 --note "do not touch the network"'],
+  mcp: ['svc mcp list', 'svc mcp tools github', 'svc mcp restart github'],
+  'mcp list': ['svc mcp list', "svc mcp list --json | jq -r '.servers[] | select(.state == \"failed\") | .name'"],
+  'mcp tools': ['svc mcp tools github', "svc mcp tools github --json | jq -r '.server.tools[].model_name'"],
+  'mcp restart': ['svc mcp restart github'],
   policy: ['svc policy show', 'svc policy set --agent helper --class untrusted_external.exec=deny'],
   'policy show': ['svc policy show', 'svc policy show --agent helper --json | jq .effective.classes'],
   'policy set': [

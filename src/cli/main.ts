@@ -6,6 +6,7 @@ import {
   registerApprovals,
   registerCredentials,
   registerEvents,
+  registerMcp,
   registerMessages,
   registerModels,
   registerRun,
@@ -54,6 +55,7 @@ export function buildProgram(argv: string[]): Command {
   registerModels(program);
   registerCredentials(program);
   registerApprovals(program);
+  registerMcp(program);
   registerTasks(program);
   registerTimers(program);
   registerWork(program);

@@ -3,6 +3,7 @@ export * from './agents.js';
 export * from './approvals.js';
 export * from './credentials.js';
 export * from './events.js';
+export * from './mcp.js';
 export * from './messages.js';
 export * from './models.js';
 export * from './run.js';

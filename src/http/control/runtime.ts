@@ -9,7 +9,18 @@ import { OPENMETRICS_CONTENT_TYPE, PROMETHEUS_CONTENT_TYPE, spanView } from '../
 import { VERSION } from '../../version.js';
 import { preferredMediaType } from '../accept.js';
 import { defineRoute, type AnyRoute } from '../route.js';
-import { ConfigPatchBody, ConfigPatchResponse, ConfigSurface, JobResponse, QueryInt, RuntimeStatus, ShutdownResponse } from '../schemas/index.js';
+import {
+  ConfigPatchBody,
+  ConfigPatchResponse,
+  ConfigSurface,
+  JobResponse,
+  McpServerList,
+  McpServerParams,
+  McpServerResponse,
+  QueryInt,
+  RuntimeStatus,
+  ShutdownResponse,
+} from '../schemas/index.js';
 
 const tags = ['runtime'];
 /** The metrics formats, the spec's default first. */
@@ -211,6 +222,43 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
       params: z.object({ trace_id: z.string().regex(/^[0-9a-f]{32}$/, 'a 32-hex-digit trace id') }),
       responses: { 200: { description: 'Trace', schema: TraceResponse } },
       handler: ({ params }) => ({ ok: true, ...findTrace(s, params.trace_id) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/runtime/mcp',
+      operationId: 'listMcpServers',
+      auth: 'control',
+      tags,
+      summary: 'The configured MCP servers: state, tools (as models see them), last error, restarts',
+      description:
+        'Every `[mcp.servers.NAME]` of the configuration (docs/tools.md#mcp-servers). A server starts when a turn of an agent that gets it first needs its tools; `tools` are those it listed at its last start (with `warnings` for those not offered).',
+      responses: { 200: { description: 'Servers', schema: McpServerList } },
+      handler: () => ({ ok: true, servers: s.mcp.list() }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/control/runtime/mcp/:server',
+      operationId: 'getMcpServer',
+      auth: 'control',
+      tags,
+      summary: 'One MCP server',
+      params: McpServerParams,
+      errors: { 404: ['mcp_server_not_found'] },
+      responses: { 200: { description: 'Server', schema: McpServerResponse } },
+      handler: ({ params }) => ({ ok: true, server: s.mcp.get(params.server) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/runtime/mcp/:server/restart',
+      operationId: 'restartMcpServer',
+      auth: 'control',
+      tags,
+      summary: 'Stop an MCP server (its process group) and start it now; answers once the start succeeded or failed',
+      description: 'The restart delay is reset. A start that fails is no error of this request: the answer has `state: "failed"` and `last_error`.',
+      params: McpServerParams,
+      errors: { 404: ['mcp_server_not_found'], 409: ['mcp_server_disabled'] },
+      responses: { 200: { description: 'Server after the start', schema: McpServerResponse } },
+      handler: async ({ params }) => ({ ok: true, server: await s.mcp.restart(params.server) }),
     }),
     defineRoute({
       method: 'GET',

@@ -6,6 +6,7 @@ import { CurrentTurn } from './conversation.js';
 import { PolicyLayerSchema, PolicyRuleSchema } from '../../config/index.js';
 import { POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS } from '../../core/index.js';
 import { APPROVAL_STATUSES, REMEMBER_SCOPES } from '../../runtime/approvals/index.js';
+import { McpAgentServer } from './runtime.js';
 import { SandboxState } from './tasks.js';
 
 export const AgentIdParams = z.object({ id: z.string().min(1).openapi({ example: 'main' }) });
@@ -132,6 +133,7 @@ export const AgentState = z
     }),
     workspace: z.object({ workspaces: z.array(WorkspaceView) }).openapi({ description: 'the same registry in the real system\'s shape' }),
     sandbox: SandboxState.openapi({ description: "whether this agent's commands run in the command sandbox, and why not" }),
+    mcp_servers: z.array(McpAgentServer).openapi({ description: 'the MCP servers this agent gets, with their state and the number of tools they offer' }),
   })
   .openapi('AgentState');
 

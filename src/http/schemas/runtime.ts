@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MCP_SERVER_NAME } from '../../config/index.js';
+import { TOOL_CLASSES } from '../../core/index.js';
+import { MCP_STATES } from '../../runtime/mcp/index.js';
 import { SandboxState } from './tasks.js';
 
 export const RootResponse = z.object({ ok: z.literal(true), default_agent: z.string() }).openapi('RootResponse');
@@ -125,3 +128,47 @@ export const ConfigPatchResponse = z
   .openapi('RuntimeConfigPatchResponse');
 
 export const ShutdownResponse = z.object({ ok: z.literal(true), shutting_down: z.literal(true) });
+
+// --- MCP servers (docs/tools.md#mcp-servers) --------------------------------------------------
+const McpStateSchema = z.enum(MCP_STATES).openapi('McpServerState', {
+  description: 'idle: never used; starting; ready; backoff: it crashed and restarts after a delay; failed: the last start failed, tried again at a use after the delay; stopped: disabled or shut down',
+});
+
+export const McpServerParams = z.object({ server: z.string().regex(MCP_SERVER_NAME, 'a server name: letters, digits, "_" or "-" (at most 32)') });
+
+export const McpServerView = z
+  .object({
+    name: z.string(),
+    transport: z.enum(['stdio', 'http']),
+    enabled: z.boolean(),
+    state: McpStateSchema,
+    pid: z.number().int().nullable().openapi({ description: "the stdio server's process (and process group); null over HTTP or when not running" }),
+    command: z.string().nullable(),
+    args: z.array(z.string()),
+    url: z.string().nullable(),
+    agents: z.array(z.string()).openapi({ description: 'agent ids that get it, or "*"' }),
+    templates: z.array(z.string()).openapi({ description: 'templates whose agents get it' }),
+    class: z.enum(TOOL_CLASSES).openapi({ description: 'the class the tool policy checks its tools under (tool_classes may differ per tool)' }),
+    tools: z.array(
+      z.object({
+        name: z.string().openapi({ description: "the server's name for it" }),
+        model_name: z.string().openapi({ description: 'what models call it: SERVER__tool' }),
+        class: z.enum(TOOL_CLASSES),
+        description: z.string(),
+      }),
+    ),
+    warnings: z.array(z.string()).openapi({ description: 'tools not offered, and why' }),
+    last_error: z.string().nullable(),
+    last_error_at: z.string().nullable(),
+    restarts: z.number().int(),
+    started_at: z.string().nullable(),
+    retry_at: z.string().nullable().openapi({ description: 'backoff: when it restarts; failed: from when a use tries it again' }),
+  })
+  .openapi('McpServer');
+
+export const McpServerList = z.object({ ok: z.literal(true), servers: z.array(McpServerView) }).openapi('McpServerList');
+export const McpServerResponse = z.object({ ok: z.literal(true), server: McpServerView }).openapi('McpServerResponse');
+
+export const McpAgentServer = z
+  .object({ name: z.string(), transport: z.enum(['stdio', 'http']), state: McpStateSchema, tool_count: z.number().int() })
+  .openapi('McpAgentServer');

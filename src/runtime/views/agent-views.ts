@@ -6,6 +6,7 @@ import { BOOTSTRAP_STEPS, type AgentRecord, type AgentService, type MessageQueue
 import type { EventLog } from '../../events/index.js';
 import { activeWorkspaceEntry, agentIdentity, agentModelState, workspaceView } from './agent-facets.js';
 import { closure, schedulingPosture, type PostureFacts } from './agent-posture.js';
+import type { McpAgentServer } from '../mcp/index.js';
 import type { SandboxStatus, TaskStateEntry } from '../tasks/index.js';
 import type { TimerRecord } from '../timers/index.js';
 import type { WorkItemSlim } from '../work-items/index.js';
@@ -31,6 +32,7 @@ export interface StateDeps extends ViewDeps {
   };
   briefs: { list(agentId: string, opts: { limit?: number }): Array<{ created_at: string }> };
   approvals: { stateFor(agentId: string): ApprovalStateEntry[] };
+  mcp: { stateFor(agentId: string): McpAgentServer[] };
 }
 
 /** The live rows one agent's projections are derived from, read once per view. */
@@ -232,6 +234,7 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     workspaces,
     workspace: { workspaces: workspaces.registry.map(workspaceView) },
     sandbox: sandboxView(d.tasks.sandboxStatus()),
+    mcp_servers: d.mcp.stateFor(a.agent_id),
   };
 }
 
