@@ -4,6 +4,8 @@
  * never shows it (views, logs); a missing profile and a refused token fail the start with the
  * reason; a server that goes away mid-call is a tool error, then a restart after the delay.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpHarness, startHttpMcp, toolContext, type McpHarness } from '../helpers/mcp.js';
 import { until } from '../helpers/run-loop.js';
@@ -85,5 +87,24 @@ describe('an MCP server over streamable HTTP', () => {
     await until(() => h.mcp.get('web').state === 'ready', 'connected again', 10_000);
     expect(await call(h, 'web__echo', { text: 'back' })).toMatchObject({ ok: true, content: 'back' });
     expect(h.mcp.get('web').restarts).toBe(1);
+  });
+
+  it('a redirect to another origin is not followed: the token never leaves the configured server', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => elsewhere.close(() => r())));
+    const redirecting = http.createServer((_req, res) => res.writeHead(307, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/mcp` }).end());
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise((r) => redirecting.close(() => r())));
+    const h = mcpHarness(`[mcp.servers.web]\nurl = "http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/mcp"\ncredential_profile = "mcp-web"\n`);
+    cleanups.push(() => h.close());
+    h.credentials.put('mcp-web', 'api_key', TOKEN);
+    expect(await h.mcp.toolsFor('main')).toEqual([]);
+    expect(h.mcp.get('web').state).toBe('failed');
+    expect(seen).toEqual([]);
   });
 });

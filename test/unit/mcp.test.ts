@@ -153,6 +153,20 @@ describe('an MCP server over stdio', () => {
     expect(processesWith('31.4159')).toEqual([]);
   });
 
+  it('a server that writes a line longer than 16 MiB is ended, not buffered', async () => {
+    const flood = "process.stdout.write('x'.repeat(17 * 1024 * 1024)); setInterval(() => {}, 1000)";
+    const h = harness(`[mcp.servers.flood]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(flood)}, "flood-31.4159"]\nstartup_timeout_ms = 10000\n`);
+    expect(await h.mcp.toolsFor('main')).toEqual([]);
+    expect(h.mcp.get('flood')).toMatchObject({ state: 'failed', last_error: expect.stringMatching(/could not start: .*it sent a message over 16777216 bytes/) });
+    expect(processesWith('flood-31.4159')).toEqual([]);
+  });
+
+  it('lines on stdout that are no message are skipped', async () => {
+    const h = harness(echoServerToml('srv', 'env = { MCP_FIXTURE_NOISE = "1" }'));
+    expect((await call(h, 'srv__echo', { text: 'through the noise' })).content).toBe('through the noise');
+    expect(h.logs()).toContain('MCP transport error');
+  });
+
   it('a new tool announced with tools/list_changed is offered from the next turn', async () => {
     const h = harness(echoServerToml());
     expect((await call(h, 'srv__add_tool', { name: 'late' })).content).toBe('added late');

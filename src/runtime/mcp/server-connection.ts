@@ -351,6 +351,7 @@ export class ServerConnection {
     const status = err instanceof StreamableHTTPError && err.code !== undefined ? `HTTP ${err.code}: ` : '';
     const parts = err ? [`${status}${err instanceof Error ? err.message : String(err)}`] : [];
     if (this.transport instanceof ProcessTransport) {
+      if (this.transport.problem) parts.push(this.transport.problem);
       if (this.transport.exit) parts.push(this.transport.exit);
       const tail = this.transport.stderrTail();
       if (tail) parts.push(`stderr: ${tail.slice(-400)}`);

@@ -3,11 +3,14 @@
  * in the daemon's process group, where it cannot be killed as a whole and is easily orphaned;
  * this one makes the server the leader of its own session and process group (`detached`), as
  * command tasks are (tasks/processes/), so the group, and whatever the server started, is ended
- * together. Messages are framed with the SDK's own `ReadBuffer`/`serializeMessage` (one JSON
- * message per line). The last bytes of stderr are kept for the server's `last_error`.
+ * together. One JSON-RPC message per line, written with the SDK's `serializeMessage` and read with
+ * its `deserializeMessage`. The framing is our own: the SDK's ReadBuffer copies everything
+ * buffered at each chunk, so a server sending one long line (16 MiB in 64 KiB pieces: 2 GiB of
+ * copying) would hold the event loop, and every agent's turn with it, for seconds; here each byte is
+ * copied once. The last bytes of stderr are kept for the server's `last_error`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { readProc, signalGroup } from '../tasks/processes/index.js';
@@ -31,7 +34,10 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | null = null;
-  private readonly buffer: ReadBuffer;
+  /** The pieces of the line being received, and their length. */
+  private line: Buffer[] = [];
+  private lineBytes = 0;
+  private broken = false;
   private stderr = Buffer.alloc(0);
   private stderrCut = false;
   private exited: Promise<void> = Promise.resolve();
@@ -41,14 +47,14 @@ export class ProcessTransport implements Transport {
   procStart: string | null = null;
   /** How it ended: `exit code 1`, `signal SIGKILL`; null while it runs. */
   exit: string | null = null;
+  /** Why svc ended it (a message over the limit); null when it did not. */
+  problem: string | null = null;
 
   constructor(
     private readonly spec: StdioSpec,
     /** Called in the tick the process started (before any message): the caller records it. */
     private readonly onSpawn: (t: ProcessTransport) => void = () => undefined,
-  ) {
-    this.buffer = new ReadBuffer({ maxBufferSize: spec.maxMessageBytes });
-  }
+  ) {}
 
   /** Spawn the server; rejects when the operating system refuses (no such program or directory). */
   start(): Promise<void> {
@@ -122,27 +128,45 @@ export class ProcessTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
+    if (this.broken) return;
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (this.lineBytes + piece.length > this.spec.maxMessageBytes) return this.overflow();
+      const line = this.line.length === 0 ? piece : Buffer.concat([...this.line, piece]);
+      this.line = [];
+      this.lineBytes = 0;
+      this.deliver(line.toString('utf8'));
+      if (this.broken) return;
+    }
+    if (start === chunk.length) return;
+    this.lineBytes += chunk.length - start;
+    if (this.lineBytes > this.spec.maxMessageBytes) return this.overflow();
+    this.line.push(chunk.subarray(start));
+  }
+
+  private deliver(text: string): void {
+    if (text.trim() === '') return;
+    let message: JSONRPCMessage;
     try {
-      this.buffer.append(chunk);
+      message = deserializeMessage(text.replace(/\r$/, ''));
     } catch (err) {
-      // A line over the limit: nothing after it can be framed again.
+      // A line that is not a JSON-RPC message (a server logging to stdout): skipped.
       this.onerror?.(err as Error);
-      this.child?.stdout?.destroy();
-      this.child?.stdin?.destroy();
-      if (this.pid) signalGroup(this.pid, 'SIGKILL');
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (err) {
-        // A line that is not a JSON-RPC message (a server logging to stdout): skipped.
-        this.onerror?.(err as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
+    this.onmessage?.(message);
+  }
+
+  /** A line over the limit: nothing after it can be framed again, so the server is ended. */
+  private overflow(): void {
+    this.broken = true;
+    this.line = [];
+    this.problem = `it sent a message over ${this.spec.maxMessageBytes} bytes`;
+    this.onerror?.(new Error(this.problem));
+    this.child?.stdout?.destroy();
+    this.child?.stdin?.destroy();
+    if (this.pid) signalGroup(this.pid, 'SIGKILL');
   }
 }
