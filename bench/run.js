@@ -14,7 +14,7 @@
  * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_INBOX_JS_ROUNDS, BENCH_INBOX_JS_APPENDS, BENCH_INBOX_JS_INGEST,
  * BENCH_INBOX_JS_WATCH_APPENDS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
  * BENCH_DIGEST_SAMPLES, BENCH_DISK_MESSAGES, BENCH_DISK_BYTES, BENCH_FILES_TREE, BENCH_FILES_SEARCHES, BENCH_FILES_TURNS,
- * BENCH_TMPDIR. See bench/README.md.
+ * BENCH_MCP_CALLS, BENCH_MCP_BATCHES, BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
  * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
@@ -33,6 +33,7 @@ import * as files from './scenarios/files.js';
 import * as inboxAppend from './scenarios/inbox-append.js';
 import * as inboxJetstream from './scenarios/inbox-jetstream.js';
 import * as inboxWatch from './scenarios/inbox-watch.js';
+import * as mcp from './scenarios/mcp.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as prune from './scenarios/prune.js';
@@ -42,7 +43,7 @@ import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files, mcp };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -156,6 +157,10 @@ function options(args) {
       searches: numberFrom('BENCH_FILES_SEARCHES', 20),
       turns: numberFrom('BENCH_FILES_TURNS', 100),
     },
+    mcp: {
+      calls: numberFrom('BENCH_MCP_CALLS', 500),
+      batches: numberFrom('BENCH_MCP_BATCHES', 10),
+    },
   };
 }
 
@@ -174,7 +179,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files, mcp: opts.mcp },
   };
 }
 
