@@ -89,11 +89,25 @@ describe('an MCP server over stdio', () => {
   it("a call ends as 'aborted' when the turn is aborted", async () => {
     const h = harness(echoServerToml());
     const ac = new AbortController();
+    await h.mcp.toolsFor('main');
     const pending = call(h, 'srv__slow', { ms: 5000 }, toolContext({ signal: ac.signal }));
-    setTimeout(() => ac.abort(), 100);
+    await new Promise((r) => setImmediate(r)); // the call sent
+    ac.abort();
     expect(JSON.parse((await pending).content)).toMatchObject({ ok: false, code: 'aborted' });
     const gone = await call(h, 'srv__echo', { text: 'x' }, toolContext({ signal: ac.signal }));
     expect(JSON.parse(gone.content).code).toBe('aborted');
+  });
+
+  it("an agent's deletion gives up its calls in flight; the server goes on for the others", async () => {
+    const h = harness(echoServerToml(), { templates: { main: null, other: null } });
+    await h.mcp.toolsFor('main');
+    const pending = call(h, 'srv__slow', { ms: 5000 });
+    const others = call(h, 'srv__slow', { ms: 300 }, toolContext({ agentId: 'other' }));
+    await new Promise((r) => setImmediate(r)); // both calls sent
+    h.mcp.stopAgent('main');
+    expect(JSON.parse((await pending).content)).toMatchObject({ ok: false, code: 'aborted' });
+    expect(await others).toMatchObject({ ok: true, content: 'slept 300 ms' });
+    expect(h.mcp.get('srv').state).toBe('ready');
   });
 
   it('a server that dies mid-call is mcp_server_unavailable, restarts after 1 s, then 2 s, and answers again', async () => {
