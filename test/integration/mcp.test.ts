@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/cli.js';
 import { daemonPool, request, ROOT, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 import { startFakeOpenAI, type FakeModelServer, type RecordedRequest, type Reply } from '../helpers/fake-openai.js';
-import { alive, echoServerToml } from '../helpers/mcp.js';
+import { alive, echoServerToml, startHttpMcp } from '../helpers/mcp.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -195,6 +195,36 @@ describe('routes and svc mcp', () => {
     expect(restarted.server.pid).not.toBe(before);
     expect(alive(before)).toBe(false);
     await expectFailure(['mcp', 'tools', 'nope'], 'mcp_server_not_found');
+  });
+});
+
+describe('a streamable-HTTP server behind a bearer token', () => {
+  it('gets the token from a credential profile; the answer reaches the model; the token shows in no config, state or log', async () => {
+    const token = 'mcp-http-secret-4b1d';
+    const web = await startHttpMcp(token);
+    try {
+      const own = await pool.start({ configToml: `${config()}\n[mcp.servers.web]\nurl = "${web.url}"\ncredential_profile = "mcp-web"\nclass = "read"\n`, env: { SVC_LOG_LEVEL: 'debug' } });
+      const put = await request(own, 'PUT', '/api/control/runtime/credentials/mcp-web', { body: { kind: 'bearer_token', material: token } });
+      expect(put.status, put.text).toBe(200);
+      const { requests } = await prompt('call web__echo {"text":"over streamable http"}', 'main', own);
+      expect(toolMessage(requests[1]!).content).toBe('over streamable http');
+      expect(web.headers.length).toBeGreaterThan(0);
+      expect(web.headers.every((h) => h.authorization === `Bearer ${token}`)).toBe(true);
+      const credentials = (await request(own, 'GET', '/api/control/runtime/credentials')).json.profiles;
+      expect(credentials.find((p: Json) => p.profile === 'mcp-web')).toMatchObject({ configured: true, used_by: ['mcp.servers.web.credential_profile'] });
+      const reads = await Promise.all(
+        ['/api/control/runtime/config', '/api/control/runtime/mcp', '/api/control/runtime/mcp/web', '/api/agents/main/state', '/api/control/runtime/credentials'].map((u) => request(own, 'GET', u)),
+      );
+      for (const r of reads) {
+        expect(r.status).toBe(200);
+        expect(r.text).not.toContain(token);
+      }
+      expect(own.logs()).toContain('MCP server ready');
+      expect(own.logs()).not.toContain(token);
+      expect(fs.readFileSync(path.join(own.home, 'config.toml'), 'utf8')).not.toContain(token);
+    } finally {
+      await web.close();
+    }
   });
 });
 
