@@ -6,8 +6,9 @@
  * Starting a worker and loading its libraries takes a few hundred milliseconds, more than
  * converting a typical page, so one worker is kept idle between conversions and reused (for
  * RECYCLE_AFTER conversions at most, so its heap does not creep). A conversion that finds no idle
- * worker starts its own, so conversions never wait for each other; a worker that runs out of time
- * or fails is terminated, never reused. The idle worker does not keep the process alive (its
+ * worker starts its own, up to MAX_CONVERSIONS at once (each may take WORKER_HEAP_MB): past that a
+ * conversion waits for one to end, within its own time limit; a worker that runs out of time or
+ * fails is terminated, never reused. The idle worker does not keep the process alive (its
  * stdio is not piped: a piped stream would; the worker silences its console instead).
  */
 import { createRequire } from 'node:module';
@@ -32,6 +33,35 @@ export class ConversionTimeoutError extends Error {
 /** The worker's heap: the DOM of a 2 MiB page (the default max_bytes) takes well under it. */
 const WORKER_HEAP_MB = 512;
 const RECYCLE_AFTER = 100;
+/** Conversions at once, daemon-wide: many agents fetching together cost at most this many heaps. */
+export const MAX_CONVERSIONS = 2;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** A conversion slot, or the rejection of `expire` (time limit or abort) while waiting for one. */
+function acquire(expire: Promise<never>): Promise<void> {
+  if (running < MAX_CONVERSIONS) {
+    running++;
+    return Promise.resolve();
+  }
+  let wake!: () => void;
+  const slot = new Promise<void>((resolve) => (wake = resolve));
+  waiting.push(wake);
+  return Promise.race([slot, expire]).catch((err: unknown) => {
+    const at = waiting.indexOf(wake);
+    // Woken meanwhile: the slot was handed over, give it back.
+    if (at >= 0) waiting.splice(at, 1);
+    else release();
+    throw err;
+  });
+}
+
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
 
 const require = createRequire(import.meta.url);
 /** Where the worker finds its libraries (it is evaluated code: it cannot resolve them itself). */
@@ -83,7 +113,33 @@ function giveBack(c: Converter): void {
  * `timeLimitMs`, with the signal's reason when `signal` aborts, and with an Error when the worker
  * fails (its heap limit, a crash).
  */
-export function readableHtml(html: string, pageUrl: string, format: ReadableFormat, timeLimitMs: number, signal: AbortSignal): Promise<ReadablePage> {
+export async function readableHtml(html: string, pageUrl: string, format: ReadableFormat, timeLimitMs: number, signal: AbortSignal): Promise<ReadablePage> {
+  if (signal.aborted) throw signal.reason;
+  const started = Date.now();
+  let stopWaiting = () => {};
+  const expire = new Promise<never>((_, reject) => {
+    const timer = setTimeout(() => reject(new ConversionTimeoutError()), Math.max(0, timeLimitMs));
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    stopWaiting = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+  });
+  expire.catch(() => {});
+  try {
+    await acquire(expire);
+  } finally {
+    stopWaiting();
+  }
+  try {
+    return await convert(html, pageUrl, format, timeLimitMs - (Date.now() - started), signal);
+  } finally {
+    release();
+  }
+}
+
+function convert(html: string, pageUrl: string, format: ReadableFormat, timeLimitMs: number, signal: AbortSignal): Promise<ReadablePage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const c = take();
