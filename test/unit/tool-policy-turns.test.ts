@@ -5,10 +5,13 @@
  * `budget_exceeded`; an interjected message of lower trust lowers the turn's trust for the calls
  * after it.
  */
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deriveProvenance, type OriginKind } from '../../src/core/provenance.js';
 import type { ToolCall } from '../../src/runtime/providers/types.js';
-import { startServices } from '../../src/services.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createServices, startServices, stopServices } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
 import { scriptedAgent, until, type ScriptProvider } from '../helpers/run-loop.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
@@ -56,6 +59,35 @@ describe('approvals in a turn', () => {
     expect(JSON.parse(lastToolMessage().content)).toMatchObject({ ok: false, code: 'tool_denied', status: 'expired' });
     expect(events('tool_approval_decided')[0]!.payload).toMatchObject({ status: 'expired', by: 'timeout' });
     expect(t.s.tasks.list('main')).toEqual([]);
+  });
+
+  it('a request stored before tool executions existed (no execution ids in its progress) resumes after a restart and runs the call', async () => {
+    provider.steps.push(() => calls(['run_command', { cmd: 'echo resumed' }]));
+    const id = enqueue('channel', 'run it');
+    await until(() => t.s.approvals.pendingCount('main') === 1, 'approval requested');
+    // The row as an older svc wrote it: its progress has none of the fields added since.
+    t.s.store.tx(() => {
+      const row = t.s.store.db.prepare("SELECT approval_id, resume FROM approvals WHERE status = 'pending'").get() as { approval_id: string; resume: string };
+      const resume = JSON.parse(row.resume);
+      delete resume.progress.executionIds;
+      delete resume.progress.durations;
+      t.s.store.db.prepare('UPDATE approvals SET resume = ? WHERE approval_id = ?').run(JSON.stringify(resume), row.approval_id);
+    });
+    await stopServices(t.s);
+    const s = createServices(loadConfig({ home: t.home }, {}), t.clock, createLogger('silent'));
+    const again = scriptedAgent(s);
+    again.steps.push(() => ({ text: 'ran it', toolCalls: [], stopReason: 'stop' }));
+    const home = t.home;
+    t.close = async () => {
+      await stopServices(s);
+      fs.rmSync(home, { recursive: true, force: true });
+    };
+    startServices(s);
+    const [approval] = s.approvals.list('main', { status: 'pending' });
+    await s.approvals.decide('main', approval!.approval_id, { decision: 'approve' });
+    await until(() => s.queue.get(id)!.status === 'completed', 'turn completed');
+    expect(s.briefs.list('main', {})[0]).toMatchObject({ kind: 'result', text: 'ran it' });
+    expect(JSON.parse(String(again.requests[0]!.messages.at(-1)!.content))).toMatchObject({ status: expect.any(String), task_id: expect.any(String) });
   });
 
   it('an interjected message of lower trust lowers the turn trust: the calls after it ask', async () => {

@@ -138,7 +138,8 @@ export class Scheduler implements ResourceService {
         trust: record.trust ?? message.trust,
         taintedBy: r.tainted_by,
       });
-      turn.progress = { ...r.progress, approvalId: waiting.approval_id };
+      // A request stored before a progress field existed resumes with that field fresh.
+      turn.progress = { ...freshProgress(), ...r.progress, approvalId: waiting.approval_id };
       turn.round = r.progress.round;
       turn.entries = r.entries;
       turn.activitySeq = r.activity_seq;
