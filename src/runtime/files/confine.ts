@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../../core/index.js';
-import type { WorkspaceService } from '../workspaces/index.js';
+import { isWithin, type WorkspaceService } from '../workspaces/index.js';
 import type { Root, Target } from './types.js';
 
 /** Longest path argument accepted (Linux PATH_MAX). */
@@ -20,13 +20,7 @@ export const MAX_PATH_CHARS = 4096;
 
 /** The agent's workspaces, agent_home first, each by its recorded real path. */
 export function rootsOf(workspaces: WorkspaceService, agentId: string): Root[] {
-  return workspaces.list(agentId).map((e) => ({ workspace_id: e.workspace_id, root: e.root, active: e.active }));
-}
-
-/** `p` is `root` or lies below it (both absolute and normalised). */
-export function isWithin(root: string, p: string): boolean {
-  if (p === root) return true;
-  return p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  return workspaces.rootPaths(agentId);
 }
 
 /** A path argument cut for an error message (a huge argument is not echoed whole). */

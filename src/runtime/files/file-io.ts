@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { errors, fileKind } from '../../core/index.js';
-import { isWithin } from './confine.js';
+import { isWithin } from '../workspaces/index.js';
 import type { Target } from './types.js';
 
 const C = fs.constants;

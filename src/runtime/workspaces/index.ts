@@ -2,7 +2,7 @@
  * Agent workspaces and what lives in them: file references and their guards, git worktrees,
  * plan artifacts.
  */
-export { AGENT_HOME_ID, MAX_REFERENCES, type ConnectionFacts, type ExecutionRoot } from './file-references.js';
+export { AGENT_HOME_ID, isWithin, MAX_REFERENCES, type ConnectionFacts, type ExecutionRoot } from './file-references.js';
 export {
   PLAN_MAX_BYTES,
   PLAN_PREVIEW_BYTES,

@@ -16,6 +16,7 @@ import type { ResourceService, RuntimeDeps } from '../deps.js';
 import {
   AGENT_HOME_ID,
   desktopGate,
+  isWithin,
   MAX_REFERENCES,
   resolveReferences,
   revealTarget,
@@ -149,6 +150,20 @@ export class WorkspaceService implements ResourceService {
     return (this.stmt.get.get(agentId, id) as WorkspaceRow).path;
   }
 
+  /**
+   * The agent's workspace roots (real paths) and which is active, agent_home first: what the file
+   * tools confine a path to. Unlike `list`, it looks at no directory but the home's real path.
+   */
+  rootPaths(agentId: string): Array<{ workspace_id: string; root: string; active: boolean }> {
+    this.deps.agents.get(agentId);
+    const active = this.activeId(agentId);
+    const rows = this.stmt.list.all(agentId) as WorkspaceRow[];
+    return [
+      { workspace_id: AGENT_HOME_ID, root: realOr(this.deps.agents.homeOf(agentId)), active: active === AGENT_HOME_ID },
+      ...rows.map((r) => ({ workspace_id: r.workspace_id, root: r.root, active: r.workspace_id === active })),
+    ];
+  }
+
   /** Every workspace of the agent: agent_home first, then attached ones in attach order. */
   list(agentId: string): WorkspaceEntry[] {
     const agent = this.deps.agents.get(agentId);
@@ -223,7 +238,7 @@ export class WorkspaceService implements ResourceService {
   ): { created: boolean; workspace: WorkspaceEntry; active_workspace_id: string } {
     this.deps.agents.assertWritable(agentId);
     const { abs, root } = checkDirectory(rawPath);
-    if (within && !within.some((dir) => isWithin(root, dir))) {
+    if (within && !within.some((dir) => isWithin(dir, root))) {
       throw errors.workspaceNotAllowed(rawPath, 'it is not inside a directory the operator allowed (tools.workspace_roots)');
     }
     const outcome = this.deps.store.tx(() => {
@@ -380,10 +395,6 @@ function entry(row: WorkspaceRow, active: boolean): WorkspaceEntry {
     active,
     attached_at: row.attached_at,
   };
-}
-
-function isWithin(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
 function realOr(p: string): string {
