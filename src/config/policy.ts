@@ -49,6 +49,11 @@ export const LIMIT_DEFAULTS = {
   runtime_turns_in_a_row: 100,
   rounds_per_turn: 16,
   tool_calls_per_turn: 64,
+  // Budgets (docs/context.md#budgets): 0 = none. Tokens are input + output as the provider
+  // reports them; a day is a UTC calendar day; cost is USD at the model's prices.
+  max_tokens_per_turn: 0,
+  max_tokens_per_day: 0,
+  max_cost_per_day: 0,
 } as const;
 
 const Limits = z.strictObject({
@@ -56,6 +61,9 @@ const Limits = z.strictObject({
   runtime_turns_in_a_row: z.number().int().min(1).max(100_000).optional(),
   rounds_per_turn: z.number().int().min(1).max(1000).optional(),
   tool_calls_per_turn: z.number().int().min(1).max(10_000).optional(),
+  max_tokens_per_turn: z.number().int().min(0).max(1e12).optional(),
+  max_tokens_per_day: z.number().int().min(0).max(1e12).optional(),
+  max_cost_per_day: z.number().min(0).max(1e6).optional(),
 });
 export type PolicyLimits = { [K in keyof typeof LIMIT_DEFAULTS]: number };
 
@@ -79,7 +87,7 @@ export const PolicyConfigSchema = z
     classes: z.strictObject(Object.fromEntries(TRUST_LEVELS.map((t) => [t, classDefaults(t)])) as Record<TrustLevel, ReturnType<typeof classDefaults>>).prefault({}),
     rules: z.array(PolicyRuleSchema).max(256).default([]),
     limits: z
-      .strictObject(Object.fromEntries(Object.entries(LIMIT_DEFAULTS).map(([k, v]) => [k, z.number().int().min(1).max(100_000).default(v)])) as Record<keyof typeof LIMIT_DEFAULTS, z.ZodDefault<z.ZodNumber>>)
+      .strictObject(Object.fromEntries(Object.entries(LIMIT_DEFAULTS).map(([k, v]) => [k, Limits.shape[k as keyof typeof LIMIT_DEFAULTS].unwrap().default(v)])) as Record<keyof typeof LIMIT_DEFAULTS, z.ZodDefault<z.ZodNumber>>)
       .prefault({}),
     approval_timeout_s: z.number().int().min(10).max(30 * 24 * 3600).default(APPROVAL_TIMEOUT_DEFAULT_S),
     // The inbox agent that gets one entry per approval request (its targets tell a person); "" = none.

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_ID_PATTERN, PROFILE_NAME } from '../core/index.js';
+import { ContextConfigSchema, ModelsConfigSchema } from './context.js';
 import { McpConfigSchema } from './mcp.js';
 import { PolicyConfigSchema } from './policy.js';
 import { ToolsConfigSchema } from './tools.js';
@@ -218,6 +219,10 @@ export const ConfigSchema = z.strictObject({
   policy: PolicyConfigSchema,
   // What the built-in tools may touch and return (src/config/tools.ts, docs/tools.md).
   tools: ToolsConfigSchema,
+  // What fills a prompt within the model's window (src/config/context.ts, docs/context.md).
+  context: ContextConfigSchema,
+  // Context windows and prices per model beyond the built-in catalog (src/config/context.ts).
+  models: ModelsConfigSchema,
   // MCP servers whose tools models may call (src/config/mcp.ts, docs/tools.md#mcp-servers).
   mcp: McpConfigSchema,
   queue: z.strictObject({ max_pending: int(1, 10000), max_pending_operator: int(1, 100000) }).prefault({}),

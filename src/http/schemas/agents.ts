@@ -247,7 +247,15 @@ const EffectivePolicy = z
   .object({
     classes: z.record(z.enum(TRUST_LEVELS), z.record(z.enum(TOOL_CLASSES), Decision)),
     rules: z.array(PolicyRuleSchema.extend({ source: z.enum(['config', 'template', 'agent']) })),
-    limits: z.object({ turns_per_hour: z.number().int(), runtime_turns_in_a_row: z.number().int(), rounds_per_turn: z.number().int(), tool_calls_per_turn: z.number().int() }),
+    limits: z.object({
+      turns_per_hour: z.number().int(),
+      runtime_turns_in_a_row: z.number().int(),
+      rounds_per_turn: z.number().int(),
+      tool_calls_per_turn: z.number().int(),
+      max_tokens_per_turn: z.number().int(),
+      max_tokens_per_day: z.number().int(),
+      max_cost_per_day: z.number(),
+    }),
     approval_timeout_s: z.number().int(),
   })
   .openapi('EffectivePolicy');

@@ -4,3 +4,4 @@
  */
 export { ModelCatalog } from './models.js';
 export { ProviderRegistry } from './registry.js';
+export { costAt, ModelSpecs, type ModelSpec } from './specs.js';

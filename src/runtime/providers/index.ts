@@ -7,4 +7,4 @@ export { ECHO_MODELS, EchoProvider } from './echo.js';
 export { OpenAIProvider } from './openai.js';
 export { DEFAULT_LIMITS } from './reply-body.js';
 export type { TransportOptions } from './transport.js';
-export { ProviderError, type ChatMessage, type CompletionResult, type ModelProvider, type ToolCall, type ToolSpec } from './types.js';
+export { ProviderError, type ChatMessage, type CompletionResult, type RoundUsage, type ModelProvider, type ToolCall, type ToolSpec } from './types.js';

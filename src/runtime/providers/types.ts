@@ -44,7 +44,21 @@ export interface CompletionResult {
   toolCalls: ToolCall[];
   /** `stop` (final answer), `tool_calls` (wants tool results), `length`, or the provider's own word. */
   stopReason: string;
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: RoundUsage;
+}
+
+/**
+ * Tokens of one round as the provider reported them, normalised across wire formats:
+ * `input_tokens` counts the whole prompt, cached parts included (`cache_read_tokens` read from and
+ * `cache_write_tokens` written to the provider's prompt cache are parts of it);
+ * `reasoning_tokens` are part of `output_tokens`. A member the provider did not report is absent.
+ */
+export interface RoundUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
 }
 
 /** The `failure_artifact` categories of the spec (TaskOutputResult.failure_artifact). */

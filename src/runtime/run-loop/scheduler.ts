@@ -423,6 +423,9 @@ const BRAKE_WORDS: Record<BrakeTrip['limit'], string> = {
   runtime_turns_in_a_row: 'the number of turns in a row answering only the runtime\'s own messages (task results, timers, follow-ups)',
   rounds_per_turn: 'the number of model rounds in one turn',
   tool_calls_per_turn: 'the number of tool calls in one turn',
+  max_tokens_per_turn: 'the tokens used by one turn',
+  max_tokens_per_day: 'the tokens used today (UTC)',
+  max_cost_per_day: 'the cost of today\'s model rounds (USD, UTC day)',
 };
 
 function newTurn(t: Pick<ActiveTurn, 'turnId' | 'agentId' | 'displayName' | 'supervisor' | 'message' | 'modelRef' | 'startedAt' | 'trust' | 'taintedBy'>): ActiveTurn {

@@ -20,7 +20,7 @@ import type { ConversationHub } from './stream.js';
 
 /** A brake limit the agent met (docs/security.md#the-brake): the agent pauses. */
 export interface BrakeTrip {
-  limit: 'turns_per_hour' | 'runtime_turns_in_a_row' | 'rounds_per_turn' | 'tool_calls_per_turn';
+  limit: 'turns_per_hour' | 'runtime_turns_in_a_row' | 'rounds_per_turn' | 'tool_calls_per_turn' | 'max_tokens_per_turn' | 'max_tokens_per_day' | 'max_cost_per_day';
   /** What was counted when the limit was met, and the limit. */
   value: number;
   max: number;
