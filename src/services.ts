@@ -16,18 +16,29 @@ import { ToolExecutionService } from './runtime/executions/index.js';
 import { McpService } from './runtime/mcp/index.js';
 import { SkillService, SkillUse } from './runtime/skills/index.js';
 import { JobStore, type ResourceService, type RuntimeDeps } from './runtime/index.js';
-import { TaskService } from './runtime/tasks/index.js';
+import { isTerminal, TaskService, type TaskStatus } from './runtime/tasks/index.js';
 import { TimerService } from './runtime/timers/index.js';
 import { WorkItemService } from './runtime/work-items/index.js';
 import { WorkspaceService } from './runtime/workspaces/index.js';
 import { CredentialStore, SecretStore, Store, storageFaultOf } from './store/index.js';
 import { Metrics, DiagnosticsStore, OtlpExporter, Tracer } from './telemetry/index.js';
 import { createInbox, type Inbox } from './inbox/index.js';
-import { ProviderRegistry, ModelCatalog } from './runtime/models/index.js';
+import { ProviderRegistry, ModelCatalog, ModelSpecs } from './runtime/models/index.js';
+import { pinnedSection, type TokenCounting } from './runtime/context/index.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 import { PolicyService } from './runtime/policy/index.js';
 import { ApprovalService } from './runtime/approvals/index.js';
 import { ApprovalNotices } from './approval-notices.js';
+
+/** The pinned context's share of the system prompt, in characters. */
+const PINNED_MAX_CHARS = 4000;
+const est = (t: string) => Math.ceil(Buffer.byteLength(t) / 4);
+const TEMP_TOKENS: TokenCounting = {
+  count: est,
+  countMessages: (system, messages, tools) => est(system) + messages.reduce((n, m) => n + 4 + est(m.content) + ('tool_calls' in m && m.tool_calls ? est(JSON.stringify(m.tool_calls)) : 0), 0) + est(JSON.stringify(tools)),
+  factor: () => 1,
+  observe: () => {},
+};
 
 export interface Services {
   config: ResolvedConfig;
@@ -184,7 +195,32 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
   const mcp = new McpService({ config, clock, logger, agents, credentials });
-  const runLoop = createRunLoop({ ...deps, briefs, providers, tools: new Toolbox(tools, [mcp]), executions, policy, approvals, skillPrompt: (agentId) => skillUse.promptSection(agentId) });
+  const tokens: TokenCounting = TEMP_TOKENS;
+  const pinned = (agentId: string): string => {
+    const focus = workItems.currentFocus(agentId);
+    const w = focus ? workItems.get(agentId, focus) : null;
+    return pinnedSection(
+      {
+        workItem: w && { id: w.id, objective: w.objective, state: w.state, plan_status: w.plan_status, plan: w.plan_artifact && { path: w.plan_artifact.path, preview: w.plan_artifact.preview }, todo: w.todo_list },
+        tasks: tasks.stateFor(agentId).filter((t) => !isTerminal(t.status as TaskStatus)),
+        approvals: approvals.stateFor(agentId),
+      },
+      PINNED_MAX_CHARS,
+    );
+  };
+  const runLoop = createRunLoop({
+    ...deps,
+    briefs,
+    providers,
+    tools: new Toolbox(tools, [mcp]),
+    executions,
+    policy,
+    approvals,
+    specs: new ModelSpecs(config),
+    tokens,
+    pinned,
+    skillPrompt: (agentId) => skillUse.promptSection(agentId),
+  });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, mcp, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });

@@ -257,6 +257,8 @@ export const errors = {
   // Tool outcomes are read by the model, not sent over HTTP; the status only classifies them.
   invalidToolArguments: (tool: string, issues: Issue[]) =>
     new AppError(400, 'invalid_arguments', `invalid arguments for ${tool}: ${describeIssues(issues).replace(/^invalid request: /, '')}`, { issues }),
+  agentInTurn: (agentId: string, turnId: string) =>
+    new AppError(409, 'agent_in_turn', `agent ${JSON.stringify(agentId)} is in a turn (${turnId}); compact once it ends`, { agent_id: agentId, turn_id: turnId }),
   toolAborted: (tool: string) => new AppError(409, 'aborted', `${tool} did not run: the run was aborted`),
   toolFailed: (tool: string, detail: string) => new AppError(500, 'tool_failed', `${tool} failed unexpectedly: ${detail}`),
   /** wait_for on something that will never arrive (a cancelled timer). */

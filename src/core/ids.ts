@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   turn: 'turn',
   approval: 'apr',
   toolExecution: 'tex',
+  compaction: 'cmp',
   brief: 'brf',
   childAgent: 'child',
   delegation: 'dlg',

@@ -47,6 +47,7 @@ const KIND_LEVELS: Record<string, Level> = {
   workspace_exited: 'info',
   workspace_detached: 'info',
   file_changed: 'info',
+  context_compacted: 'info',
   skill_enabled: 'info',
   skill_disabled: 'info',
   skill_opened: 'info',

@@ -12,6 +12,7 @@ import { defineRoute, type AnyRoute } from '../route.js';
 import {
   AbortBody,
   AbortResponse,
+  CompactResponse,
   Admitted,
   AgentIdParams,
   ApprovalList,
@@ -94,6 +95,19 @@ export function runControlRoutes(s: Services): AnyRoute[] {
       bodyOptional: true,
       responses: { 200: { description: 'Aborted', schema: AbortResponse } },
       handler: ({ params, body }) => control.abort(params.id, body),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/control/agents/:id/compact',
+      errors: { 409: ['agent_in_turn', 'agent_deleting'] },
+      auth: 'control',
+      tags,
+      summary: "Compact the agent's history now: older entries become a summary made by the agent's model (docs/context.md#compaction)",
+      description:
+        'Keeps at most the last two entries since the previous compaction verbatim; the rest is summarised (or dropped, with `method: dropped` and the reason, when the summary fails) and recorded with a `context_compacted` event. During a turn: 409 agent_in_turn (try again when it ends). Nothing to compact: `compacted: false`. The raw history stays in the log.',
+      params: AgentIdParams,
+      responses: { 200: { description: 'Compacted, or nothing to compact', schema: CompactResponse } },
+      handler: ({ params }) => control.compact(params.id),
     }),
   ];
 }

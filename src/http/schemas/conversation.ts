@@ -163,6 +163,33 @@ export const AbortResponse = z
   })
   .openapi('AbortResponse');
 
+export const Compaction = z
+  .object({
+    compaction_id: z.string(),
+    agent_id: z.string(),
+    method: z.enum(['summary', 'dropped']).openapi({ description: '`dropped`: the summary failed (`reason`); the entries were dropped, the previous summary kept' }),
+    from_seq: z.number().int(),
+    through_seq: z.number().int().openapi({ description: 'history entries up to this seq are replaced in the prompt by `summary`' }),
+    entries: z.number().int(),
+    summary: z.string(),
+    tokens_before: z.number().int(),
+    tokens_after: z.number().int(),
+    model_ref: z.string().nullable(),
+    turn_id: z.string().nullable(),
+    reason: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Compaction');
+
+export const CompactResponse = z
+  .object({
+    ok: z.literal(true),
+    agent_id: z.string(),
+    compacted: z.boolean().openapi({ description: 'false: nothing older than the last two entries since the previous compaction' }),
+    compaction: Compaction.nullable(),
+  })
+  .openapi('CompactResponse');
+
 export const DebugPromptBody = z
   .looseObject({ text: z.string().openapi({ description: 'non-empty after trimming, else 400 empty_prompt' }), authority_class: AuthorityClass })
   .openapi('DebugPromptRequest');

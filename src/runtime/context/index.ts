@@ -1,2 +1,5 @@
 /** What a turn puts in front of its model within the model's window (docs/context.md). */
-export {};
+export { budgetOf, excerpt, type Budget, type TokenCounting } from './budget.js';
+export { BUILTIN_COMPACTION_PROMPT, compactionPrompt, summarise, type SummaryEntry } from './compaction.js';
+export { pinnedSection, type PinnedFacts } from './pinned.js';
+export { fitTools, type FittedTools } from './tool-specs.js';

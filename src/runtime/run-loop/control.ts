@@ -43,6 +43,13 @@ export class RunControl {
     private readonly scheduler: Scheduler,
   ) {}
 
+  /** Compact the agent's history now (scheduler.compact: 409 agent_in_turn during a turn). */
+  async compact(agentId: string) {
+    this.deps.agents.assertWritable(agentId);
+    const compaction = await this.scheduler.compact(agentId);
+    return { ok: true as const, agent_id: agentId, compacted: compaction !== null, compaction };
+  }
+
   /** stopped → ignored; running or a wake tick already queued → coalesced; idle → a system_tick is queued (woken). */
   async wake(agentId: string, input: { reason: string; source?: string | undefined }): Promise<WakeResult> {
     const reason = input.reason.trim();

@@ -3,6 +3,7 @@
  * composed over one set of deps.
  */
 import type { Ingress } from '../agents/index.js';
+import { ContextRecords } from './context-records.js';
 import { RunControl } from './control.js';
 import { RunLoopRecords } from './records.js';
 import { Scheduler } from './scheduler.js';
@@ -10,6 +11,7 @@ import { ConversationHub } from './stream.js';
 import type { RunLoopDeps } from './types.js';
 import { RunLoopViews } from './views.js';
 
+export type { Compaction } from './context-records.js';
 export type { HistoryEntry } from './records.js';
 
 export interface RunLoop {
@@ -20,10 +22,11 @@ export interface RunLoop {
   views: RunLoopViews;
 }
 
-export function createRunLoop(deps: Omit<RunLoopDeps, 'records' | 'hub'> & { ingress: Ingress }): RunLoop {
+export function createRunLoop(deps: Omit<RunLoopDeps, 'records' | 'hub' | 'context'> & { ingress: Ingress }): RunLoop {
   const records = new RunLoopRecords(deps.store);
   const hub = new ConversationHub();
-  const full = { ...deps, records, hub };
+  const context = new ContextRecords(deps.store, (text) => deps.tokens.count(text, deps.config.values.model.default));
+  const full = { ...deps, records, context, hub };
   const scheduler = new Scheduler(full);
   return { records, hub, scheduler, control: new RunControl(full, scheduler), views: new RunLoopViews(full, scheduler) };
 }

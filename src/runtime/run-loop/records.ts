@@ -120,10 +120,11 @@ export class RunLoopRecords {
     }));
   }
 
-  appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string): void {
+  /** `tokens`: the entry's tokens as counted for the turn's model (docs/context.md). */
+  appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string, tokens: number | null = null): void {
     const seq = this.historyHeads.get(agentId, () => (this.stmt.historyHead.get(agentId) as number | null) ?? 0) + 1;
     const texts = this.store.texts.row();
-    this.stmt.insertHistory.run(agentId, seq, role, texts.text(content), turnId, messageId, createdAt, texts.textIds());
+    this.stmt.insertHistory.run(agentId, seq, role, texts.text(content), turnId, messageId, createdAt, texts.textIds(), tokens);
     this.historyHeads.set(agentId, seq);
   }
 
@@ -178,7 +179,7 @@ function prepare(db: Database.Database) {
     activities: db.prepare('SELECT seq, kind, payload, created_at, text_ids FROM turn_activities WHERE turn_id = ? ORDER BY seq'),
     historyHead: db.prepare('SELECT max(seq) FROM conversation_history WHERE agent_id = ?').pluck(),
     insertHistory: db.prepare(
-      'INSERT INTO conversation_history (agent_id, seq, role, content, turn_id, message_id, created_at, text_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO conversation_history (agent_id, seq, role, content, turn_id, message_id, created_at, text_ids, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     recentHistory: db.prepare(`SELECT ${HISTORY_COLUMNS} FROM conversation_history WHERE agent_id = ? ORDER BY seq DESC LIMIT ?`),
     historyEntry: db.prepare(`SELECT ${HISTORY_COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq = ?`),

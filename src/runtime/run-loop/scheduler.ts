@@ -18,17 +18,14 @@
  * again with backoff until it succeeds (write-retry.ts), so the agent answers its pending messages
  * once space is back, without a restart. Shutdown and deletion end that wait.
  */
-import { isoAt, type Priority } from '../../core/index.js';
+import { errors, isoAt, type Priority } from '../../core/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
-import type { ChatMessage } from '../providers/index.js';
 import { Brake, limitsOf } from './brake.js';
+import type { Compaction } from './context-records.js';
 import { currentTurnView, freshProgress, keepOnRollback, taintOf, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome, type TurnResume } from './turn.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import { WriteRetry } from './write-retry.js';
-
-/** Visible history entries (user messages and final replies) given to the model. */
-export const HISTORY_WINDOW = 40;
 
 interface Worker {
   agentId: string;
@@ -36,8 +33,8 @@ interface Worker {
   /** Something was queued while the worker was active: look again before going idle. */
   kicked: boolean;
   current: ActiveTurn | null;
-  /** The visible history for the model, loaded on the first turn, then kept in step. */
-  history: ChatMessage[] | null;
+  /** Compactions the operator asked for, run by the worker between turns. */
+  compactions: Array<() => Promise<void>>;
   drive: Promise<void> | null;
   /** Aborted at shutdown or deletion: ends a write's retries (the worker's `signal`). */
   halt: AbortController;
@@ -171,6 +168,7 @@ export class Scheduler implements ResourceService {
     }
     this.deps.store.tx(() => {
       this.deps.records.purge(agentId);
+      this.deps.context.purge(agentId);
       this.deps.briefs.deleteAgent(agentId);
     });
   }
@@ -207,6 +205,33 @@ export class Scheduler implements ResourceService {
     if (!this.stopping) this.kick(this.worker(agentId));
   }
 
+  /**
+   * Compact the agent's history now (the operator asked: it keeps at most the last two entries).
+   * Run by the agent's worker, so no turn starts meanwhile; an agent in a turn answers 409
+   * `agent_in_turn`. Null when there was nothing to compact.
+   */
+  compact(agentId: string): Promise<Compaction | null> {
+    const agent = this.deps.agents.get(agentId);
+    const w = this.worker(agentId);
+    if (w.current) throw errors.agentInTurn(agentId, w.current.turnId);
+    return new Promise((resolve, reject) => {
+      w.compactions.push(async () => {
+        const modelRef = this.deps.agents.effectiveModel(agent);
+        const subject = { agentId, displayName: agent.display_name, supervisor: agent.visibility === 'private' ? agent.parent_agent_id : null, modelRef };
+        try {
+          const specs = (await this.deps.tools.toolsFor(agentId)).map(({ name, description, parameters }) => ({ name, description, parameters }));
+          const tp = this.runner.prompts.prepare(subject, specs);
+          const who = { agentId, signal: w.halt.signal };
+          const request = { agentId, modelRef, historyBudget: this.runner.prompts.historyBudget(tp, []), requestBudget: tp.budget.prompt, force: true, turnId: null, signal: w.halt.signal };
+          resolve(await this.runner.compactor.compact({ ...request, write: (fn) => this.writes.write(fn, who) }));
+        } catch (err) {
+          reject(err);
+        }
+      });
+      this.kick(w);
+    });
+  }
+
   /** Abort the turn: the provider request and tool waits see the signal; resolves once its end is committed. */
   abortTurn(turn: ActiveTurn, mode: AbortMode, requested: string): Promise<void> {
     if (!turn.abortMode) {
@@ -221,7 +246,7 @@ export class Scheduler implements ResourceService {
 
   private worker(agentId: string): Worker {
     let w = this.workers.get(agentId);
-    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, history: null, drive: null, halt: new AbortController(), resume: null }));
+    if (!w) this.workers.set(agentId, (w = { agentId, active: false, kicked: false, current: null, compactions: [], drive: null, halt: new AbortController(), resume: null }));
     return w;
   }
 
@@ -249,10 +274,11 @@ export class Scheduler implements ResourceService {
     try {
       do {
         w.kicked = false;
+        for (let job = w.compactions.shift(); job; job = w.compactions.shift()) await job();
         let turn = w.resume ?? (await this.writes.write(() => this.claim(w), who));
         w.resume = null;
         while (turn) {
-          const outcome = await this.runner.run(turn, this.historyOf(w));
+          const outcome = await this.runner.run(turn);
           const t: ActiveTurn = turn;
           if (outcome.kind === 'aborted' && (t.abortMode === 'shutdown' || t.abortMode === 'deleted')) {
             // Not recorded: the message stays `processing` (retried at the next start) or is purged.
@@ -340,7 +366,13 @@ export class Scheduler implements ResourceService {
     const base = { turn_id: turn.turnId, message_id: turn.message.message_id, trust: turn.trust };
     this.deps.approvals?.cancelTurn(turn.agentId, turn.turnId);
     this.deps.executions.interruptTurn(turn.turnId, now);
-    for (const e of turn.entries) records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at);
+    let visible = 0;
+    for (const e of turn.entries) {
+      const tokens = this.deps.tokens.count(e.content, turn.modelRef);
+      if (e.role !== 'tool') visible += tokens;
+      records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at, tokens);
+    }
+    this.deps.context.added(turn.agentId, visible);
     let frame: 'turn_completed' | 'turn_failed' | 'turn_aborted';
     let frameData: Record<string, unknown>;
     if (outcome.kind === 'completed') {
@@ -386,10 +418,6 @@ export class Scheduler implements ResourceService {
       });
     }
     store.afterCommit(() => {
-      if (w.history) {
-        for (const e of turn.entries) if (e.role !== 'tool') w.history.push({ role: e.role, content: e.content });
-        if (w.history.length > HISTORY_WINDOW) w.history.splice(0, w.history.length - HISTORY_WINDOW);
-      }
       if (w.current === turn) w.current = null;
       if (hub.watched(turn.agentId)) hub.publish(turn.agentId, frame, frameData);
       turn.settle();
@@ -404,17 +432,6 @@ export class Scheduler implements ResourceService {
     const text = `Paused: ${what} reached its limit (${trip.value} of ${trip.max}). Nothing more runs until an operator resumes the agent (control start); the limit is ${trip.limit} in the agent's policy.`;
     const brief = briefs.create({ agentId, kind: 'failure', title: `Paused: ${trip.limit}`, text, turnId: at.turn_id ?? null, messageId: at.message_id ?? null });
     events.append(agentId, 'budget_exceeded', { ...trip, ...at, status: 'stopped', brief_id: brief.brief_id });
-  }
-
-  private historyOf(w: Worker): ChatMessage[] {
-    if (!w.history) {
-      w.history = this.deps.records
-        .recentHistory(w.agentId, HISTORY_WINDOW * 4)
-        .filter((e) => e.role !== 'tool')
-        .slice(-HISTORY_WINDOW)
-        .map((e) => ({ role: e.role as 'user' | 'assistant', content: e.content }));
-    }
-    return w.history;
   }
 }
 

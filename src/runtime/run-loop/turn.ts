@@ -1,6 +1,8 @@
 /**
- * One turn: the answer to one queued message. Model input = system prompt naming the agent +
- * the visible history (earlier user messages and final replies) + this message. Rounds call
+ * One turn: the answer to one queued message. Model input = the system prompt (the agent, its
+ * skills, project instructions, pinned context, the summary of compacted history) + the newest
+ * visible history that fits the model's budget (earlier user messages and final replies) + this
+ * turn's messages (prompt.ts; compaction before the first round: compactor.ts). Rounds call
  * `provider.complete` with the offered tools; each tool call is executed and its result fed back,
  * until the model answers without tool calls or the agent's `rounds_per_turn` is reached.
  *
@@ -22,13 +24,15 @@
  */
 import { LIMIT_DEFAULTS, type PolicyLimits } from '../../config/index.js';
 import { errors, isoAt, type ToolClass } from '../../core/index.js';
-import { ProviderError, type ChatMessage, type CompletionResult, type ToolCall } from '../providers/index.js';
+import { ProviderError, type CompletionResult, type ToolCall, type ToolSpec } from '../providers/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { PolicyVerdict } from '../policy/index.js';
 import { refused, type Tool, type ToolOutcome } from '../tools/index.js';
 import { limitsOf } from './brake.js';
 import { capResult, classesOf } from './tool-results.js';
-import { renderMessage, systemPrompt } from './render.js';
+import { Compactor } from './compactor.js';
+import { PromptBuilder, type TurnPrompt } from './prompt.js';
+import { renderMessage } from './render.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';
 import { keepOnRollback, lowerTurnTrust, type ActiveTurn, type FinalRound, type TranscriptEntry, type TurnOutcome, type TurnResume } from './active-turn.js';
@@ -41,10 +45,16 @@ export const MAX_ROUNDS = LIMIT_DEFAULTS.rounds_per_turn;
 const EVENT_TEXT_MAX = 2000;
 
 export class TurnRunner {
+  readonly prompts: PromptBuilder;
+  readonly compactor: Compactor;
+
   constructor(
     private readonly deps: RunLoopDeps,
     private readonly writes: WriteRetry,
-  ) {}
+  ) {
+    this.prompts = new PromptBuilder(deps);
+    this.compactor = new Compactor(deps);
+  }
 
   /** A write of this turn, tried again while the disk refuses it, until the turn is aborted. */
   private write<T>(turn: ActiveTurn, fn: () => T): Promise<T> {
@@ -54,21 +64,11 @@ export class TurnRunner {
     }, { agentId: turn.agentId, signal: turn.controller.signal });
   }
 
-  /** The skills section of the system prompt; a library that cannot be read costs the turn nothing. */
-  private skillSection(agentId: string): string {
-    try {
-      return this.deps.skillPrompt?.(agentId) ?? '';
-    } catch (err) {
-      this.deps.logger.warn({ err, agent_id: agentId }, 'skills could not be listed for the system prompt');
-      return '';
-    }
-  }
-
-  /** Run the turn to its outcome (never throws). `history` is the visible history, oldest first. */
-  async run(turn: ActiveTurn, history: ChatMessage[]): Promise<TurnOutcome> {
+  /** Run the turn to its outcome (never throws). */
+  async run(turn: ActiveTurn): Promise<TurnOutcome> {
     const { tracer } = this.deps;
     const attrs = { 'svc.agent_id': turn.agentId, 'svc.turn_id': turn.turnId, 'svc.model_ref': turn.modelRef };
-    const body = () => this.rounds(turn, history);
+    const body = () => this.rounds(turn);
     try {
       return tracer ? await tracer.trace('turn', attrs, body, null) : await body();
     } catch (err) {
@@ -76,7 +76,7 @@ export class TurnRunner {
     }
   }
 
-  private async rounds(turn: ActiveTurn, history: ChatMessage[]): Promise<TurnOutcome> {
+  private async rounds(turn: ActiveTurn): Promise<TurnOutcome> {
     const { providers, hub } = this.deps;
     const resolved = providers.resolve(turn.modelRef);
     if (!resolved) {
@@ -86,29 +86,31 @@ export class TurnRunner {
     const signal = turn.controller.signal;
     const p = turn.progress;
     const limits = limitsOf(this.deps, turn.agentId);
-    if (p.messages.length === 0) {
+    const fresh = p.messages.length === 0;
+    if (fresh) {
       const input = renderMessage(turn.message);
       p.messages.push({ role: 'user', content: input });
       this.entry(turn, 'user', input, turn.message.message_id);
     }
     const tools = (turn.tools = await this.deps.tools.toolsFor(turn.agentId));
     const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-    const system = systemPrompt({ agent_id: turn.agentId, display_name: turn.displayName, supervisor: turn.supervisor }, this.skillSection(turn.agentId));
+    const tp = fresh ? await this.compacted(turn, specs) : this.prompts.prepare(subjectOf(turn), specs);
     // Resumed while a round's calls were running (a decision awaited across a restart).
     if (p.calls) {
-      const ending = await this.runCalls(turn);
+      const ending = await this.runCalls(turn, tp);
       if (ending) return { kind: 'completed', rounds: p.round, text: `Waiting: ${ending.content}`, final: null };
     }
     for (let round = p.round + 1; ; round++) {
       turn.round = round;
       turn.streamed = '';
+      const prompt = this.prompts.messages(turn, tp, p.messages);
       const result = await this.span('provider.round', { 'svc.round': round, 'svc.model_ref': turn.modelRef }, () =>
         abortable(
           provider.complete({
             model,
-            system,
-            messages: [...history, ...p.messages],
-            tools: specs,
+            system: tp.system,
+            messages: prompt.messages,
+            tools: tp.tools,
             signal,
             onDelta: (d) => {
               if (d.type === 'text') turn.streamed += d.text;
@@ -118,6 +120,8 @@ export class TurnRunner {
           signal,
         ),
       );
+      const reported = result.usage?.input_tokens;
+      if (reported) this.deps.tokens.observe(turn.modelRef, prompt.tokens / this.deps.tokens.factor(turn.modelRef), reported);
       const brake = result.toolCalls.length === 0 ? undefined : brakeOf(round, p.toolCalls + result.toolCalls.length, limits);
       if (result.toolCalls.length === 0 || brake) {
         this.entry(turn, 'assistant', result.text, null);
@@ -131,7 +135,7 @@ export class TurnRunner {
       p.results = [];
       p.durations = [];
       p.toolCalls += result.toolCalls.length;
-      const ending = await this.runCalls(turn);
+      const ending = await this.runCalls(turn, tp);
       if (ending) {
         // A call ended the turn (wait_for): no further round; what the model said is the reply.
         const text = result.text.trim() !== '' ? result.text : `Waiting: ${ending.content}`;
@@ -141,11 +145,21 @@ export class TurnRunner {
     }
   }
 
+  /** A fresh turn's prompt, after compacting the history when it is due (compactor.ts). */
+  private async compacted(turn: ActiveTurn, specs: ToolSpec[]): Promise<TurnPrompt> {
+    const tp = this.prompts.prepare(subjectOf(turn), specs);
+    const historyBudget = this.prompts.historyBudget(tp, turn.progress.messages);
+    if (!this.compactor.due(turn.agentId, turn.modelRef, historyBudget)) return tp;
+    const request = { agentId: turn.agentId, modelRef: turn.modelRef, historyBudget, requestBudget: tp.budget.prompt, force: false, turnId: turn.turnId, signal: turn.controller.signal };
+    const done = await this.compactor.compact({ ...request, write: (fn) => this.write(turn, fn) });
+    return done ? this.prompts.prepare(subjectOf(turn), specs) : tp;
+  }
+
   /**
    * The current round's calls from the first without a result, then the results' write and the
    * safe point. Returns the outcome of a call that ends the turn (wait_for), if one did.
    */
-  private async runCalls(turn: ActiveTurn): Promise<ToolOutcome | undefined> {
+  private async runCalls(turn: ActiveTurn, tp: TurnPrompt): Promise<ToolOutcome | undefined> {
     const { hub } = this.deps;
     const p = turn.progress;
     const calls = p.calls!;
@@ -156,7 +170,7 @@ export class TurnRunner {
       const ids = { turn_id: turn.turnId, round, tool_call_id: call.id, tool_execution_id: executionId, name: call.name };
       if (!p.approvalId) hub.publish(turn.agentId, 'tool_call', { ...ids, arguments: call.arguments });
       const startedAt = performance.now();
-      const outcome = capResult(await this.gatedCall(turn, call, executionId), executionId, this.deps.config.values.tools.result_max_bytes);
+      const outcome = capResult(await this.gatedCall(turn, call, executionId), executionId, tp.resultMaxBytes);
       p.durations.push(performance.now() - startedAt);
       p.results.push(outcome);
       p.messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content });
@@ -366,6 +380,10 @@ function resumeOf(turn: ActiveTurn): TurnResume {
     interjected_ids: turn.interjected.map((m) => m.message_id),
     tainted_by: turn.taintedBy,
   };
+}
+
+function subjectOf(turn: ActiveTurn) {
+  return { agentId: turn.agentId, displayName: turn.displayName, supervisor: turn.supervisor, modelRef: turn.modelRef };
 }
 
 function providerOf(modelRef: string): string | null {

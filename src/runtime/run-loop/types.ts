@@ -12,9 +12,12 @@ import type { AgentService, MessageQueue } from '../agents/index.js';
 import type { ApprovalService } from '../approvals/index.js';
 import type { ToolExecutionService } from '../executions/index.js';
 import type { BriefService } from '../channels/index.js';
+import type { TokenCounting } from '../context/index.js';
+import type { ModelSpecs } from '../models/index.js';
 import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
 import type { ToolSet } from '../tools/index.js';
+import type { ContextRecords } from './context-records.js';
 import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
 
@@ -47,7 +50,17 @@ export interface RunLoopDeps {
   policy?: PolicyService | undefined;
   /** Where calls the policy answers `ask` wait; needed whenever `policy` is given. */
   approvals?: ApprovalService | undefined;
+  /** Each model's window and prices. */
+  specs: ModelSpecs;
+  /** Token counting for the prompt's budget. */
+  tokens: TokenCounting;
+  /** The system prompt's project instructions ('' for none). */
+  instructions?: (agentId: string) => string;
+  /** The system prompt's pinned context: current work item, open tasks, pending approvals ('' for none). */
+  pinned?: (agentId: string) => string;
   records: RunLoopRecords;
+  /** Where the prompt's history starts, and the compactions. */
+  context: ContextRecords;
   hub: ConversationHub;
   tracer?: Tracer | undefined;
 }

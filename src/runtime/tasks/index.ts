@@ -3,6 +3,6 @@
  * `task_result` message. The operating-system side is in processes/.
  */
 export { CLEANUP_POLICIES, WORKSPACE_MODES } from './child-tasks.js';
-export { MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE, isTerminal } from './task-records.js';
+export { MAX_OUTPUT_WAIT_MS, TASK_STATUSES, TERMINAL_SIZE, isTerminal, type TaskStatus } from './task-records.js';
 export { TaskService, type TaskStateEntry } from './tasks.js';
 export type { SandboxStatus } from './processes/index.js';

@@ -1,0 +1,139 @@
+/**
+ * What the prompt takes from an agent's history (migration 031, docs/context.md): where its
+ * history starts for the prompt (`through_seq`: entries up to it are compacted), the tokens of the
+ * visible entries after that point (kept in step with every entry written, so deciding to compact
+ * costs one row read whatever the history's length), the newest entries that fit a budget (read
+ * newest first, page by page: the cost follows the budget, not the history), and the compactions.
+ * Every write runs inside the caller's transaction.
+ */
+import type Database from 'better-sqlite3';
+import type { Store } from '../../store/index.js';
+import type { HistoryEntry } from './records.js';
+
+export interface Compaction {
+  compaction_id: string;
+  agent_id: string;
+  method: 'summary' | 'dropped';
+  from_seq: number;
+  through_seq: number;
+  entries: number;
+  summary: string;
+  tokens_before: number;
+  tokens_after: number;
+  model_ref: string | null;
+  turn_id: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface ContextState {
+  through_seq: number;
+  pending_tokens: number;
+}
+
+/** A visible history entry (user or assistant) with its tokens. */
+export interface CountedEntry extends HistoryEntry {
+  tokens: number;
+}
+
+type Row = HistoryEntry & { text_ids: string | null; tokens: number | null };
+
+const PAGE = 64;
+
+export class ContextRecords {
+  private readonly stmt: ReturnType<typeof prepare>;
+
+  /** `count`: the tokens of an entry written before tokens were stored (counted once, on first read). */
+  constructor(
+    private readonly store: Store,
+    private readonly count: (text: string) => number,
+  ) {
+    this.stmt = prepare(store.db);
+  }
+
+  /** The agent's state; computed once from its history for an agent that has none yet. */
+  state(agentId: string): ContextState {
+    const row = this.stmt.state.get(agentId) as ContextState | undefined;
+    if (row) return row;
+    const last = this.latest(agentId);
+    const through = last?.through_seq ?? 0;
+    let pending = 0;
+    for (const e of this.after(agentId, through)) pending += e.tokens;
+    return { through_seq: through, pending_tokens: pending };
+  }
+
+  /** Visible entries were written (inside the transaction that writes them). */
+  added(agentId: string, tokens: number): void {
+    const s = this.state(agentId);
+    this.stmt.upsertState.run(agentId, s.through_seq, s.pending_tokens + tokens);
+  }
+
+  /** The newest visible entries after `afterSeq` whose tokens (times `factor`) fit `budget`, oldest first. */
+  newest(agentId: string, afterSeq: number, budget: number, factor = 1): CountedEntry[] {
+    const out: CountedEntry[] = [];
+    let used = 0;
+    let before = Number.MAX_SAFE_INTEGER;
+    for (;;) {
+      const rows = this.stmt.newest.all(agentId, afterSeq, before, PAGE) as Row[];
+      for (const r of rows) {
+        const e = this.toEntry(r);
+        if (used + e.tokens * factor > budget) return out.reverse();
+        used += e.tokens * factor;
+        out.push(e);
+      }
+      if (rows.length < PAGE) return out.reverse();
+      before = rows[rows.length - 1]!.seq;
+    }
+  }
+
+  /** Every visible entry after `afterSeq`, oldest first (what a compaction reads). */
+  after(agentId: string, afterSeq: number): CountedEntry[] {
+    return (this.stmt.after.all(agentId, afterSeq) as Row[]).map((r) => this.toEntry(r));
+  }
+
+  latest(agentId: string): Compaction | null {
+    return (this.stmt.latest.get(agentId) as Compaction | undefined) ?? null;
+  }
+
+  list(agentId: string, limit: number): Compaction[] {
+    return this.stmt.list.all(agentId, limit) as Compaction[];
+  }
+
+  /** Record a compaction and move the agent's start past it; `keptTokens`: the entries after it. */
+  insert(c: Compaction, keptTokens: number): void {
+    this.stmt.insert.run(c);
+    this.stmt.upsertState.run(c.agent_id, c.through_seq, keptTokens);
+  }
+
+  purge(agentId: string): void {
+    this.stmt.purgeCompactions.run(agentId);
+    this.stmt.purgeState.run(agentId);
+  }
+
+  private toEntry({ text_ids, tokens, ...entry }: Row): CountedEntry {
+    const content = this.store.texts.read(text_ids).text(entry.content);
+    return { ...entry, content, tokens: tokens ?? this.count(content) };
+  }
+}
+
+const COLUMNS = 'seq, role, content, turn_id, message_id, created_at, text_ids, tokens';
+const VISIBLE = "role IN ('user', 'assistant')";
+
+function prepare(db: Database.Database) {
+  return {
+    state: db.prepare('SELECT through_seq, pending_tokens FROM context_state WHERE agent_id = ?'),
+    upsertState: db.prepare(
+      'INSERT INTO context_state (agent_id, through_seq, pending_tokens) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET through_seq = excluded.through_seq, pending_tokens = excluded.pending_tokens',
+    ),
+    newest: db.prepare(`SELECT ${COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq > ? AND seq < ? AND ${VISIBLE} ORDER BY seq DESC LIMIT ?`),
+    after: db.prepare(`SELECT ${COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq > ? AND ${VISIBLE} ORDER BY seq`),
+    latest: db.prepare('SELECT * FROM context_compactions WHERE agent_id = ? ORDER BY through_seq DESC, created_at DESC LIMIT 1'),
+    list: db.prepare('SELECT * FROM context_compactions WHERE agent_id = ? ORDER BY through_seq DESC, created_at DESC LIMIT ?'),
+    insert: db.prepare(
+      `INSERT INTO context_compactions (compaction_id, agent_id, method, from_seq, through_seq, entries, summary, tokens_before, tokens_after, model_ref, turn_id, reason, created_at)
+       VALUES (@compaction_id, @agent_id, @method, @from_seq, @through_seq, @entries, @summary, @tokens_before, @tokens_after, @model_ref, @turn_id, @reason, @created_at)`,
+    ),
+    purgeCompactions: db.prepare('DELETE FROM context_compactions WHERE agent_id = ?'),
+    purgeState: db.prepare('DELETE FROM context_state WHERE agent_id = ?'),
+  };
+}
