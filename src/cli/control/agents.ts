@@ -1,4 +1,4 @@
-/** `svc agents …`: list, create, show, status, state, tree, rename, repair, delete, delete-status. */
+/** `svc agents …`: list, create, show, status, state, tree, rename, repair, compact, delete, delete-status. */
 import type { Command } from 'commander';
 import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
 import { action, cell, print, record, table, type Row } from '../output.js';
@@ -84,6 +84,18 @@ export function registerAgents(program: Command): void {
       print(res, flags.json, (r) =>
         record({ agent_id: r.agent_id, completed: r.completed.join(', ') || '-', pending: r.pending.join(', ') || '-', error: r.error }),
       );
+    }),
+  );
+
+  clientOptions(agents.command('compact <id>').description("compact the agent's history now: older entries become a summary (docs/context.md#compaction)")).action(
+    action(async (id: string, flags: ClientFlags) => {
+      const res = await ok(controlApi(resolveTarget(flags)).POST('/api/control/agents/{id}/compact', { params: { path: { id } } }));
+      print(res, flags.json, (r) => {
+        const c = r.compaction;
+        if (!c) return 'nothing to compact (at most the last two entries since the previous compaction)';
+        const head = record({ compaction_id: c.compaction_id, method: c.method, entries: `#${c.from_seq}–#${c.through_seq} (${c.entries})`, tokens: `${c.tokens_before} → ${c.tokens_after}`, reason: c.reason });
+        return `${head}\n\n${c.summary}`;
+      });
     }),
   );
 
