@@ -5,6 +5,10 @@
  * costs one row read whatever the history's length), the newest entries that fit a budget (read
  * newest first, page by page: the cost follows the budget, not the history), and the compactions.
  * Every write runs inside the caller's transaction.
+ *
+ * The newest entries read for an agent's prompt stay in memory (for the CACHED_AGENTS agents used
+ * last), kept in step by the entries written after each commit and dropped by a compaction or a
+ * purge, so a round's assembly reads no row while its budget is within what was loaded.
  */
 import type Database from 'better-sqlite3';
 import type { Store } from '../../store/index.js';
@@ -39,9 +43,22 @@ export interface CountedEntry extends HistoryEntry {
 type Row = HistoryEntry & { text_ids: string | null; tokens: number | null };
 
 const PAGE = 64;
+/** Agents whose newest entries stay in memory. */
+const CACHED_AGENTS = 256;
+
+interface Cached {
+  afterSeq: number;
+  /** Oldest first. */
+  entries: CountedEntry[];
+  /** Raw tokens of `entries`. */
+  tokens: number;
+  /** Every entry after `afterSeq` is in `entries`. */
+  complete: boolean;
+}
 
 export class ContextRecords {
   private readonly stmt: ReturnType<typeof prepare>;
+  private readonly cache = new Map<string, Cached>();
 
   /** `count`: the tokens of an entry written before tokens were stored (counted once, on first read). */
   constructor(
@@ -63,25 +80,45 @@ export class ContextRecords {
   }
 
   /** Visible entries were written (inside the transaction that writes them). */
-  added(agentId: string, tokens: number): void {
+  added(agentId: string, entries: CountedEntry[]): void {
     const s = this.state(agentId);
-    this.stmt.upsertState.run(agentId, s.through_seq, s.pending_tokens + tokens);
+    this.stmt.upsertState.run(agentId, s.through_seq, s.pending_tokens + entries.reduce((n, e) => n + e.tokens, 0));
+    this.store.afterCommit(() => {
+      const c = this.cache.get(agentId);
+      if (!c) return;
+      for (const e of entries) if (e.seq > c.afterSeq) c.entries.push(e);
+      c.tokens += entries.reduce((n, e) => n + e.tokens, 0);
+    });
   }
 
   /** The newest visible entries after `afterSeq` whose tokens (times `factor`) fit `budget`, oldest first. */
   newest(agentId: string, afterSeq: number, budget: number, factor = 1): CountedEntry[] {
-    const out: CountedEntry[] = [];
+    const raw = budget / factor;
+    let c = this.cache.get(agentId);
+    if (!c || c.afterSeq !== afterSeq || (!c.complete && c.tokens < raw)) c = this.load(agentId, afterSeq, Math.max(raw * 2, c?.afterSeq === afterSeq ? c.tokens * 2 : 0));
+    this.cache.delete(agentId);
+    this.cache.set(agentId, c);
+    if (this.cache.size > CACHED_AGENTS) this.cache.delete(this.cache.keys().next().value!);
     let used = 0;
+    let i = c.entries.length;
+    while (i > 0 && used + c.entries[i - 1]!.tokens * factor <= budget) used += c.entries[--i]!.tokens * factor;
+    return c.entries.slice(i);
+  }
+
+  /** The newest entries after `afterSeq` up to `raw` tokens (and one more), read page by page. */
+  private load(agentId: string, afterSeq: number, raw: number): Cached {
+    const out: CountedEntry[] = [];
+    let tokens = 0;
     let before = Number.MAX_SAFE_INTEGER;
     for (;;) {
       const rows = this.stmt.newest.all(agentId, afterSeq, before, PAGE) as Row[];
       for (const r of rows) {
         const e = this.toEntry(r);
-        if (used + e.tokens * factor > budget) return out.reverse();
-        used += e.tokens * factor;
         out.push(e);
+        tokens += e.tokens;
+        if (tokens > raw) return { afterSeq, entries: out.reverse(), tokens, complete: false };
       }
-      if (rows.length < PAGE) return out.reverse();
+      if (rows.length < PAGE) return { afterSeq, entries: out.reverse(), tokens, complete: true };
       before = rows[rows.length - 1]!.seq;
     }
   }
@@ -103,11 +140,13 @@ export class ContextRecords {
   insert(c: Compaction, keptTokens: number): void {
     this.stmt.insert.run(c);
     this.stmt.upsertState.run(c.agent_id, c.through_seq, keptTokens);
+    this.store.afterCommit(() => this.cache.delete(c.agent_id));
   }
 
   purge(agentId: string): void {
     this.stmt.purgeCompactions.run(agentId);
     this.stmt.purgeState.run(agentId);
+    this.store.afterCommit(() => this.cache.delete(agentId));
   }
 
   private toEntry({ text_ids, tokens, ...entry }: Row): CountedEntry {

@@ -16,6 +16,7 @@ export type { HistoryEntry } from './records.js';
 
 export interface RunLoop {
   records: RunLoopRecords;
+  context: ContextRecords;
   hub: ConversationHub;
   scheduler: Scheduler;
   control: RunControl;
@@ -28,5 +29,5 @@ export function createRunLoop(deps: Omit<RunLoopDeps, 'records' | 'hub' | 'conte
   const context = new ContextRecords(deps.store, (text) => deps.tokens.count(text, deps.config.values.model.default));
   const full = { ...deps, records, context, hub };
   const scheduler = new Scheduler(full);
-  return { records, hub, scheduler, control: new RunControl(full, scheduler), views: new RunLoopViews(full, scheduler) };
+  return { records, context, hub, scheduler, control: new RunControl(full, scheduler), views: new RunLoopViews(full, scheduler) };
 }

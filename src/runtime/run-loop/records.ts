@@ -121,11 +121,12 @@ export class RunLoopRecords {
   }
 
   /** `tokens`: the entry's tokens as counted for the turn's model (docs/context.md). */
-  appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string, tokens: number | null = null): void {
+  appendHistory(agentId: string, role: HistoryRole, content: string, turnId: string | null, messageId: string | null, createdAt: string, tokens: number | null = null): number {
     const seq = this.historyHeads.get(agentId, () => (this.stmt.historyHead.get(agentId) as number | null) ?? 0) + 1;
     const texts = this.store.texts.row();
     this.stmt.insertHistory.run(agentId, seq, role, texts.text(content), turnId, messageId, createdAt, texts.textIds(), tokens);
     this.historyHeads.set(agentId, seq);
+    return seq;
   }
 
   /** The last `limit` history entries, oldest first. */

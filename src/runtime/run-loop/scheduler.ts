@@ -22,7 +22,7 @@ import { errors, isoAt, type Priority } from '../../core/index.js';
 import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
 import { Brake, limitsOf } from './brake.js';
-import type { Compaction } from './context-records.js';
+import type { Compaction, CountedEntry } from './context-records.js';
 import { currentTurnView, freshProgress, keepOnRollback, taintOf, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome, type TurnResume } from './turn.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import { WriteRetry } from './write-retry.js';
@@ -171,6 +171,11 @@ export class Scheduler implements ResourceService {
       this.deps.context.purge(agentId);
       this.deps.briefs.deleteAgent(agentId);
     });
+  }
+
+  /** Prompt assembly (the benchmark times it). */
+  get prompts() {
+    return this.runner.prompts;
   }
 
   /** The run loop shows on the state page through `currentRun`, not as a list section. */
@@ -366,11 +371,12 @@ export class Scheduler implements ResourceService {
     const base = { turn_id: turn.turnId, message_id: turn.message.message_id, trust: turn.trust };
     this.deps.approvals?.cancelTurn(turn.agentId, turn.turnId);
     this.deps.executions.interruptTurn(turn.turnId, now);
-    let visible = 0;
+    const visible: CountedEntry[] = [];
     for (const e of turn.entries) {
       const tokens = this.deps.tokens.count(e.content, turn.modelRef);
-      if (e.role !== 'tool') visible += tokens;
-      records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, e.message_id ?? turn.message.message_id, e.created_at, tokens);
+      const messageId = e.message_id ?? turn.message.message_id;
+      const seq = records.appendHistory(turn.agentId, e.role, e.content, turn.turnId, messageId, e.created_at, tokens);
+      if (e.role !== 'tool') visible.push({ seq, role: e.role, content: e.content, turn_id: turn.turnId, message_id: messageId, created_at: e.created_at, tokens });
     }
     this.deps.context.added(turn.agentId, visible);
     let frame: 'turn_completed' | 'turn_failed' | 'turn_aborted';
