@@ -1,2 +1,3 @@
 /** What a turn puts in front of its model within the model's window (docs/context.md). */
-export {};
+export { estimateTokens, SAMPLE_ABOVE_CHARS } from './token-estimate.js';
+export { ENCODE_MAX_CHARS, OVERHEAD, PIECE_CHARS, pieceEnd, TokenCounter, type TokenCounterOptions, type TokenFamily } from './tokens.js';
