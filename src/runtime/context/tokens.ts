@@ -121,9 +121,9 @@ export class TokenCounter {
 
   /**
    * The provider reported `reported` input tokens for a prompt counted (countMessages, raw) as
-   * `counted`. The ratio, clamped to [0.5, 2], joins the model's average: the first observations
-   * as a plain mean with the starting 1, later ones with weight 0.1, so one odd report moves the
-   * factor by a tenth of its difference at most.
+   * `counted`. The ratio, clamped to [0.5, 2], joins the model's average: the n-th with weight
+   * 1/(n+1) (a plain mean with the starting 1) until that falls to 0.1, then 0.1, so once settled
+   * one odd report moves the factor by a tenth of its difference at most.
    */
   observe(modelRef: string, counted: number, reported: number): void {
     if (!Number.isFinite(counted) || !Number.isFinite(reported) || counted < OBSERVE_MIN_COUNTED || reported <= 0) return;
