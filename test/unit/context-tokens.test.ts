@@ -91,9 +91,14 @@ describe('OpenAI encodings', () => {
     spy.count('some text', 'anthropic/claude-sonnet-4');
     spy.countMessages('system', [{ role: 'user', content: 'hi' }], [], 'local/llama3');
     expect(loaded).toEqual([]);
+    expect(spy.warm('anthropic/claude-sonnet-4')).toBe(false);
+    expect(loaded).toEqual([]);
     spy.count('some text', 'openai/gpt-4o');
     spy.count('more text', 'openai/gpt-4o-mini');
+    expect(spy.warm('openai/o3')).toBe(true);
     expect(loaded).toEqual(['gpt-tokenizer/encoding/o200k_base']);
+    expect(spy.warm('openai/gpt-4')).toBe(true);
+    expect(loaded).toEqual(['gpt-tokenizer/encoding/o200k_base', 'gpt-tokenizer/encoding/cl100k_base']);
   });
 
   it('estimates when an encoding cannot be loaded, and says so once', () => {
@@ -104,6 +109,7 @@ describe('OpenAI encodings', () => {
       },
       onLoadError: (family) => failures.push(family),
     });
+    expect(tc2.warm('openai/gpt-4o')).toBe(false);
     expect(tc2.count('hello world again', 'openai/gpt-4o')).toBe(estimateTokens('hello world again'));
     tc2.count('and again', 'openai/gpt-4o');
     expect(failures).toEqual(['o200k']);

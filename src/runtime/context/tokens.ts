@@ -92,6 +92,16 @@ export class TokenCounter {
     return 'estimate';
   }
 
+  /**
+   * Load the model's encoding now rather than at its first count (loading o200k holds the event
+   * loop for about half a second: better at start than in the middle of a turn). Returns whether
+   * the model is counted with its own encoding.
+   */
+  warm(modelRef: string): boolean {
+    const family = this.familyOf(modelRef);
+    return family !== 'estimate' && this.encoder(family) !== null;
+  }
+
   /** Raw tokens of a text for the model (not corrected by `factor`). Never throws. */
   count(text: string, modelRef: string): number {
     return this.countIn(this.familyOf(modelRef), text);
