@@ -224,6 +224,14 @@ describe('files a stranger may plant', () => {
     expect(refusals()[0]!.reason).toContain('fifo');
   });
 
+  it('reads nothing through names that are directories: ., .. (the config allows them)', () => {
+    put(f.ws, { 'a/AGENTS.md': 'a\n' });
+    put(f.outside, { 'AGENTS.md': 'outside\n' });
+    const got = instructions({ instructions_files: ['..', '.'] }).for('main', path.join(f.ws, 'a'));
+    expect(got).toEqual({ text: '', files: [] });
+    expect(refusals().length).toBeGreaterThan(0);
+  });
+
   it('skips a directory named AGENTS.md', () => {
     fs.mkdirSync(path.join(f.ws, 'AGENTS.md'));
     expect(instructions().for('main')).toEqual({ text: '', files: [] });

@@ -243,8 +243,11 @@ describe('calibration', () => {
     for (let i = 0; i < 40; i++) tc.observe(ref, 1000 + i, Math.round((1000 + i) * 1.2));
     expect(tc.factor(ref)).toBeGreaterThan(1.19);
     expect(tc.factor(ref)).toBeLessThan(1.21);
-    // Other models keep their own.
+    // Other models keep their own, whatever their names.
     expect(tc.factor('local/llama3')).toBe(1);
+    tc.observe('__proto__', 1000, 1500);
+    expect(tc.factor('constructor')).toBe(1);
+    expect(tc.factor('__proto__')).toBeCloseTo(1.25, 5);
   });
 
   it('does not swing on one odd report', () => {
