@@ -24,7 +24,7 @@ import { CredentialStore, SecretStore, Store, storageFaultOf } from './store/ind
 import { Metrics, DiagnosticsStore, OtlpExporter, Tracer } from './telemetry/index.js';
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry, ModelCatalog, ModelSpecs } from './runtime/models/index.js';
-import { pinnedSection, type TokenCounting } from './runtime/context/index.js';
+import { pinnedSection, ProjectInstructions, TokenCounter } from './runtime/context/index.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 import { PolicyService } from './runtime/policy/index.js';
 import { ApprovalService } from './runtime/approvals/index.js';
@@ -32,13 +32,7 @@ import { ApprovalNotices } from './approval-notices.js';
 
 /** The pinned context's share of the system prompt, in characters. */
 const PINNED_MAX_CHARS = 4000;
-const est = (t: string) => Math.ceil(Buffer.byteLength(t) / 4);
-const TEMP_TOKENS: TokenCounting = {
-  count: est,
-  countMessages: (system, messages, tools) => est(system) + messages.reduce((n, m) => n + 4 + est(m.content) + ('tool_calls' in m && m.tool_calls ? est(JSON.stringify(m.tool_calls)) : 0), 0) + est(JSON.stringify(tools)),
-  factor: () => 1,
-  observe: () => {},
-};
+
 
 export interface Services {
   config: ResolvedConfig;
@@ -195,7 +189,10 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
   const mcp = new McpService({ config, clock, logger, agents, credentials });
-  const tokens: TokenCounting = TEMP_TOKENS;
+  const tokens = new TokenCounter({ onLoadError: (family, err) => logger.warn({ err, family }, 'a tokenizer could not be loaded; its models are counted by the estimate') });
+  // Loading an encoding holds the event loop for about half a second: at start, not in a turn.
+  tokens.warm(config.values.model.default);
+  const instructions = new ProjectInstructions({ config, workspaces, logger });
   const pinned = (agentId: string): string => {
     const focus = workItems.currentFocus(agentId);
     const w = focus ? workItems.get(agentId, focus) : null;
@@ -218,6 +215,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     approvals,
     specs: new ModelSpecs(config),
     tokens,
+    instructions: (agentId) => instructions.for(agentId).text,
     pinned,
     skillPrompt: (agentId) => skillUse.promptSection(agentId),
   });

@@ -6,6 +6,9 @@
  * appear in the log with their summary in the next prompt, and the operator can force one over
  * HTTP and from the CLI.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/cli.js';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
@@ -124,4 +127,27 @@ describe('a long conversation on a small window', () => {
     const foreign = await request(d, 'POST', '/api/control/agents/main/compact', { headers: { origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
   }, 120_000);
+});
+
+describe('project instructions', () => {
+  it("the active workspace's AGENTS.md reaches the model with its path; a change is seen on the next turn; a symlink out is not read", async () => {
+    await start();
+    // Outside the daemon's home: files there (but the agent's own home) are never read as instructions.
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ws-')));
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Always answer in French.\n');
+    fs.writeFileSync(path.join(d.home, 'secret.txt'), 'TOP-SECRET-TOKEN\n');
+    fs.symlinkSync(path.join(d.home, 'secret.txt'), path.join(ws, 'CLAUDE.md'));
+    expect((await request(d, 'POST', '/api/control/agents/main/workspace/attach', { body: { path: ws } })).status).toBe(200);
+    await converse(1, () => 'hello');
+    const system = () => model.completions().at(-1)!.body.messages[0].content as string;
+    expect(system()).toContain('Always answer in French.');
+    expect(system()).toContain(path.join(ws, 'AGENTS.md'));
+    expect(system()).not.toContain('TOP-SECRET-TOKEN');
+    fs.writeFileSync(path.join(ws, 'AGENTS.md'), 'Always answer in German.\n');
+    fs.utimesSync(path.join(ws, 'AGENTS.md'), new Date(), new Date(Date.now() + 5000));
+    await converse(1, () => 'again');
+    expect(system()).toContain('Always answer in German.');
+    expect(system()).not.toContain('French');
+    fs.rmSync(ws, { recursive: true, force: true });
+  }, 60_000);
 });
