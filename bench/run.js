@@ -27,6 +27,7 @@ import { consoleTable, markdown } from './lib/report.js';
 import { benchTreeSeconds, machineBusySeconds, ROOT } from './lib/processes.js';
 import * as children from './scenarios/children.js';
 import * as digest from './scenarios/digest.js';
+import * as context from './scenarios/context.js';
 import * as disk from './scenarios/disk.js';
 import * as enqueue from './scenarios/enqueue.js';
 import * as files from './scenarios/files.js';
@@ -43,7 +44,7 @@ import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files, mcp };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files, mcp, context };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -161,6 +162,12 @@ function options(args) {
       calls: numberFrom('BENCH_MCP_CALLS', 500),
       batches: numberFrom('BENCH_MCP_BATCHES', 10),
     },
+    context: {
+      sizes: [100, 10_000, numberFrom('BENCH_CONTEXT_ENTRIES', 100_000)],
+      samples: numberFrom('BENCH_CONTEXT_SAMPLES', 300),
+      chars: 800,
+      warmup: 20,
+    },
   };
 }
 
@@ -179,7 +186,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files, mcp: opts.mcp },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files, mcp: opts.mcp, context: opts.context },
   };
 }
 
