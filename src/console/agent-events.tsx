@@ -81,8 +81,8 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
 }
 
 /**
- * One line per event; the payload opens on click, with the diff of a file change and, for an event
- * of a tool call, the call's record and artifacts.
+ * One line per event; the payload opens on click, with the diff of a file change, the summary of a
+ * compaction and, for an event of a tool call, the call's record and artifacts.
  */
 export function EventList({ agentId, events, live }: { agentId: string; events: EventEnvelope[]; live: boolean }) {
   return (
@@ -98,6 +98,7 @@ export function EventList({ agentId, events, live }: { agentId: string; events: 
                 <span class="seq">#{e.event_seq}</span> <Time at={e.ts} /> <strong>{e.type}</strong> <span class="muted">{summaryOf(e)}</span>
               </summary>
               {typeof e.payload.diff === 'string' && <Diff text={e.payload.diff} />}
+              {e.type === 'context_compacted' && <pre class="summary">{String(e.payload.summary ?? '')}</pre>}
               <pre>{JSON.stringify({ provenance: e.provenance, payload: e.payload }, null, 2)}</pre>
               {typeof e.payload.tool_execution_id === 'string' && e.type !== 'tool_called' && <OpenExecution agentId={agentId} executionId={e.payload.tool_execution_id} />}
             </details>
@@ -124,6 +125,10 @@ function OpenExecution({ agentId, executionId }: { agentId: string; executionId:
 function summaryOf(e: EventEnvelope): string {
   const p = e.payload;
   if (e.type === 'file_changed') return `${String(p.op)} ${String(p.path)}${p.moved_to ? ` → ${String(p.moved_to)}` : ''} (${String(p.bytes_before ?? 0)} → ${String(p.bytes_after ?? 0)} bytes)`;
+  if (e.type === 'context_compacted') {
+    const how = p.method === 'dropped' ? `dropped (${String(p.reason ?? '')})` : 'summarised';
+    return `entries #${String(p.from_seq)}–#${String(p.through_seq)} ${how}: ${String(p.tokens_before)} → ${String(p.tokens_after)} tokens${p.forced ? ', forced' : ''}`;
+  }
   if (typeof p.name === 'string' && typeof p.tool_call_id === 'string') return p.ok === false ? `${p.name} refused or failed` : p.name;
   for (const key of ['text', 'summary', 'objective', 'status', 'reason', 'title']) {
     const v = p[key];

@@ -317,6 +317,23 @@ describe('tool approvals and the brake in the console', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it('shows a compaction in the events tab: the entries it covers, the tokens before and after, and its summary', async () => {
+    const A = 'compacting';
+    expect((await request({ base: d.base }, 'POST', `/api/control/agents/${A}/create`, { body: {} })).status).toBe(201);
+    fake.enqueue({ text: ['first'] }, { text: ['second'] }, { text: ['- the operator asked twice; nothing pending'] });
+    for (const text of ['one', 'two']) await request({ base: d.base }, 'POST', `/api/control/agents/${A}/prompt`, { body: { text } });
+    await waitFor(async () => (await request({ base: d.base }, 'GET', `/api/agents/${A}/briefs`)).json.briefs?.length >= 2, 30_000);
+    const res = await request({ base: d.base }, 'POST', `/api/control/agents/${A}/compact`);
+    expect(res.json).toMatchObject({ compacted: true });
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/${A}`);
+    await page.waitForSelector('li[data-type="context_compacted"]:has-text("entries #1–#2 summarised")', { timeout: 30_000 });
+    await page.click('li[data-type="context_compacted"] summary');
+    await page.waitForSelector('li[data-type="context_compacted"] pre.summary:has-text("the operator asked twice")');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
 });
 
 describe('the console in bearer mode', () => {
