@@ -118,7 +118,7 @@ export class TurnRunner {
           signal,
         ),
       );
-      const brake = result.toolCalls.length === 0 ? undefined : brakeOf(round, p.toolCalls + result.toolCalls.length, limits);
+      const brake = result.toolCalls.length === 0 ? undefined : (brakeOf(round, p.toolCalls + result.toolCalls.length, limits) ?? this.deps.usage?.turnTrip(turn.turnId, limits, result.usage ?? null) ?? undefined);
       if (result.toolCalls.length === 0 || brake) {
         this.entry(turn, 'assistant', result.text, null);
         const final = { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null };
@@ -260,6 +260,7 @@ export class TurnRunner {
 
   /** The round activity and `model_round` event (also written for the final round by the scheduler). */
   roundRecords(turn: ActiveTurn, r: FinalRound, calls: ToolCall[], now: string): void {
+    const spent = this.deps.usage?.record({ agentId: turn.agentId, turnId: turn.turnId, round: r.round, modelRef: turn.modelRef, usage: r.usage ?? null, at: Date.parse(now) });
     const payload = {
       turn_id: turn.turnId,
       round: r.round,
@@ -276,6 +277,7 @@ export class TurnRunner {
       text_chars: r.text.length,
       tool_calls: calls.length,
       usage: r.usage,
+      cost_usd: spent?.cost_usd ?? null,
     });
   }
 

@@ -15,6 +15,7 @@ import type { BriefService } from '../channels/index.js';
 import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
 import type { ToolSet } from '../tools/index.js';
+import type { UsageService } from '../usage/index.js';
 import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
 
@@ -47,6 +48,8 @@ export interface RunLoopDeps {
   policy?: PolicyService | undefined;
   /** Where calls the policy answers `ask` wait; needed whenever `policy` is given. */
   approvals?: ApprovalService | undefined;
+  /** The usage ledger and budgets; absent: rounds are not accounted and no budget applies (unit tests). */
+  usage?: UsageService | undefined;
   records: RunLoopRecords;
   hub: ConversationHub;
   tracer?: Tracer | undefined;
