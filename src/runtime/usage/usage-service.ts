@@ -71,8 +71,13 @@ export class UsageService extends UsageLedger {
         today_cost_usd: counted.cost_usd,
         counted_since: counted.since,
       },
-      warnings: this.deps.pricingWarnings(),
+      warnings: this.warnings(),
     };
+  }
+
+  /** What the state pages warn of: `[models.pricing]` keys that name no model svc knows of. */
+  warnings(): string[] {
+    return this.deps.pricingWarnings();
   }
 
   /** What today's budgets count: the day's totals less those at the last resume, if it was today. */
