@@ -58,6 +58,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'models refresh': ['svc models refresh', 'svc models refresh --force'],
   'models set': ['svc models set main openai/gpt-4o-mini'],
   'models clear': ['svc models clear main'],
+  usage: ['svc usage main', 'svc usage main --by model --from 2030-01-01 --to 2030-01-31', "svc usage main --by work_item --json | jq '.total.cost_usd'"],
 
   credentials: ['svc credentials list', 'svc credentials set openai --kind api_key --from-file ~/.openai-key'],
   'credentials list': ['svc credentials list'],
