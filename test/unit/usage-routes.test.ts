@@ -57,8 +57,8 @@ describe('GET /api/agents/:id/usage', () => {
     expect(res.json()).toMatchObject({ ok: false, code: 'invalid_request', issues: [expect.objectContaining({ path })] });
   });
 
-  it('an unknown agent answers 404', async () => {
-    const res = await inject('GET', '/api/agents/nobody/usage');
+  it.each(['nobody', '..%2F..%2Fetc', '__proto__'])('an agent that does not exist (%s) answers 404', async (id) => {
+    const res = await inject('GET', `/api/agents/${id}/usage`);
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('agent_not_found');
   });
@@ -78,11 +78,19 @@ describe('budgets through the policy route', () => {
     [{ max_tokens_per_day: 1.5 }, 'body.limits.max_tokens_per_day'],
     [{ max_tokens_per_turn: 1e13 }, 'body.limits.max_tokens_per_turn'],
     [{ max_tokens_per_turn: null }, 'body.limits.max_tokens_per_turn'],
+    [{ max_cost_per_day: 'NaN' }, 'body.limits.max_cost_per_day'],
+    [{ max_budget: 5 }, 'body.limits.max_budget'],
   ])('%j answers 400 naming %s and changes nothing', async (limits, path) => {
     const res = await inject('PATCH', '/api/control/agents/main/policy', { limits });
     expect(res.statusCode).toBe(400);
     expect(res.json().issues).toEqual([expect.objectContaining({ path })]);
     expect(t.s.policy.effective('main').limits).toMatchObject({ max_cost_per_day: 0, max_tokens_per_day: 0, max_tokens_per_turn: 0 });
+  });
+
+  it('a prototype key in the limits is refused and changes nothing', async () => {
+    const res = await app.inject({ method: 'PATCH', url: '/api/control/agents/main/policy', headers: { host: 'localhost', 'content-type': 'application/json' }, payload: '{"limits":{"__proto__":{"max_cost_per_day":0.0001}}}' });
+    expect(res.statusCode).toBe(400);
+    expect(t.s.policy.effective('main').limits.max_cost_per_day).toBe(0);
   });
 
   it('a valid budget is in force at once and shows on the state page', async () => {
