@@ -92,6 +92,7 @@ describe('usage', () => {
     expect(await svcJson(['usage', 'main', '--by', 'work_item'])).toMatchObject({ by: 'work_item', rows: [{ key: null, rounds: 3 }], total });
     expect(await expectFailure(['usage', 'main', '--from', '2030-02-30'], 'invalid_request')).toContain('query.from');
     expect(await expectFailure(['usage', 'nobody'], 'agent_not_found')).toContain('nobody');
+    expect((await svc(['agents', 'state', 'main'])).stdout).toMatch(new RegExp(`^usage_today\\s+${sum('input') + sum('output')} tokens, 0\\.0\\d+ USD$`, 'm'));
   }, 60_000);
 });
 
