@@ -183,7 +183,7 @@ function rowOf(s: SumRow): UsageRow {
   };
 }
 
-export function sumOf(rows: UsageTotals[]): UsageTotals {
+function sumOf(rows: UsageTotals[]): UsageTotals {
   const t: UsageTotals = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, tokens: 0, cost_usd: 0, rounds: 0, turns: 0, unpriced_rounds: 0, estimated_rounds: 0 };
   let cost = 0;
   for (const r of rows) {
