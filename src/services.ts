@@ -25,6 +25,7 @@ import { Metrics, DiagnosticsStore, OtlpExporter, Tracer } from './telemetry/ind
 import { createInbox, type Inbox } from './inbox/index.js';
 import { ProviderRegistry, ModelCatalog, ModelSpecs } from './runtime/models/index.js';
 import { pinnedSection, ProjectInstructions, TokenCounter } from './runtime/context/index.js';
+import { UsageService } from './runtime/usage/index.js';
 import { createRunLoop, type RunLoop } from './runtime/run-loop/index.js';
 import { PolicyService } from './runtime/policy/index.js';
 import { ApprovalService } from './runtime/approvals/index.js';
@@ -82,6 +83,10 @@ export interface Services {
   providers: ProviderRegistry;
   /** The models catalog (discovery cache) and per-agent model overrides. */
   models: ModelCatalog;
+  /** Context windows and prices per model (the built-in catalog, `[models]`). */
+  specs: ModelSpecs;
+  /** Tokens and cost per model round, their totals, and the budgets over them. */
+  usage: UsageService;
   /** The tool policy: what a call may do at the trust of its turn (config, template, agent layers). */
   policy: PolicyService;
   /** Tool calls waiting for the operator's decision. */
@@ -189,6 +194,17 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
   const mcp = new McpService({ config, clock, logger, agents, credentials });
+  const specs = new ModelSpecs(config);
+  const usage = new UsageService({
+    store,
+    clock,
+    costOf: (modelRef, u) => specs.costOf(modelRef, u),
+    focus: (agentId) => workItems.currentFocus(agentId),
+    limits: (agentId) => policy.effective(agentId).limits,
+    pricingWarnings: () =>
+      specs.unknownPricing(models.list().available_models.map((m) => m.id)).map((key) => `[models.pricing] ${JSON.stringify(key)} names no model svc knows of (its provider or model is not configured or in the catalog); accepted, but no round may match it`),
+    onRecorded: (counts, cost) => metrics.modelUsage(counts, cost),
+  });
   const tokens = new TokenCounter({ onLoadError: (family, err) => logger.warn({ err, family }, 'a tokenizer could not be loaded; its models are counted by the estimate') });
   // Loading an encoding holds the event loop for about half a second: at start, not in a turn.
   tokens.warm(config.values.model.default);
@@ -213,20 +229,23 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     executions,
     policy,
     approvals,
-    specs: new ModelSpecs(config),
+    specs,
+    usage,
     tokens,
     instructions: (agentId) => instructions.for(agentId).text,
     pinned,
     skillPrompt: (agentId) => skillUse.promptSection(agentId),
   });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, mcp, runLoop.scheduler];
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, mcp, usage, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
   new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));
   // After the run loop let go of the agent: its processes, the task supervising it, its worktrees.
   deletion.onStop((agentId) => tasks.releaseAgent(agentId));
+  // After the run loop recorded its last round for the agent.
+  deletion.onStop((agentId) => usage.purge(agentId));
   return {
     config,
     clock,
@@ -263,6 +282,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     workspaces,
     providers,
     models,
+    specs,
+    usage,
     policy,
     approvals,
     runLoop,

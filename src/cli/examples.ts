@@ -24,6 +24,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'agents tree': ['svc agents tree'],
   'agents rename': ['svc agents rename helper "Build helper"'],
   'agents repair': ['svc agents repair helper'],
+  'agents compact': ['svc agents compact main', "svc agents compact main --json | jq '.compaction.tokens_after'"],
   'agents delete': ['svc agents delete helper', 'svc agents delete helper --cascade --wait'],
   'agents delete-status': ['svc agents delete-status helper'],
 
@@ -58,6 +59,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'models refresh': ['svc models refresh', 'svc models refresh --force'],
   'models set': ['svc models set main openai/gpt-4o-mini'],
   'models clear': ['svc models clear main'],
+  usage: ['svc usage main', 'svc usage main --by model --from 2030-01-01 --to 2030-01-31', "svc usage main --by work_item --json | jq '.total.cost_usd'"],
 
   credentials: ['svc credentials list', 'svc credentials set openai --kind api_key --from-file ~/.openai-key'],
   'credentials list': ['svc credentials list'],

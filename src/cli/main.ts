@@ -16,6 +16,7 @@ import {
   registerTimers,
   registerTriggers,
   registerTui,
+  registerUsage,
   registerWork,
   registerWorkspaces,
 } from './control/index.js';
@@ -53,6 +54,7 @@ export function buildProgram(argv: string[]): Command {
   registerTui(program);
   registerRuntime(program);
   registerModels(program);
+  registerUsage(program);
   registerCredentials(program);
   registerApprovals(program);
   registerMcp(program);

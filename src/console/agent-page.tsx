@@ -4,6 +4,7 @@ import { enc, get, post } from './api.js';
 import { EventList, useAgentEvents } from './agent-events.js';
 import { BriefsPanel, ConversationPanel, TasksPanel, TimersPanel, WorkPanel } from './agent-panels.js';
 import { ToolsPanel } from './tools-panel.js';
+import { UsagePanel } from './usage-panel.js';
 import { APPROVAL_EVENTS, ApprovalsPanel, newest, PolicyAlerts, PolicyPanel } from './approvals-panel.js';
 import type { AgentStatus } from './types.js';
 import { ActionButton, ActionForm, ErrorNote, field, href, Status, useResource, useThrottled } from './ui.js';
@@ -16,6 +17,7 @@ const TABS = [
   ['timers', 'Timers'],
   ['work', 'Work items'],
   ['tools', 'Tool calls'],
+  ['usage', 'Usage'],
   ['policy', 'Policy'],
 ] as const;
 
@@ -77,6 +79,7 @@ export function AgentPage({ agentId, tab }: { agentId: string; tab: string }) {
       {tab === 'timers' && <TimersPanel agentId={agentId} version={version} />}
       {tab === 'work' && <WorkPanel agentId={agentId} version={version} />}
       {tab === 'tools' && <ToolsPanel agentId={agentId} version={version} />}
+      {tab === 'usage' && <UsagePanel agentId={agentId} version={version} />}
       {tab === 'policy' && <PolicyPanel agentId={agentId} seq={newest(events, ['policy_changed'])?.event_seq ?? 0} />}
     </main>
   );

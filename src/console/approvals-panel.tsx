@@ -169,7 +169,7 @@ export function PolicyPanel({ agentId, seq }: { agentId: string; seq: number }) 
       </ActionForm>
       <ActionForm name="policy-limit" label="Set limit" done={policy.reload} action={setLimit}>
         <select name="limit" aria-label="limit">{options(Object.keys(effective.limits))}</select>
-        <input name="value" type="number" min="1" required aria-label="value" />
+        <input name="value" type="number" min="0" step="any" required aria-label="value" />
       </ActionForm>
       {layers.agent && <ActionButton label="Clear the agent's layer" title="back to the template's and the config's policy" done={policy.reload} action={() => patch({ classes: null, rules: null, limits: null, approval_timeout_s: null })} />}
     </section>

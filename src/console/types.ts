@@ -197,3 +197,37 @@ export interface ToolArtifact {
   content: string;
   next_offset: number | null;
 }
+
+/** Sums of model rounds (GET /api/agents/:id/usage, the state page's `usage`). */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  tokens: number;
+  cost_usd: number | null;
+  rounds: number;
+  turns: number;
+  unpriced_rounds: number;
+  estimated_rounds: number;
+}
+
+export interface UsageRow extends UsageTotals {
+  key: string | null;
+}
+
+/** GET /api/agents/:id/usage */
+export interface Usage {
+  by: 'day' | 'work_item' | 'model';
+  rows: UsageRow[];
+  total: UsageTotals;
+}
+
+/** GET /api/agents/:id/state: its `usage` section. */
+export interface UsageSection {
+  today: UsageRow;
+  total: UsageTotals;
+  budgets: { max_tokens_per_turn: number; max_tokens_per_day: number; max_cost_per_day: number; today_tokens: number; today_cost_usd: number; counted_since: string | null };
+  warnings: string[];
+}

@@ -39,3 +39,25 @@ export interface ResourceService extends Lifecycle {
   /** The agent's entries for GET /api/agents/:id/state (bounded, slim). */
   stateFor(agentId: string): unknown[];
 }
+
+/** A pass (an age rule's pruning) run at start and every `ms` after, on a timer that keeps no process alive. */
+export class Repeating {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly pass: () => void,
+    private readonly ms: number,
+  ) {}
+
+  start(): void {
+    this.stop();
+    this.pass();
+    this.timer = setInterval(this.pass, this.ms);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

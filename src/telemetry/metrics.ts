@@ -49,6 +49,14 @@ export class Metrics {
   readonly sseDisconnectedLagging = this.counter('svc_sse_lagging_disconnects', 'SSE clients disconnected for falling too far behind');
   readonly httpConnectionsRefused = this.counter('svc_http_connections_refused', 'TCP connections reset because their peer was over its connection budget');
 
+  // Model usage (src/runtime/usage/): every agent and model together, as everywhere here.
+  readonly modelInputTokens = this.counter('svc_model_input_tokens', 'Prompt tokens of model rounds (cache reads and writes included)');
+  readonly modelOutputTokens = this.counter('svc_model_output_tokens', 'Output tokens of model rounds (reasoning included)');
+  readonly modelCacheReadTokens = this.counter('svc_model_cache_read_tokens', 'Prompt tokens read from a provider\'s prompt cache');
+  readonly modelCacheWriteTokens = this.counter('svc_model_cache_write_tokens', 'Prompt tokens written to a provider\'s prompt cache');
+  readonly modelReasoningTokens = this.counter('svc_model_reasoning_tokens', 'Reasoning tokens of model rounds');
+  readonly modelCostUsd = this.counter('svc_model_cost_usd', 'USD of model rounds at the models\' prices (unpriced rounds add nothing)');
+
   private readonly uptime: Gauge;
 
   constructor(private readonly startedAt: number, private readonly now: () => number) {
@@ -68,6 +76,16 @@ export class Metrics {
     gauge('svc_queue_pending_messages', 'Messages waiting in agent queues', (s) => s.queueDepth());
     gauge('svc_sse_clients', 'Open SSE connections', (s) => s.sseClients());
     gauge('svc_agents', 'Agents known to the daemon', (s) => s.agents());
+  }
+
+  /** One model round, after its commit. */
+  modelUsage(u: { input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number; reasoning_tokens: number }, costUsd: number | null): void {
+    this.modelInputTokens.inc(u.input_tokens);
+    this.modelOutputTokens.inc(u.output_tokens);
+    this.modelCacheReadTokens.inc(u.cache_read_tokens);
+    this.modelCacheWriteTokens.inc(u.cache_write_tokens);
+    this.modelReasoningTokens.inc(u.reasoning_tokens);
+    if (costUsd) this.modelCostUsd.inc(costUsd);
   }
 
   bind(sources: GaugeSources): void {

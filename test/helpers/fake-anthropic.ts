@@ -31,7 +31,7 @@ const anthropicWire: WireFormat = {
     const usage = reply.usage ?? { input: 10, output: 5 };
     const frames = [
       ev('message_start', {
-        message: { id: 'msg_fake', type: 'message', role: 'assistant', model: req.body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+        message: { id: 'msg_fake', type: 'message', role: 'assistant', model: req.body?.model ?? 'fake', content: [], stop_reason: null, stop_sequence: null, usage: { ...promptUsage(usage), output_tokens: 1 } },
       }),
       ev('ping', {}),
     ];
@@ -66,11 +66,20 @@ const anthropicWire: WireFormat = {
       content,
       stop_reason: finishOf(reply),
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: usage.output },
+      usage: { ...promptUsage(usage), output_tokens: usage.output },
     };
   },
   errorBody: (status, message) => ({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } }),
 };
+
+/** The Messages API's prompt counts: the cache's parts only when scripted. */
+function promptUsage(u: NonNullable<AnswerReply['usage']>) {
+  return {
+    input_tokens: u.input,
+    ...(u.cache_read !== undefined ? { cache_read_input_tokens: u.cache_read } : {}),
+    ...(u.cache_write !== undefined ? { cache_creation_input_tokens: u.cache_write } : {}),
+  };
+}
 
 function finishOf(reply: AnswerReply): string {
   return reply.finish ?? (reply.toolCalls?.length ? 'tool_use' : 'end_turn');

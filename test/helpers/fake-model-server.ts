@@ -44,7 +44,12 @@ export interface AnswerReply {
   toolCalls?: ScriptedToolCall[];
   /** The provider's own finish word; default: tool calls → tool_calls / tool_use, else stop / end_turn. */
   finish?: string;
-  usage?: { input: number; output: number };
+  /**
+   * Token counts as the provider's wire format spells them: `input` is chat completions'
+   * `prompt_tokens` (the whole prompt) or the Messages API's `input_tokens` (the part after the
+   * cache); the others are sent only when given.
+   */
+  usage?: { input: number; output: number; cache_read?: number; cache_write?: number; reasoning?: number };
   /** One application/json document instead of an event stream. */
   json?: boolean;
   /** Stream everything, then keep the connection open until the client aborts. */

@@ -31,8 +31,7 @@ const openaiWire: WireFormat = {
     });
     frames.push(chunk({}, finishOf(reply)));
     if (reply.usage && req.body?.stream_options?.include_usage) {
-      const { input, output } = reply.usage;
-      frames.push(sseFrame({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output } }));
+      frames.push(sseFrame({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: openaiUsage(reply.usage) }));
     }
     if (!reply.hangAfter) frames.push(sseFrame('[DONE]'));
     return frames;
@@ -56,11 +55,22 @@ const openaiWire: WireFormat = {
           finish_reason: finishOf(reply),
         },
       ],
-      ...(reply.usage ? { usage: { prompt_tokens: reply.usage.input, completion_tokens: reply.usage.output, total_tokens: reply.usage.input + reply.usage.output } } : {}),
+      ...(reply.usage ? { usage: openaiUsage(reply.usage) } : {}),
     };
   },
   errorBody: (status, message) => ({ error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', code: null } }),
 };
+
+/** Chat completions' usage object: cached and reasoning tokens in their `_details` when scripted. */
+function openaiUsage(u: NonNullable<AnswerReply['usage']>) {
+  return {
+    prompt_tokens: u.input,
+    completion_tokens: u.output,
+    total_tokens: u.input + u.output,
+    ...(u.cache_read !== undefined ? { prompt_tokens_details: { cached_tokens: u.cache_read } } : {}),
+    ...(u.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: u.reasoning } } : {}),
+  };
+}
 
 function finishOf(reply: AnswerReply): string {
   return reply.finish ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');

@@ -230,7 +230,7 @@ describe('tool approvals and the brake in the console', () => {
   let fake: FakeModelServer;
   beforeAll(async () => {
     fake = await startFakeOpenAI();
-    d = await pool.start({ configToml: fakeOpenAIConfig(fake.url) });
+    d = await pool.start({ configToml: `${fakeOpenAIConfig(fake.url)}\n[models.pricing."fake/m"]\ninput = 2\noutput = 10\n` });
   }, 60_000);
   afterAll(() => fake?.close());
 
@@ -295,6 +295,28 @@ describe('tool approvals and the brake in the console', () => {
     await page.click('.execution details.artifact summary:has-text("result")');
     await page.waitForSelector('.execution details.artifact pre:has-text("9999")', { timeout: 15_000 });
     await screenshot(page, 'agent-tool-calls');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('shows tokens and cost by day and by model, and today against the budgets', async () => {
+    const A = 'metered';
+    expect((await request({ base: d.base }, 'POST', `/api/control/agents/${A}/create`, { body: {} })).status).toBe(201);
+    expect((await request({ base: d.base }, 'PATCH', `/api/control/agents/${A}/policy`, { body: { limits: { max_cost_per_day: 5 } } })).status).toBe(200);
+    fake.enqueue({ text: ['metered'], usage: { input: 1500, output: 500, cache_read: 1000 } });
+    const { context, page, problems } = await openPage(d.base);
+    await page.goto(`${d.base}/#/agents/${A}`);
+    await page.waitForSelector('text=live');
+    await request({ base: d.base }, 'POST', `/api/control/agents/${A}/prompt`, { body: { text: 'count' } });
+    await page.waitForSelector('li[data-type="brief_created"]:has-text("metered")', { timeout: 30_000 });
+    await page.click('nav.tabs a:has-text("Usage")');
+    // 1500 input at 2 and 500 output at 10 per million tokens: $0.008.
+    const today = new Date().toISOString().slice(0, 10);
+    await page.waitForSelector(`section.usage tr[data-key="${today}"]:has-text("1,500")`, { timeout: 15_000 });
+    expect(await page.locator('section.usage tr[data-key="fake/m"]').innerText()).toMatch(/1,500\s+500\s+1,000\s+0\s+0\s+1\s+\$0\.0080/);
+    expect(await page.locator('table.budgets tr[data-key="cost_today"]').innerText()).toContain('$0.0080 of $5.00');
+    expect(await page.locator('table.budgets tr[data-key="tokens_today"]').innerText()).toContain('2,000 (no budget)');
+    await screenshot(page, 'agent-usage');
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

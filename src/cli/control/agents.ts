@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { ApiError, clientOptions, controlApi, ok, resolveTarget, sleep, type ClientFlags, type Target } from '../client.js';
 import { action, cell, print, record, table, type Row } from '../output.js';
+import { usd } from './usage.js';
 
 interface Job extends Row {
   job_id: string;
@@ -181,5 +182,11 @@ function humanState(r: Row): string {
     waiting_intents: count('waiting_intents'),
     external_triggers: count('external_triggers'),
     active_workspace: ws.active_workspace_id,
+    ...usageToday(r.usage as { today: { tokens: number; cost_usd: number | null } } | undefined),
   });
+}
+
+/** Today's tokens and cost (svc usage has the rest). */
+function usageToday(u: { today: { tokens: number; cost_usd: number | null } } | undefined): Row {
+  return u ? { usage_today: `${u.today.tokens} tokens, ${u.today.cost_usd === null ? 'cost unknown' : `${usd(u.today.cost_usd)} USD`}` } : {};
 }

@@ -18,7 +18,7 @@ type PatchBody = ControlBody<'/api/control/agents/{id}/policy', 'patch'>;
 const STATUSES = ['pending', 'approved', 'denied', 'expired', 'cancelled', 'all'] as const;
 const REMEMBER = ['once', 'turn', 'always'] as const;
 const LAYER_KEYS = ['classes', 'rules', 'limits', 'approval_timeout_s'] as const;
-const LIMIT_NAMES = ['turns_per_hour', 'runtime_turns_in_a_row', 'rounds_per_turn', 'tool_calls_per_turn'] as const;
+const LIMIT_NAMES = ['turns_per_hour', 'runtime_turns_in_a_row', 'rounds_per_turn', 'tool_calls_per_turn', 'max_tokens_per_turn', 'max_tokens_per_day', 'max_cost_per_day'] as const;
 const DECISIONS = ['allow', 'ask', 'deny'] as const;
 
 type Approval = components['schemas']['ApprovalRecord'];
@@ -216,7 +216,8 @@ function classArg(v: string, prev: Array<[string, string]> = []): Array<[string,
 }
 
 function limitArg(v: string, prev: Array<[string, string]> = []): Array<[string, string]> {
-  const m = /^([a-z_]+)=(\d+)$/.exec(v);
+  // A number, whole but for max_cost_per_day (USD); the daemon checks the range.
+  const m = /^([a-z_]+)=(\d+(?:\.\d+)?)$/.exec(v);
   if (!m || !(LIMIT_NAMES as readonly string[]).includes(m[1]!)) throw new InvalidArgumentError(`expected NAME=N, NAME one of ${LIMIT_NAMES.join(', ')}`);
   return [...prev, [m[1]!, m[2]!]];
 }
@@ -246,7 +247,7 @@ function registerPolicy(program: Command): void {
   agentOption(policy.command('set').description("change the agent's own policy layer (each key given replaces that key of the layer); prints the effective policy"))
     .addOption(new Option('--file <path>', 'a layer as JSON ({classes, rules, limits, approval_timeout_s}; null removes a key; - reads stdin)').conflicts(flagsOf))
     .option('--class <trust.class=decision>', 'one cell of the class table, merged into the layer (repeatable): untrusted_external.exec=deny', classArg)
-    .option('--limit <name=n>', `one brake limit, merged into the layer (repeatable): ${LIMIT_NAMES.join(', ')}`, limitArg)
+    .option('--limit <name=n>', `one limit of the brake or a budget, merged into the layer (repeatable): ${LIMIT_NAMES.join(', ')}`, limitArg)
     .option('--timeout <duration>', 'how long an approval request waits before it is denied: 90s, 10m, 1h', timeoutArg)
     .option('--clear <key>', `remove a key from the layer, back to the template's or config's (repeatable): ${LAYER_KEYS.join(', ')}`, clearArg)
     .action(

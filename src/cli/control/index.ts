@@ -14,5 +14,6 @@ export * from './timers.js';
 export * from './triggers.js';
 export * from './tui.js';
 export * from './tui-render.js';
+export * from './usage.js';
 export * from './work.js';
 export * from './workspaces.js';

@@ -21,6 +21,8 @@ import {
   DeletionResponse,
   RenameBody,
   RepairResponse,
+  UsageQuery,
+  UsageResponse,
 } from '../schemas/index.js';
 
 const tags = ['agents'];
@@ -57,6 +59,23 @@ export function agentRoutes(s: Services): AnyRoute[] {
       params: AgentIdParams,
       responses: { 200: { description: 'State page', schema: AgentState } },
       handler: ({ params }) => agentState(s, s.agents.get(params.id)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/agents/:id/usage',
+      auth: 'read',
+      tags,
+      summary: "Tokens and cost of the agent's model rounds by UTC day, work item or model",
+      description:
+        'Sums of the usage ledger (docs/context.md#usage-and-cost): one row per group, `total` their sum. Cost is USD at the models\' prices (`[models.pricing]`, the built-in catalog); a round of a model without a price adds to `unpriced_rounds`, not to `cost_usd`, which is null when no round of the group has a price. `from` and `to` bound the UTC days (inclusive). Rounds are kept 400 days.',
+      params: AgentIdParams,
+      query: UsageQuery,
+      responses: { 200: { description: 'Usage', schema: UsageResponse } },
+      handler: ({ params, query }) => {
+        s.agents.get(params.id);
+        const report = s.usage.totals(params.id, query.by, { from: query.from, to: query.to });
+        return { agent_id: params.id, by: query.by, currency: 'USD' as const, from: query.from ?? null, to: query.to ?? null, ...report };
+      },
     }),
     defineRoute({
       method: 'POST',

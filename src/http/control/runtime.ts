@@ -125,6 +125,7 @@ export function runtimeRoutes(s: Services): AnyRoute[] {
           sse_clients: s.sse.size,
           store: { commits: s.store.stats.commits, batched_writes: s.store.stats.batchedWrites },
           sandbox: sandboxView(s.tasks.sandboxStatus()),
+          warnings: s.usage.warnings(),
         };
       },
     }),

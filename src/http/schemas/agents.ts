@@ -6,6 +6,7 @@ import { CurrentTurn } from './conversation.js';
 import { PolicyLayerSchema, PolicyRuleSchema } from '../../config/index.js';
 import { POLICY_DECISIONS, TOOL_CLASSES, TRUST_LEVELS } from '../../core/index.js';
 import { APPROVAL_STATUSES, REMEMBER_SCOPES } from '../../runtime/approvals/index.js';
+import { USAGE_GROUPINGS } from '../../runtime/usage/index.js';
 import { McpAgentServer } from './runtime.js';
 import { SandboxState } from './tasks.js';
 
@@ -106,6 +107,70 @@ const WaitingIntent = z
       'What the agent waits for, derived from live state: a tool call waiting for the operator\'s approval, an active task\'s result, an active timer, operator input on a work item whose plan needs it, a blocked work item.',
   });
 
+// --- usage (docs/context.md#usage-and-cost) ---------------------------------------------------
+
+const count = z.number().int();
+const UsageTotals = z
+  .object({
+    input_tokens: count.openapi({ description: 'the whole prompt, cache reads and writes included' }),
+    output_tokens: count.openapi({ description: 'reasoning included' }),
+    cache_read_tokens: count,
+    cache_write_tokens: count,
+    reasoning_tokens: count,
+    tokens: count.openapi({ description: 'input + output' }),
+    cost_usd: z.number().nullable().openapi({ description: 'USD of the priced rounds; null when none of them has a price (unknown, not free)' }),
+    rounds: count,
+    turns: count.openapi({ description: 'turns counted in the group of their first recorded round' }),
+    unpriced_rounds: count.openapi({ description: 'rounds of a model without a price, left out of cost_usd' }),
+    estimated_rounds: count.openapi({ description: 'rounds whose input tokens the run loop estimated (the provider reported none)' }),
+  })
+  .openapi('UsageTotals');
+const UsageRow = UsageTotals.extend({
+  key: z.string().nullable().openapi({ description: 'the UTC day (YYYY-MM-DD), the work item id (null: no work item in focus) or the model ref' }),
+}).openapi('UsageRow');
+
+/** A UTC calendar day that exists. */
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a day YYYY-MM-DD', abort: true })
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'no such day');
+
+export const UsageQuery = z
+  .object({
+    by: z.enum(USAGE_GROUPINGS).default('day').openapi({ description: 'group by UTC day (default), work item or model' }),
+    from: Day.optional().openapi({ description: 'the first UTC day counted (inclusive)' }),
+    to: Day.optional().openapi({ description: 'the last UTC day counted (inclusive)' }),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'must not be before from' });
+
+export const UsageResponse = z
+  .object({
+    agent_id: z.string(),
+    by: z.enum(USAGE_GROUPINGS),
+    currency: z.literal('USD'),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    rows: z.array(UsageRow).openapi({ description: 'by day in day order; by work item or model most tokens first' }),
+    total: UsageTotals.openapi({ description: 'the sum of the rows' }),
+  })
+  .openapi('UsageResponse');
+
+const UsageSection = z
+  .object({
+    today: UsageRow.openapi({ description: "today's UTC day, whole" }),
+    total: UsageTotals.openapi({ description: 'every kept day (400)' }),
+    budgets: z.object({
+      max_tokens_per_turn: count,
+      max_tokens_per_day: count,
+      max_cost_per_day: z.number(),
+      today_tokens: count.openapi({ description: 'what max_tokens_per_day counts now: today since counted_since' }),
+      today_cost_usd: z.number().openapi({ description: 'what max_cost_per_day counts now' }),
+      counted_since: z.string().nullable().openapi({ description: 'the resume (control start) today\'s count starts at; null: the start of the UTC day' }),
+    }),
+    warnings: z.array(z.string()).openapi({ description: '[models.pricing] keys that name no model svc knows of' }),
+  })
+  .openapi('UsageSection');
+
 export const AgentState = z
   .object({
     agent: AgentSummary.extend({
@@ -134,6 +199,7 @@ export const AgentState = z
     workspace: z.object({ workspaces: z.array(WorkspaceView) }).openapi({ description: 'the same registry in the real system\'s shape' }),
     sandbox: SandboxState.openapi({ description: "whether this agent's commands run in the command sandbox, and why not" }),
     mcp_servers: z.array(McpAgentServer).openapi({ description: 'the MCP servers this agent gets, with their state and the number of tools they offer' }),
+    usage: UsageSection.openapi({ description: 'tokens and cost today and in all, the budgets in force and what they count (docs/context.md#budgets)' }),
   })
   .openapi('AgentState');
 

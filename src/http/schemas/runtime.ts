@@ -63,6 +63,7 @@ export const RuntimeStatus = z
     sse_clients: z.number().int(),
     store: z.object({ commits: z.number().int(), batched_writes: z.number().int() }),
     sandbox: SandboxState,
+    warnings: z.array(z.string()).openapi({ description: 'what the configuration holds that may not do what was meant, such as [models.pricing] keys that name no model svc knows of' }),
   })
   .openapi('RuntimeStatus');
 

@@ -12,6 +12,7 @@
 import type Database from 'better-sqlite3';
 import { errors, isoAt, redactSecrets, redactText, type Clock, type TrustLevel } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
+import { Repeating } from '../deps.js';
 
 export type ExecutionStatus = 'running' | 'success' | 'error' | 'interrupted';
 
@@ -139,7 +140,7 @@ export interface ToolExecutionDeps {
 
 export class ToolExecutionService {
   private readonly stmt;
-  private pruneTimer: NodeJS.Timeout | null = null;
+  private readonly pruning = new Repeating(() => this.prune(), 3_600_000);
 
   constructor(private readonly deps: ToolExecutionDeps) {
     this.stmt = prepare(deps.store.db);
@@ -154,14 +155,11 @@ export class ToolExecutionService {
   start(): void {
     const at = isoAt(this.deps.clock.now());
     this.deps.store.tx(() => this.stmt.interruptStale.run(at));
-    this.prune();
-    this.pruneTimer = setInterval(() => this.prune(), 3_600_000);
-    this.pruneTimer.unref();
+    this.pruning.start();
   }
 
   stop(): void {
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
-    this.pruneTimer = null;
+    this.pruning.stop();
   }
 
   stopAgent(agentId: string): void {

@@ -43,8 +43,8 @@ export class AnthropicProvider extends HttpProvider {
   }
 
   protected async readStream(messages: AsyncIterable<SseMessage>, round: RoundBuilder): Promise<CompletionResult> {
-    let input: number | undefined;
-    let output: number | undefined;
+    // Usage comes in message_start and is brought up to date by message_delta (cumulative counts).
+    let counts: AnthropicCounts = {};
     let stopped = false;
     for await (const msg of messages) {
       const ev = parseData(this.name, msg.data);
@@ -52,9 +52,7 @@ export class AnthropicProvider extends HttpProvider {
       const index = typeof ev.index === 'number' ? ev.index : 0;
       switch (type) {
         case 'message_start': {
-          const usage = ((ev.message as Json | undefined)?.usage ?? {}) as Json;
-          input = count(usage.input_tokens) ?? input;
-          output = count(usage.output_tokens) ?? output;
+          counts = moreCounts(counts, (ev.message as Json | undefined)?.usage);
           break;
         }
         case 'content_block_start': {
@@ -77,7 +75,7 @@ export class AnthropicProvider extends HttpProvider {
         case 'message_delta': {
           const reason = (ev.delta as Json | undefined)?.stop_reason;
           if (typeof reason === 'string') round.stopReason = STOP_REASONS[reason] ?? reason;
-          output = count((ev.usage as Json | undefined)?.output_tokens) ?? output;
+          counts = moreCounts(counts, ev.usage);
           break;
         }
         case 'message_stop':
@@ -92,7 +90,7 @@ export class AnthropicProvider extends HttpProvider {
       if (stopped) break;
     }
     if (!stopped) throw badResponse(this.name, 'the event stream ended before message_stop');
-    round.usage = usageOf(input, output);
+    round.usage = anthropicUsage(counts);
     return round.result();
   }
 
@@ -109,10 +107,39 @@ export class AnthropicProvider extends HttpProvider {
       }
     });
     if (typeof doc.stop_reason === 'string') round.stopReason = STOP_REASONS[doc.stop_reason] ?? doc.stop_reason;
-    const usage = (doc.usage ?? {}) as Json;
-    round.usage = usageOf(usage.input_tokens, usage.output_tokens);
+    round.usage = anthropicUsage(moreCounts({}, doc.usage));
     return round.result();
   }
+}
+
+/** The Messages API's usage counts of a round, as far as they have arrived. */
+interface AnthropicCounts {
+  input?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  output?: number;
+}
+
+/** `counts` with what a `usage` object reports (a later count replaces an earlier one). */
+function moreCounts(counts: AnthropicCounts, usage: unknown): AnthropicCounts {
+  const u = (usage ?? {}) as Json;
+  return {
+    input: count(u.input_tokens) ?? counts.input,
+    cacheRead: count(u.cache_read_input_tokens) ?? counts.cacheRead,
+    cacheWrite: count(u.cache_creation_input_tokens) ?? counts.cacheWrite,
+    output: count(u.output_tokens) ?? counts.output,
+  };
+}
+
+/**
+ * The Messages API counts the prompt in three parts: `input_tokens` (after the last cache
+ * breakpoint), `cache_read_input_tokens` and `cache_creation_input_tokens`. RoundUsage's
+ * `input_tokens` is the whole prompt: their sum, with the cached parts also reported on their own.
+ */
+function anthropicUsage(c: AnthropicCounts) {
+  const parts = [c.input, c.cacheRead, c.cacheWrite].filter((n): n is number => n !== undefined);
+  const input = parts.length > 0 ? parts.reduce((a, b) => a + b, 0) : undefined;
+  return usageOf({ input, output: c.output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite });
 }
 
 /** The neutral conversation as Messages API turns (the system prompt travels separately). */

@@ -40,8 +40,7 @@ export class OpenAIProvider extends HttpProvider {
       }
       const chunk = parseData(this.name, msg.data);
       if (chunk.error) throw streamError(this.name, chunk.error);
-      const usage = chunk.usage as Json | undefined;
-      if (usage) round.usage = usageOf(usage.prompt_tokens, usage.completion_tokens);
+      if (chunk.usage) round.usage = openAIUsage(chunk.usage);
       const choices = Array.isArray(chunk.choices) ? (chunk.choices as Json[]) : [];
       for (const choice of choices) {
         const delta = (choice.delta ?? {}) as Json;
@@ -79,10 +78,21 @@ export class OpenAIProvider extends HttpProvider {
       round.setArgs(key, fn.arguments);
     });
     if (typeof choice?.finish_reason === 'string') round.stopReason = choice.finish_reason;
-    const usage = doc.usage as Json | undefined;
-    if (usage) round.usage = usageOf(usage.prompt_tokens, usage.completion_tokens);
+    if (doc.usage) round.usage = openAIUsage(doc.usage);
     return round.result();
   }
+}
+
+/**
+ * Chat completions' `usage`: `prompt_tokens` is the whole prompt, `prompt_tokens_details.cached_tokens`
+ * the part read from the prompt cache; `completion_tokens` includes
+ * `completion_tokens_details.reasoning_tokens`. (No cache writes are reported by this format.)
+ */
+function openAIUsage(usage: unknown) {
+  const u = (usage ?? {}) as Json;
+  const prompt = (u.prompt_tokens_details ?? {}) as Json;
+  const completion = (u.completion_tokens_details ?? {}) as Json;
+  return usageOf({ input: u.prompt_tokens, output: u.completion_tokens, cacheRead: prompt.cached_tokens, reasoning: completion.reasoning_tokens });
 }
 
 /** The neutral conversation in chat-completions form. */

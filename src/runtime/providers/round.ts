@@ -6,7 +6,7 @@
  * (model.max_reply_bytes): a stream of small deltas cannot grow the round without end either.
  */
 import { tooLarge } from './reply-body.js';
-import type { CompletionRequest, CompletionResult, ToolCall } from './types.js';
+import type { CompletionRequest, CompletionResult, RoundUsage, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
 
 interface PendingCall {
@@ -112,12 +112,30 @@ export function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
-/** `{input_tokens, output_tokens}` without the undefined members; undefined when both are. */
-export function usageOf(input: unknown, output: unknown): CompletionResult['usage'] {
-  const u: NonNullable<CompletionResult['usage']> = {};
-  const i = count(input);
-  const o = count(output);
-  if (i !== undefined) u.input_tokens = i;
-  if (o !== undefined) u.output_tokens = o;
-  return i === undefined && o === undefined ? undefined : u;
+/** What a wire format reported for a round, each as it came (a count, or anything else when absent or malformed). */
+export interface ReportedCounts {
+  input?: unknown;
+  output?: unknown;
+  cacheRead?: unknown;
+  cacheWrite?: unknown;
+  reasoning?: unknown;
+}
+
+/**
+ * A round's RoundUsage from the counts its wire format reported: a member only for a count that
+ * is a finite non-negative number (a missing or malformed one is not reported, never 0);
+ * undefined when none is.
+ */
+export function usageOf(c: ReportedCounts): RoundUsage | undefined {
+  const u: RoundUsage = {};
+  const set = (key: keyof RoundUsage, v: unknown) => {
+    const n = count(v);
+    if (n !== undefined) u[key] = n;
+  };
+  set('input_tokens', c.input);
+  set('output_tokens', c.output);
+  set('cache_read_tokens', c.cacheRead);
+  set('cache_write_tokens', c.cacheWrite);
+  set('reasoning_tokens', c.reasoning);
+  return Object.keys(u).length === 0 ? undefined : u;
 }

@@ -92,6 +92,8 @@ export interface FinalRound {
   text: string;
   stopReason: string;
   usage: CompletionResult['usage'] | null;
+  /** The prompt's tokens as counted (the ledger's estimate when the provider reports none). */
+  promptTokens?: number;
 }
 
 export type TurnOutcome =

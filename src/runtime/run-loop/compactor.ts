@@ -10,11 +10,12 @@
  * A summary that fails (the provider refuses, times out, answers nothing, the prompt file is
  * unreadable) falls back to dropping the same entries: the previous summary stays, with a line
  * saying what was dropped, and the event says `method: "dropped"` and why. It never fails the
- * turn; only an abort (the turn's or the daemon's) stops it.
+ * turn; only an abort (the turn's or the daemon's) stops it. Its model calls go in the usage
+ * ledger like rounds (a forced compaction's under its compaction id).
  */
 import { isoAt } from '../../core/index.js';
 import { compactionPrompt, summarise } from '../context/index.js';
-import type { ModelProvider } from '../providers/index.js';
+import type { ModelProvider, RoundUsage } from '../providers/index.js';
 import type { Compaction, CountedEntry } from './context-records.js';
 import type { RunLoopDeps } from './types.js';
 
@@ -63,6 +64,7 @@ export class Compactor {
     const keptTokens = entries.slice(older.length).reduce((n, e) => n + e.tokens, 0);
     const summaryMax = Math.max(128, Math.min(SUMMARY_MAX, Math.floor(SUMMARY_SHARE * r.historyBudget)));
     const count = (t: string) => tokens.count(t, r.modelRef);
+    const spent: Array<{ usage: RoundUsage | null; promptTokens: number }> = [];
     let method: Compaction['method'] = 'summary';
     let reason: string | null = null;
     let summary: string;
@@ -74,7 +76,7 @@ export class Compactor {
         requestBudget: r.requestBudget,
         summaryMax,
         count,
-        complete: (system, user) => this.complete(r, system, user),
+        complete: (system, user) => this.complete(r, system, user, spent),
         maxCalls: MAX_CALLS,
       });
       summary = done.summary;
@@ -103,16 +105,22 @@ export class Compactor {
     await r.write(() => {
       context.insert(c, keptTokens);
       this.deps.events.append(r.agentId, 'context_compacted', { ...c, forced: r.force });
+      // Its model calls cost like rounds: the turn's rounds 0, -1, …; a forced one's under its own id.
+      spent.forEach((s, i) =>
+        this.deps.usage?.record({ agentId: r.agentId, turnId: r.turnId ?? c.compaction_id, round: -i, modelRef: r.modelRef, usage: s.usage, estimatedInput: s.promptTokens, at: this.deps.clock.now() }),
+      );
     });
     if (method === 'dropped') this.deps.logger.warn({ agent_id: r.agentId, reason }, 'compaction fell back to dropping the oldest entries');
     return c;
   }
 
-  private async complete(r: CompactionRequest, system: string, user: string): Promise<string> {
+  private async complete(r: CompactionRequest, system: string, user: string, spent: Array<{ usage: RoundUsage | null; promptTokens: number }>): Promise<string> {
     const resolved = this.deps.providers.resolve(r.modelRef);
     if (!resolved) throw new Error(`no provider for model ${JSON.stringify(r.modelRef)}`);
     const provider: ModelProvider = resolved.provider;
-    const result = await provider.complete({ model: resolved.model, system, messages: [{ role: 'user', content: user }], tools: [], signal: r.signal });
+    const messages = [{ role: 'user' as const, content: user }];
+    const result = await provider.complete({ model: resolved.model, system, messages, tools: [], signal: r.signal });
+    spent.push({ usage: result.usage ?? null, promptTokens: this.deps.tokens.countMessages(system, messages, [], r.modelRef) });
     return result.text;
   }
 }

@@ -207,6 +207,7 @@ export class Scheduler implements ResourceService {
   /** Look for work now (control start: the operator resumed the agent, so the brake's counts start again). */
   kickAgent(agentId: string): void {
     this.brake.reset(agentId);
+    this.deps.usage?.resume(agentId, this.deps.clock.now());
     if (!this.stopping) this.kick(this.worker(agentId));
   }
 
@@ -312,7 +313,8 @@ export class Scheduler implements ResourceService {
     const status = agents.statusOf(w.agentId);
     if (status === null || status === 'deleting' || status === 'stopped') return null;
     const next = queue.peekNext(w.agentId);
-    const trip = next ? this.brake.check(w.agentId, next, limitsOf(this.deps, w.agentId), clock.now()) : null;
+    const limits = limitsOf(this.deps, w.agentId);
+    const trip = next ? (this.brake.check(w.agentId, next, limits, clock.now()) ?? this.deps.usage?.budgetTrip(w.agentId, limits, clock.now()) ?? null) : null;
     if (trip) {
       this.pause(w.agentId, trip, { message_id: next!.message_id });
       return null;
@@ -389,7 +391,8 @@ export class Scheduler implements ResourceService {
         queue.finish(m.message_id, 'completed');
         events.append(turn.agentId, 'message_completed', { message_id: m.message_id, turn_id: turn.turnId });
       }
-      events.append(turn.agentId, 'turn_completed', { ...base, rounds: outcome.rounds, brief_id: brief.brief_id, model_ref: turn.modelRef, interjected_message_ids: turn.interjected.map((m) => m.message_id) });
+      const spent = this.deps.usage?.turnTokens(turn.turnId);
+      events.append(turn.agentId, 'turn_completed', { ...base, rounds: outcome.rounds, brief_id: brief.brief_id, model_ref: turn.modelRef, interjected_message_ids: turn.interjected.map((m) => m.message_id), tokens: spent?.tokens ?? null, cost_usd: spent?.cost_usd ?? null });
       frame = 'turn_completed';
       frameData = { ...base, rounds: outcome.rounds, text: outcome.text, brief_id: brief.brief_id };
     } else if (outcome.kind === 'failed') {

@@ -122,14 +122,14 @@ export class TurnRunner {
       );
       const reported = result.usage?.input_tokens;
       if (reported) this.deps.tokens.observe(turn.modelRef, prompt.tokens / this.deps.tokens.factor(turn.modelRef), reported);
-      const brake = result.toolCalls.length === 0 ? undefined : brakeOf(round, p.toolCalls + result.toolCalls.length, limits);
+            const brake = result.toolCalls.length === 0 ? undefined : (brakeOf(round, p.toolCalls + result.toolCalls.length, limits) ?? this.deps.usage?.turnTrip(turn.turnId, limits, result.usage ?? null) ?? undefined);
       if (result.toolCalls.length === 0 || brake) {
         this.entry(turn, 'assistant', result.text, null);
-        const final = { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null };
+        const final = { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null, promptTokens: prompt.tokens };
         return { kind: 'completed', rounds: round, text: result.text, final, ...(brake ? { brake } : {}) };
       }
       p.messages.push({ role: 'assistant', content: result.text, tool_calls: result.toolCalls });
-      p.executionIds = await this.recordRound(turn, round, result);
+      p.executionIds = await this.recordRound(turn, round, result, prompt.tokens);
       p.round = round;
       p.calls = result.toolCalls;
       p.results = [];
@@ -255,12 +255,12 @@ export class TurnRunner {
    * The round that asked for tools: its activity, `model_round`, and per call a `tool_called` and
    * a tool execution record (`running`). Returns the execution ids, one per call.
    */
-  private recordRound(turn: ActiveTurn, round: number, result: CompletionResult): Promise<string[]> {
+  private recordRound(turn: ActiveTurn, round: number, result: CompletionResult, promptTokens: number): Promise<string[]> {
     const { events, records, executions, ids } = this.deps;
     return this.write(turn, () => {
       const now = this.now();
       records.setRounds(turn.turnId, round);
-      this.roundRecords(turn, { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null }, result.toolCalls, now);
+      this.roundRecords(turn, { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null, promptTokens }, result.toolCalls, now);
       return result.toolCalls.map((call) => {
         const executionId = ids.make('toolExecution');
         executions.begin({ execution_id: executionId, agent_id: turn.agentId, turn_id: turn.turnId, round, tool_call_id: call.id, tool_name: call.name, trust: turn.trust, arguments: call.arguments, created_at: now });
@@ -274,6 +274,7 @@ export class TurnRunner {
 
   /** The round activity and `model_round` event (also written for the final round by the scheduler). */
   roundRecords(turn: ActiveTurn, r: FinalRound, calls: ToolCall[], now: string): void {
+    const spent = this.deps.usage?.record({ agentId: turn.agentId, turnId: turn.turnId, round: r.round, modelRef: turn.modelRef, usage: r.usage ?? null, estimatedInput: r.promptTokens, at: Date.parse(now) });
     const payload = {
       turn_id: turn.turnId,
       round: r.round,
@@ -290,6 +291,7 @@ export class TurnRunner {
       text_chars: r.text.length,
       tool_calls: calls.length,
       usage: r.usage,
+      cost_usd: spent?.cost_usd ?? null,
     });
   }
 

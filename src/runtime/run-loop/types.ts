@@ -18,6 +18,7 @@ import type { PolicyService } from '../policy/index.js';
 import type { ModelProvider } from '../providers/index.js';
 import type { ToolSet } from '../tools/index.js';
 import type { ContextRecords } from './context-records.js';
+import type { UsageService } from '../usage/index.js';
 import type { RunLoopRecords } from './records.js';
 import type { ConversationHub } from './stream.js';
 
@@ -58,6 +59,8 @@ export interface RunLoopDeps {
   instructions?: (agentId: string) => string;
   /** The system prompt's pinned context: current work item, open tasks, pending approvals ('' for none). */
   pinned?: (agentId: string) => string;
+  /** The usage ledger and budgets; absent: rounds are not accounted and no budget applies (unit tests). */
+  usage?: UsageService | undefined;
   records: RunLoopRecords;
   /** Where the prompt's history starts, and the compactions. */
   context: ContextRecords;

@@ -9,6 +9,7 @@ import { closure, schedulingPosture, type PostureFacts } from './agent-posture.j
 import type { McpAgentServer } from '../mcp/index.js';
 import type { SandboxStatus, TaskStateEntry } from '../tasks/index.js';
 import type { TimerRecord } from '../timers/index.js';
+import type { UsageSection } from '../usage/index.js';
 import type { WorkItemSlim } from '../work-items/index.js';
 import type { WorkspaceEntry } from '../workspaces/index.js';
 import type { ApprovalStateEntry, WaitingIntent } from './types.js';
@@ -33,6 +34,7 @@ export interface StateDeps extends ViewDeps {
   briefs: { list(agentId: string, opts: { limit?: number }): Array<{ created_at: string }> };
   approvals: { stateFor(agentId: string): ApprovalStateEntry[] };
   mcp: { stateFor(agentId: string): McpAgentServer[] };
+  usage: { stateSection(agentId: string): UsageSection };
 }
 
 /** The live rows one agent's projections are derived from, read once per view. */
@@ -235,6 +237,7 @@ export function agentState(d: StateDeps, a: AgentRecord) {
     workspace: { workspaces: workspaces.registry.map(workspaceView) },
     sandbox: sandboxView(d.tasks.sandboxStatus()),
     mcp_servers: d.mcp.stateFor(a.agent_id),
+    usage: d.usage.stateSection(a.agent_id),
   };
 }
 
