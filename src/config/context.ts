@@ -11,7 +11,11 @@ const fraction = (min: number, max: number, dflt: number) => z.number().min(min)
 
 /** `provider/model` or `provider/*` (every model of the provider). */
 const MODEL_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\/(\*|[^\s*]{1,200})$/;
-const ModelKey = z.string().regex(MODEL_KEY, 'a model ref "provider/model" or "provider/*"');
+/** A table keyed by model refs; a bad key is named with what it should be. */
+const byModel = <T extends z.ZodType>(value: T) =>
+  z.record(z.string(), value).superRefine((table, ctx) => {
+    for (const key of Object.keys(table)) if (!MODEL_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'the key must be a model ref "provider/model" or "provider/*"' });
+  });
 
 export const ContextConfigSchema = z
   .strictObject({
@@ -50,8 +54,8 @@ const Pricing = z.strictObject({
 
 export const ModelsConfigSchema = z
   .strictObject({
-    limits: z.record(ModelKey, Limits).default({}),
-    pricing: z.record(ModelKey, Pricing).default({}),
+    limits: byModel(Limits).default({}),
+    pricing: byModel(Pricing).default({}),
   })
   .prefault({});
 
