@@ -32,13 +32,14 @@ import { toolPolicy } from './025-tool-policy.js';
 import { taskSandbox } from './026-task-sandbox.js';
 import { inboxItemMetadata } from './027-inbox-item-metadata.js';
 import { toolExecutions } from './028-tool-executions.js';
+import { memoryIndex } from './029-memory-index.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
   runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources, toolPolicy, taskSandbox,
-  inboxItemMetadata, toolExecutions];
+  inboxItemMetadata, toolExecutions, memoryIndex];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
