@@ -81,10 +81,12 @@ describe('maintained in the transactions of the events', () => {
     expect(() =>
       t.s.store.tx(() => {
         t.s.events.append('fresh', 'message_enqueued', { message_id: 'msg_x', body: { type: 'text', text: 'rolled back words' } });
-        // Written in the appending transaction, not after it.
+        // Written in the appending transaction, not after it (its text at the end of it).
         expect(docs('fresh').map((d) => d.message_id)).toEqual(['msg_x']);
-        expect(seqs('rolled', 'fresh')).toHaveLength(1);
-        throw new Error('boom');
+        t.s.store.beforeCommit(() => expect(seqs('rolled', 'fresh')).toHaveLength(1));
+        t.s.store.beforeCommit(() => {
+          throw new Error('boom');
+        });
       }),
     ).toThrow('boom');
     expect(docs('fresh')).toEqual([]);
@@ -104,6 +106,15 @@ describe('maintained in the transactions of the events', () => {
     expect(docs('fresh').map((d) => d.message_id)).toEqual(['msg_y']);
     expect(seqs('kept', 'fresh')).toHaveLength(1);
     expect(seqs('inner', 'fresh')).toEqual([]);
+  });
+
+  it('a prune in the transaction that appended leaves no text behind its row', () => {
+    t.s.store.tx(() => {
+      say('appended then purged');
+      t.s.events.purge('a');
+    });
+    expect(docs()).toEqual([]);
+    expect(ftsRows()).toBe(0);
   });
 
   it('retention deletes the rows of the events it prunes, in its batches', async () => {
@@ -152,7 +163,7 @@ describe('the backfill of events stored before the index', () => {
 
       s = open();
       s.runLoop.scheduler.disable();
-      expect(s.store.db.prepare('SELECT agent_id, through_seq FROM memory_backfill').all()).toEqual([{ agent_id: 'old', through_seq: s.events.head('old') }]);
+      expect(s.store.db.prepare('SELECT agent_id, next_seq, through_seq FROM memory_backfill').all()).toEqual([{ agent_id: 'old', next_seq: 1, through_seq: s.events.head('old') }]);
       startServices(s);
       const added = s.store.tx(() => s.events.append('old', 'message_enqueued', { message_id: 'msg_new', body: { type: 'text', text: 'older message new' } }));
       await s.memoryIndex.idle();

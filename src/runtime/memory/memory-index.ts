@@ -1,10 +1,11 @@
 /**
  * The memory index kept in step with the event logs (migration 029; README.md). Every appended
  * event of a kind that holds text (text-of.ts) gets its row inside the transaction that appends it
- * (EventLog.onAppending), so the row commits or rolls back with its event; every prune of a log
+ * (EventLog.onAppending; its text goes into the FTS table at the end of that transaction, before
+ * the commit), so the row commits or rolls back with its event; every prune of a log
  * (retention, an agent's purge) deletes the rows of the events it deletes, in its transaction
  * (EventLog.onPruning). The events stored before the index existed are indexed after start, in
- * batches off the request path, newest first (`memory_backfill`).
+ * batches off the request path, oldest first (`memory_backfill`).
  *
  * A row's id is the agent's number * 2^40 + event_seq (computed in SQL: it passes 2^53, so it
  * never comes back to JavaScript), which makes one agent's rows one rowid range of the FTS index.
@@ -92,17 +93,17 @@ export class MemoryIndex {
     }
   }
 
-  /** One batch of one agent's older events, newest first; null when nothing is left to backfill. */
+  /** One batch of one agent's older events, oldest first; null when nothing is left to backfill. */
   private backfillBatch(): number | null {
-    const next = this.stmt.backfillNext.get() as { agent_id: string; through_seq: number } | undefined;
+    const next = this.stmt.backfillNext.get() as { agent_id: string; next_seq: number; through_seq: number } | undefined;
     if (!next) return null;
-    const rows = this.stmt.olderEvents.all(next.agent_id, next.through_seq, BACKFILL_BATCH) as EventRow[];
+    const rows = this.stmt.olderEvents.all(next.agent_id, next.next_seq, next.through_seq, BACKFILL_BATCH) as EventRow[];
     for (const row of rows) {
       const payload = this.deps.store.texts.read(row.text_ids).json<Record<string, unknown>>(row.payload);
       this.add(next.agent_id, { event_seq: row.event_seq, ts: row.ts, type: row.type, payload });
     }
     if (rows.length < BACKFILL_BATCH) this.stmt.backfillDone.run(next.agent_id);
-    else this.stmt.backfillThrough.run(rows[rows.length - 1]!.event_seq - 1, next.agent_id);
+    else this.stmt.backfillFrom.run(rows[rows.length - 1]!.event_seq + 1, next.agent_id);
     return rows.length;
   }
 
@@ -119,7 +120,14 @@ export class MemoryIndex {
     if (trust === null && ids.turn_id !== null) trust = (this.stmt.turnTrust.get(ids.turn_id) as string | null | undefined) ?? null;
     const doc = { n, seq: event.event_seq, agent_id: agentId, kind: event.type, ts: event.ts, ...ids, trust, authority };
     // OR IGNORE: an event already indexed (a backfill overlapping the appends) is indexed once.
-    if (this.stmt.insertDoc.run(doc).changes === 1) this.stmt.insertText.run({ n, seq: event.event_seq, text });
+    if (this.stmt.insertDoc.run(doc).changes === 0) return;
+    // The text goes in at the end of the transaction: FTS5 writes out what it holds at every
+    // savepoint, and a group commit runs each write in one (~3x the cost of an enqueue's text).
+    const row = { n, seq: event.event_seq, text };
+    this.deps.store.beforeCommit(() => {
+      // Only for a row still there: a prune later in the same transaction may have taken it.
+      if (this.stmt.docExists.get(row) !== undefined) this.stmt.insertText.run(row);
+    });
   }
 
   private remove(agentId: string, throughSeq: number): void {
@@ -151,16 +159,18 @@ function prepare(db: Database.Database) {
       `INSERT OR IGNORE INTO memory_docs (doc_id, agent_id, event_seq, kind, ts, message_id, turn_id, task_id, work_item_id, trust, authority)
        VALUES (${id}, @agent_id, @seq, @kind, @ts, @message_id, @turn_id, @task_id, @work_item_id, @trust, @authority)`,
     ),
+    // VALUES, not INSERT … SELECT: into a virtual table, a SELECT goes through a temporary table first.
     insertText: db.prepare(`INSERT INTO memory_fts (rowid, text) VALUES (${id}, @text)`),
+    docExists: db.prepare(`SELECT 1 FROM memory_docs WHERE doc_id = ${id}`),
     // By rowid, one by one: a rowid range of an FTS5 table is a scan of it.
     deleteTexts: db.prepare(`DELETE FROM memory_fts WHERE rowid IN (SELECT doc_id FROM memory_docs WHERE ${range})`),
     deleteDocs: db.prepare(`DELETE FROM memory_docs WHERE ${range}`),
-    backfillNext: db.prepare('SELECT agent_id, through_seq FROM memory_backfill ORDER BY agent_id LIMIT 1'),
+    backfillNext: db.prepare('SELECT agent_id, next_seq, through_seq FROM memory_backfill ORDER BY agent_id LIMIT 1'),
     olderEvents: db.prepare(
-      `SELECT event_seq, ts, type, payload, text_ids FROM events WHERE agent_id = ? AND event_seq <= ? AND type IN (${kinds})
-       ORDER BY event_seq DESC LIMIT ?`,
+      `SELECT event_seq, ts, type, payload, text_ids FROM events WHERE agent_id = ? AND event_seq BETWEEN ? AND ? AND type IN (${kinds})
+       ORDER BY event_seq LIMIT ?`,
     ),
-    backfillThrough: db.prepare('UPDATE memory_backfill SET through_seq = ? WHERE agent_id = ?'),
+    backfillFrom: db.prepare('UPDATE memory_backfill SET next_seq = ? WHERE agent_id = ?'),
     backfillDone: db.prepare('DELETE FROM memory_backfill WHERE agent_id = ?'),
   };
 }

@@ -26,7 +26,7 @@ export const PREVIEW_CHARS = 240;
 /** A word held by more texts than this is too common to rank by. */
 export const COMMON_TEXTS = 20_000;
 /** The newest texts of an agent holding a query's words that are ranked, at most. */
-export const RANKED_CANDIDATES = 5_000;
+export const RANKED_CANDIDATES = 2_000;
 
 export interface MemoryHit {
   agent_id: string;
@@ -208,8 +208,13 @@ function prepare(db: Database.Database) {
   const candidates = (join: string, where: string) => `
     SELECT memory_fts.rowid AS id, CASE WHEN @ranked THEN bm25(memory_fts) END AS score FROM memory_fts ${join}
     WHERE memory_fts MATCH @match AND ${inAgent} ${where} ORDER BY memory_fts.rowid DESC LIMIT @candidates`;
+  // The best `limit` first, then their rows of memory_docs (joined before the LIMIT, every
+  // candidate would be looked up: 5x the time of the query on a large index).
   const best = (inner: string) =>
-    db.prepare(`SELECT ${DOC}, c.score FROM (${inner}) c JOIN memory_docs d ON d.doc_id = c.id ORDER BY c.score, d.doc_id DESC LIMIT @limit`);
+    db.prepare(
+      `SELECT ${DOC}, c.score FROM (SELECT id, score FROM (${inner}) ORDER BY score, id DESC LIMIT @limit) c
+       JOIN memory_docs d ON d.doc_id = c.id ORDER BY c.score, d.doc_id DESC`,
+    );
   return {
     probe: db.prepare('SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)').pluck(),
     match: best(candidates('', '')),

@@ -10,8 +10,9 @@ import type { Migration } from './types.js';
  *   kind, time, the ids it carries and its source's trust.
  * - `doc_id` = the agent's number (`memory_agents`) * 2^40 + event_seq, so one agent's rows are one
  *   rowid range, newest last: a search of one agent is a range of the index, not a filter after it.
- * - `memory_backfill`: the events stored before this migration, per agent through which
- *   event_seq, still to be indexed; the memory index works it off after start, newest first.
+ * - `memory_backfill`: the events stored before this migration still to be indexed, per agent
+ *   from `next_seq` through `through_seq`; the memory index works it off after start, oldest first
+ *   (rows in rowid order fill their pages).
  */
 export const memoryIndex: Migration = {
   version: 29,
@@ -39,8 +40,10 @@ export const memoryIndex: Migration = {
     );
     CREATE TABLE memory_backfill (
       agent_id     TEXT PRIMARY KEY,
+      next_seq     INTEGER NOT NULL,
       through_seq  INTEGER NOT NULL
     );
-    INSERT INTO memory_backfill (agent_id, through_seq) SELECT agent_id, max(event_seq) FROM events GROUP BY agent_id;
+    INSERT INTO memory_backfill (agent_id, next_seq, through_seq)
+      SELECT agent_id, min(event_seq), max(event_seq) FROM events GROUP BY agent_id;
   `,
 };
