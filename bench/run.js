@@ -14,7 +14,8 @@
  * BENCH_INBOX_APPEND_BIG, BENCH_INBOX_APPEND_REQUESTS, BENCH_INBOX_JS_ROUNDS, BENCH_INBOX_JS_APPENDS, BENCH_INBOX_JS_INGEST,
  * BENCH_INBOX_JS_WATCH_APPENDS, BENCH_CHILDREN, BENCH_CHILDREN_LATENCY_SAMPLES, BENCH_DIGEST_ENTRIES,
  * BENCH_DIGEST_SAMPLES, BENCH_DISK_MESSAGES, BENCH_DISK_BYTES, BENCH_FILES_TREE, BENCH_FILES_SEARCHES, BENCH_FILES_TURNS,
- * BENCH_MCP_CALLS, BENCH_MCP_BATCHES, BENCH_TMPDIR. See bench/README.md.
+ * BENCH_MCP_CALLS, BENCH_MCP_BATCHES, BENCH_RECALL_TEXTS, BENCH_RECALL_QUERIES, BENCH_RECALL_ENQUEUES, BENCH_RECALL_ROUNDS,
+ * BENCH_TMPDIR. See bench/README.md.
  *
  * Exit code 1 when a scenario fails to run or a correctness check fails (non-2xx, lost or
  * reordered frames); a missed performance goal is reported, not fatal, because the machine is noisy.
@@ -38,13 +39,14 @@ import * as mcp from './scenarios/mcp.js';
 import * as memory from './scenarios/memory.js';
 import * as pages from './scenarios/pages.js';
 import * as prune from './scenarios/prune.js';
+import * as recall from './scenarios/recall.js';
 import * as sandbox from './scenarios/sandbox.js';
 import * as policy from './scenarios/policy.js';
 import * as sse from './scenarios/sse.js';
 import * as timers from './scenarios/timers.js';
 import * as turns from './scenarios/turns.js';
 
-const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files, mcp, context };
+const SCENARIOS = { enqueue, sse, pages, prune, memory, timers, turns, children, 'inbox-append': inboxAppend, 'inbox-watch': inboxWatch, 'inbox-jetstream': inboxJetstream, digest, disk, sandbox, policy, files, mcp, context, recall };
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 
 function parseArgs(argv) {
@@ -168,6 +170,13 @@ function options(args) {
       chars: 800,
       warmup: 20,
     },
+    recall: {
+      texts: numberFrom('BENCH_RECALL_TEXTS', 1_000_000),
+      queries: numberFrom('BENCH_RECALL_QUERIES', 200),
+      enqueues: numberFrom('BENCH_RECALL_ENQUEUES', 5000),
+      rounds: numberFrom('BENCH_RECALL_ROUNDS', 4),
+      batch: 50,
+    },
   };
 }
 
@@ -186,7 +195,7 @@ function environment(opts, names) {
     commit: gitCommit(),
     date: new Date().toISOString(),
     scenarios: names,
-    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files, mcp: opts.mcp, context: opts.context },
+    options: { enqueue: opts.enqueue, sse: opts.sse, pages: opts.pages, prune: opts.prune, timers: opts.timers, inboxWatch: opts.inboxWatch, inboxAppend: opts.inboxAppend, inboxJetstream: opts.inboxJetstream, digest: opts.digest, children: opts.children, disk: opts.disk, sandbox: opts.sandbox, policy: opts.policy, files: opts.files, mcp: opts.mcp, context: opts.context, recall: opts.recall },
   };
 }
 

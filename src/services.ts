@@ -14,6 +14,7 @@ import { BindingService, BriefService, BriefDelivery, TriggerService } from './r
 import { createTools, Toolbox, type Tool } from './runtime/tools/index.js';
 import { ToolExecutionService } from './runtime/executions/index.js';
 import { McpService } from './runtime/mcp/index.js';
+import { MemoryIndex, MemorySearch } from './runtime/memory/index.js';
 import { SkillService, SkillUse } from './runtime/skills/index.js';
 import { JobStore, type ResourceService, type RuntimeDeps } from './runtime/index.js';
 import { isTerminal, TaskService, type TaskStatus } from './runtime/tasks/index.js';
@@ -66,6 +67,10 @@ export interface Services {
   tools: Tool[];
   /** Every tool call a model made, with its artifacts (GET /api/agents/:id/tool-executions/:id). */
   executions: ToolExecutionService;
+  /** The memory index, kept by the event log's appends and prunes; backfills older events after start. */
+  memoryIndex: MemoryIndex;
+  /** Search over it: POST /api/search, /api/memory/get and the model's memory tools. */
+  memory: MemorySearch;
   /** The configured MCP servers: their tools for the agents they are assigned to. */
   mcp: McpService;
   /** Result and failure briefs POSTed to the operator binding's callback, durable with retries. */
@@ -132,6 +137,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const metrics = new Metrics(startedAt, () => clock.now());
   const broadcaster = new Broadcaster();
   const events = new EventLog({ store, clock, ids, broadcaster, onAppend: () => metrics.eventsAppended.inc() });
+  // Before anything appends: every event of a kind holding text is indexed in its own transaction.
+  const memoryIndex = new MemoryIndex({ store, events, logger });
   const { events: ev } = config.values;
   store.onCommit = () => metrics.storeCommits.inc();
   const retention = new EventRetention(
@@ -166,6 +173,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const deletion = new AgentDeletion({ store, agents, queue, events, jobs, logger });
   deletion.onStop((agentId) => sse.closeAgent(agentId));
   const ingress = new Ingress({ store, agents, queue });
+  const memory = new MemorySearch({ store, agents, index: memoryIndex });
   metrics.bind({ queueDepth: () => queue.pendingTotal(), sseClients: () => sse.size, agents: () => agents.count() });
   const tracer = new Tracer();
   const otlp = new OtlpExporter({ config: config.values.runtime.observability.otlp, home: config.home, metrics, logger });
@@ -189,7 +197,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const skillUse = new SkillUse({ skills, store, events });
   const executions = new ToolExecutionService({ store, clock, retainDays: () => config.values.events.retain_days });
-  const tools = createTools({ config, clock, ids, events, store, logger, agents, ingress, queue, tasks, workItems, timers, briefs, skillUse, workspaces, executions });
+  const tools = createTools({ config, clock, ids, events, store, logger, agents, ingress, queue, tasks, workItems, timers, briefs, skillUse, workspaces, executions, memory });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
@@ -237,7 +245,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     skillPrompt: (agentId) => skillUse.promptSection(agentId),
   });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
-  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, mcp, usage, runLoop.scheduler];
+  const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, memoryIndex, mcp, usage, runLoop.scheduler];
   const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
   new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
@@ -270,6 +278,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
     briefs,
     tools,
     executions,
+    memoryIndex,
+    memory,
     mcp,
     briefDelivery,
     workItems,

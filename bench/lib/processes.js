@@ -54,6 +54,29 @@ export async function startDaemon(home = tempHome()) {
   return { ...child, home };
 }
 
+/**
+ * Run bench/lib/`script` (a probe running svc's own services, built output) to its exit; resolves
+ * with the JSON of the last line it printed.
+ */
+export function runProbe(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}: ${stderr.trim()}`));
+      try {
+        resolve(JSON.parse(stdout.trim().split('\n').pop()));
+      } catch (err) {
+        reject(new Error(`${script} printed no result: ${err.message}\n${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
 /** The enqueue baseline: bare Fastify with one POST route, in its own process. */
 export function startBareFastify() {
   return spawnListening('bare fastify', [path.join(SERVERS, 'bare-fastify.js')], process.env);

@@ -13,9 +13,7 @@
  * 100,000 entries as coalesced notifications (rows of at most 10,000 entries, each read in full).
  * The goal: p99 of the 100,000-entry digest ≤ 50 ms.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { removeHome, ROOT, tempHome } from '../lib/processes.js';
+import { removeHome, runProbe, tempHome } from '../lib/processes.js';
 import { int, ms, ratio, summary } from '../lib/stats.js';
 
 const GOAL_P99_MS = 50;
@@ -24,7 +22,7 @@ export async function run(opts) {
   const { big, small, samples, baselineSamples, warmup } = opts.digest;
   const home = tempHome();
   try {
-    const out = await probe([home, big, small, samples, baselineSamples, warmup].map(String));
+    const out = await runProbe('digest-probe.js', [home, big, small, samples, baselineSamples, warmup].map(String));
     const d = summary(out.digest_big_ms);
     const cpu = summary(out.digest_big_cpu_ms);
     const s = summary(out.digest_small_ms);
@@ -52,23 +50,4 @@ export async function run(opts) {
   } finally {
     removeHome(home);
   }
-}
-
-function probe(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'digest-probe.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`digest probe exited with ${code}: ${stderr.trim()}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop()));
-      } catch (err) {
-        reject(new Error(`digest probe printed no result: ${err.message}\n${stdout}\n${stderr}`));
-      }
-    });
-  });
 }

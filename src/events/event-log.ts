@@ -66,6 +66,8 @@ export class EventLog {
    */
   private readonly published = new Map<string, number>();
   private readonly appendListeners: Array<(event: EventEnvelope) => void> = [];
+  private readonly appendingListeners: Array<(event: EventEnvelope) => void> = [];
+  private readonly pruningListeners: Array<(agentId: string, throughSeq: number) => void> = [];
 
   constructor(private readonly deps: EventLogDeps) {
     this.db = deps.store.db;
@@ -103,6 +105,7 @@ export class EventLog {
     const texts = store.texts.row();
     this.stmt.insert.run(agentId, seq, event.id, event.ts, type, LEVEL_RANK[levelOf(type)], texts.json(payload), texts.textIds());
     this.heads.set(agentId, seq);
+    for (const listener of this.appendingListeners) listener(event);
     if (!this.published.has(agentId)) this.published.set(agentId, seq - 1);
     store.afterCommit(() => {
       this.published.set(agentId, seq);
@@ -116,6 +119,20 @@ export class EventLog {
   /** Called with every committed event, after the commit (retention counts appends per agent). */
   onAppended(listener: (event: EventEnvelope) => void): void {
     this.appendListeners.push(listener);
+  }
+
+  /**
+   * Called inside the appending transaction with every event, companions included, before append
+   * returns: what the listener writes commits or rolls back with the event (the memory index). A
+   * throwing listener fails the append.
+   */
+  onAppending(listener: (event: EventEnvelope) => void): void {
+    this.appendingListeners.push(listener);
+  }
+
+  /** Called inside the pruning transaction (retention, an agent's purge) with what `prune` deletes. */
+  onPruning(listener: (agentId: string, throughSeq: number) => void): void {
+    this.pruningListeners.push(listener);
   }
 
   /**
@@ -192,6 +209,7 @@ export class EventLog {
   prune(agentId: string, throughSeq: number): number {
     const head = this.head(agentId);
     if (head > 0 && throughSeq >= head) this.stmt.keepHead.run(agentId, head);
+    for (const listener of this.pruningListeners) listener(agentId, throughSeq);
     return this.stmt.prune.run(agentId, throughSeq).changes;
   }
 

@@ -39,6 +39,7 @@ type Hook = () => void;
 class Unit {
   readonly commitHooks: Hook[] = [];
   readonly rollbackHooks: Hook[] = [];
+  readonly beforeCommitHooks: Hook[] = [];
 }
 
 interface PendingWrite {
@@ -192,6 +193,8 @@ export class Store {
     let result: T;
     try {
       result = fn();
+      // Registered while they run too: until none is left.
+      for (let i = 0; i < unit.beforeCommitHooks.length; i++) unit.beforeCommitHooks[i]!();
       this.commit.run();
     } catch (err) {
       if (this.db.inTransaction) this.rollback.run();
@@ -217,6 +220,7 @@ export class Store {
       sp.release.run();
       parent.commitHooks.push(...child.commitHooks);
       parent.rollbackHooks.push(...child.rollbackHooks);
+      parent.beforeCommitHooks.push(...child.beforeCommitHooks);
       return result;
     } catch (err) {
       // A full disk or an I/O error makes SQLite roll back the whole transaction, savepoints and
@@ -275,6 +279,17 @@ export class Store {
   afterCommit(hook: Hook): void {
     if (!this.unit) throw new Error('afterCommit outside a transaction');
     this.unit.commitHooks.push(hook);
+  }
+
+  /**
+   * Register work that runs inside the enclosing transaction just before it commits, after every
+   * write of a group commit (dropped if its savepoint rolls back; a throw rolls back the whole
+   * transaction). For writes a savepoint makes costly: an FTS5 table flushes what it holds in
+   * memory at every savepoint, so a group commit's rows go in together, once.
+   */
+  beforeCommit(hook: Hook): void {
+    if (!this.unit) throw new Error('beforeCommit outside a transaction');
+    this.unit.beforeCommitHooks.push(hook);
   }
 
   /** Register a hook that runs if the enclosing transaction (or savepoint) rolls back. */

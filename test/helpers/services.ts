@@ -16,15 +16,16 @@ export interface TestServices {
 
 /**
  * `runLoop`: whether the run loop's scheduler takes messages (default false, so tests of other
- * services see what they enqueue stay queued).
+ * services see what they enqueue stay queued). `agents`: agents to create once started.
  */
-export function testServices(opts: { configToml?: string; start?: boolean; runLoop?: boolean } = {}): TestServices {
+export function testServices(opts: { configToml?: string; start?: boolean; runLoop?: boolean; agents?: string[] } = {}): TestServices {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-unit-'));
   if (opts.configToml) fs.writeFileSync(path.join(home, 'config.toml'), opts.configToml);
   const clock = new ManualClock();
   const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
   if (!opts.runLoop) s.runLoop.scheduler.disable();
   if (opts.start !== false) startServices(s);
+  if (opts.agents) s.store.tx(() => opts.agents!.forEach((id) => s.agents.create(id, {})));
   return {
     s,
     clock,

@@ -95,6 +95,31 @@ describe('Store', () => {
     store.close();
   });
 
+  it('runs before-commit work inside the transaction after every write of a group commit, without a rolled-back savepoint\'s; a throw undoes the batch', async () => {
+    const store = open();
+    const order: string[] = [];
+    const insert = (v: number) => store.db.prepare('INSERT INTO t VALUES (?)').run(v);
+    const writes = [1, 2, 2, 3].map((v) =>
+      store.write(() => {
+        order.push(`write ${v}`);
+        store.beforeCommit(() => {
+          order.push(`before commit ${v}`);
+          insert(100 + v);
+        });
+        insert(v); // the second 2 fails: its savepoint and its work go
+      }),
+    );
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(order).toEqual(['write 1', 'write 2', 'write 2', 'write 3', 'before commit 1', 'before commit 2', 'before commit 3']);
+    expect(store.db.prepare('SELECT v FROM t ORDER BY v').pluck().all()).toEqual([1, 2, 3, 101, 102, 103]);
+    const failed = [store.write(() => insert(4)), store.write(() => store.beforeCommit(() => insert(1)))];
+    expect((await Promise.allSettled(failed)).map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(store.db.prepare('SELECT count(*) FROM t WHERE v = 4').pluck().get()).toBe(0);
+    expect(() => store.beforeCommit(() => {})).toThrow('outside a transaction');
+    store.close();
+  });
+
   it('group commit: many writes in one transaction, each caller answered after the commit with its own outcome', async () => {
     const store = open();
     const before = store.stats.commits;

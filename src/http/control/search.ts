@@ -1,10 +1,9 @@
 /**
  * The real system's search, memory read and template catalog (not in our spec; the Holon web GUI
- * calls them). Read-only, auth `read` like the agent reads; search and memory/get are POSTs only
+ * calls them). Search and memory read answer from the memory index (runtime/memory/). Read-only, auth `read` like the agent reads; search and memory/get are POSTs only
  * because their input is a JSON body (which a page on another origin cannot send without a CORS
  * preflight).
  */
-import { EventSearch } from '../../runtime/views/index.js';
 import { TemplateCatalog } from '../../runtime/agents/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -19,7 +18,7 @@ import {
 } from '../schemas/index.js';
 
 export function searchRoutes(s: Services): AnyRoute[] {
-  const search = new EventSearch(s);
+  const search = s.memory;
   const templates = new TemplateCatalog(s.config.home);
   return [
     defineRoute({
@@ -30,7 +29,7 @@ export function searchRoutes(s: Services): AnyRoute[] {
       tags: ['search'],
       summary: "Find text in agents' event logs: messages, briefs, tool output, task and work item text",
       description:
-        'Newest first, at most `limit` (default 20). Every result is of type `message`; `kind` names the event kind, `locator.event_seq` the event. Unknown agent_ids: 404 agent_not_found.',
+        'From the memory index: ranked best first (bm25, the newer first among equals), at most `limit` (default 20). Every result is of type `message`; `kind` names the event kind, `locator.event_seq` the event. Unknown agent_ids: 404 agent_not_found.',
       body: SearchBody,
       responses: { 200: { description: 'Results', schema: SearchResponse } },
       handler: ({ body }) => search.search({ query: body.query, agentIds: body.agent_ids, limit: body.limit, types: body.types }),

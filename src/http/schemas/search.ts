@@ -1,11 +1,11 @@
-/** Search over event logs and template catalog schemas (the real system's routes; docs/holon-gui.md). */
+/** Search over the memory index and template catalog schemas (the real system's routes; docs/holon-gui.md). */
 import { z } from 'zod';
-import { SEARCH_MAX_LIMIT } from '../../runtime/views/index.js';
+import { SEARCH_MAX_LIMIT } from '../../runtime/memory/index.js';
 import '../openapi.js';
 
 export const SearchBody = z
   .looseObject({
-    query: z.string().max(1000).openapi({ description: 'non-empty after trimming; matched as a case-insensitive substring' }),
+    query: z.string().max(1000).openapi({ description: 'non-empty after trimming; words matched whole (case, diacritics and English endings folded), a "quoted phrase" together; never query syntax' }),
     agent_ids: z.array(z.string().min(1)).max(64).optional().openapi({ description: 'agents to search (each must exist); default every public agent' }),
     include_all_workspaces: z.boolean().optional().openapi({ description: 'accepted; svc searches agents, not workspaces' }),
     limit: z.number().int().min(1).max(SEARCH_MAX_LIMIT).optional(),

@@ -35,6 +35,18 @@ export type MessageBody =
   | { type: 'json'; value: Record<string, unknown> }
   | { type: 'brief'; title: string; text: string; attachments: unknown[] };
 
+/** The text a person (or a model) reads in a message body. */
+export function bodyText(body: MessageBody): string {
+  switch (body.type) {
+    case 'text':
+      return body.text;
+    case 'json':
+      return JSON.stringify(body.value);
+    case 'brief':
+      return body.text ? `${body.title}\n\n${body.text}` : body.title;
+  }
+}
+
 export type MessageStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
 export interface Message extends Provenance {

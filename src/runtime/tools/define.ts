@@ -47,6 +47,22 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>, logger
   };
 }
 
+/** The JSON envelope beside a slice of text a read tool returns (its ids, offsets, labels). */
+const ENVELOPE_BYTES = 512;
+
+/**
+ * A read of a long text (an artifact, a memory) as large as one tool result can hold: `view(max)`
+ * with `max` characters at most (the caller's, else all the result can hold), halved until its
+ * JSON (escapes included) fits, so reading a text never makes a result too long for the prompt.
+ */
+export function fittingRead<T>(resultMaxBytes: number, maxChars: number | undefined, view: (max: number) => T): T {
+  const budget = resultMaxBytes - ENVELOPE_BYTES;
+  for (let max = Math.min(maxChars ?? budget, budget); ; max = Math.floor(max / 2)) {
+    const out = view(max);
+    if (Buffer.byteLength(JSON.stringify(out)) <= budget || max <= 1) return out;
+  }
+}
+
 /** A `run` result that is more than data: artifacts kept with the call, or the end of the turn. */
 class Extended {
   constructor(

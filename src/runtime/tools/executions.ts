@@ -5,10 +5,7 @@
  */
 import { z } from 'zod';
 import type { ToolDeps } from './types.js';
-import { defineTool } from './define.js';
-
-/** The JSON envelope beside the slice. */
-const ENVELOPE_BYTES = 512;
+import { defineTool, fittingRead } from './define.js';
 
 export function executionTools(deps: ToolDeps) {
   const { executions, config, logger } = deps;
@@ -26,17 +23,11 @@ export function executionTools(deps: ToolDeps) {
           offset: z.number().int().min(0).optional().describe('the character to start from (default 0)'),
           max_chars: z.number().int().min(1).optional().describe('the most characters to return (default and maximum: what fits in one tool result)'),
         }),
-        run: (ctx, a) => {
-          // What fits in one result, escapes included, so reading an artifact never makes another.
-          const budget = config.values.tools.result_max_bytes - ENVELOPE_BYTES;
-          let max = Math.min(a.max_chars ?? budget, budget);
-          for (;;) {
-            const slice = executions.artifact(ctx.agentId, a.tool_execution_id, a.index, { offset: a.offset ?? 0, maxChars: max });
-            const { artifact_index: _holon, ...view } = slice;
-            if (Buffer.byteLength(JSON.stringify(view)) <= budget || max <= 1) return view;
-            max = Math.floor(max / 2);
-          }
-        },
+        run: (ctx, a) =>
+          fittingRead(config.values.tools.result_max_bytes, a.max_chars, (max) => {
+            const { artifact_index: _holon, ...view } = executions.artifact(ctx.agentId, a.tool_execution_id, a.index, { offset: a.offset ?? 0, maxChars: max });
+            return view;
+          }),
       },
       logger,
     ),

@@ -16,6 +16,7 @@ import type { TaskService } from '../tasks/index.js';
 import type { TimerService } from '../timers/index.js';
 import type { WorkItemService } from '../work-items/index.js';
 import type { ToolExecutionService } from '../executions/index.js';
+import type { MemorySearch } from '../memory/index.js';
 import type { WorkspaceService } from '../workspaces/index.js';
 
 /** The domain services a tool calls: the ones the matching HTTP routes call. */
@@ -37,6 +38,8 @@ export interface ToolDeps {
   skillUse: SkillUse;
   workspaces: WorkspaceService;
   executions: ToolExecutionService;
+  /** memory_search, memory_get: the calling agent's own memory only. */
+  memory: MemorySearch;
 }
 
 export interface ToolContext {

@@ -32,6 +32,7 @@ import { toolPolicy } from './025-tool-policy.js';
 import { taskSandbox } from './026-task-sandbox.js';
 import { inboxItemMetadata } from './027-inbox-item-metadata.js';
 import { toolExecutions } from './028-tool-executions.js';
+import { memoryIndex } from './029-memory-index.js';
 import { usage } from './030-usage.js';
 import { context } from './031-context.js';
 import type { Migration } from './types.js';
@@ -40,7 +41,7 @@ export type { Migration } from './types.js';
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
   runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources, toolPolicy, taskSandbox,
-  inboxItemMetadata, toolExecutions, usage, context];
+  inboxItemMetadata, toolExecutions, memoryIndex, usage, context];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {
