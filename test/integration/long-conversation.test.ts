@@ -37,6 +37,10 @@ function windowedModel(summaryFails = false): (r: RecordedRequest) => Reply {
       const summary = r.body.messages[1].content.match(/Summary so far:\n([\s\S]*?)\n\nEntries/)?.[1] ?? '';
       return { text: [`${summary}\n- facts: ${factsIn(r).join('; ')}`.trim()], usage };
     }
+    const last = r.body.messages.at(-1);
+    if (last.role === 'tool') return { text: [`I found: ${last.content}`], usage };
+    const recall = /recall: (.+)$/m.exec(last.content ?? '');
+    if (recall) return { toolCalls: [{ name: 'memory_search', args: [JSON.stringify({ query: recall[1] })] }], usage };
     return { text: ['noted'], usage };
   };
 }
@@ -94,6 +98,13 @@ describe('a long conversation on a small window', () => {
     const next = completions.slice(completions.findLastIndex(isCompaction) + 1).find((r) => !isCompaction(r))!;
     expect(next.body.messages[0].content).toContain(last.summary);
     expect(last.tokens_after).toBeLessThan(last.tokens_before);
+    // The agent recalls message 3 through its memory, whatever the summary kept.
+    const offered = completions.at(-1)!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(offered).toContain('memory_search');
+    await converse(1, () => 'recall: vault code');
+    const answer = (await events('brief_created')).at(-1).payload.text as string;
+    expect(answer).toContain('the vault code is 7261');
+    expect(model.completions().every((r) => tokensOf(r) <= WINDOW)).toBe(true);
   }, 300_000);
 
   it('a failing summary drops the oldest entries with a recorded event; no turn fails', async () => {

@@ -136,6 +136,8 @@ describe('prompt assembly within the window', () => {
     expect(r.tools.length).toBeLessThan(t.s.tools.length);
     expect(r.system).toContain('Not offered this turn');
     expect(r.tools.every((tool) => tool.description === '')).toBe(true);
+    // The tools the prompt itself points to stay: reading a capped result back, searching memory.
+    expect(r.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['read_tool_artifact', 'memory_search', 'memory_get']));
   });
 });
 

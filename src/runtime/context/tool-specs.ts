@@ -4,8 +4,9 @@
  * when the specs pass their share they are made shorter, step by step, until they fit: first each
  * description is cut to its first sentence and the argument descriptions are dropped, then the
  * descriptions go entirely (names and argument schemas stay), and last the tools that still do not
- * fit are not offered for this turn (the smallest are kept first, so as many tools as possible
- * stay). Which step was needed and which tools were left out is reported to the caller.
+ * fit are not offered for this turn: the tools named in `keep` first (those the context machinery
+ * itself points the model to: reading a capped result back, searching the memory a compaction
+ * summarised), then the smallest, so as many tools as possible stay. Which step was needed and which tools were left out is reported to the caller.
  */
 import type { ToolSpec } from '../providers/index.js';
 
@@ -16,17 +17,21 @@ export interface FittedTools {
   omitted: string[];
 }
 
-export function fitTools(specs: ToolSpec[], maxTokens: number, count: (specs: ToolSpec[]) => number): FittedTools {
+export function fitTools(specs: ToolSpec[], maxTokens: number, count: (specs: ToolSpec[]) => number, keep: readonly string[] = []): FittedTools {
   if (count(specs) <= maxTokens) return { tools: specs, level: 0, omitted: [] };
   const short = specs.map((s) => ({ ...s, description: firstSentence(s.description), parameters: stripDescriptions(s.parameters) as Record<string, unknown> }));
   if (count(short) <= maxTokens) return { tools: short, level: 1, omitted: [] };
   const bare = short.map((s) => ({ ...s, description: '' }));
   if (count(bare) <= maxTokens) return { tools: bare, level: 2, omitted: [] };
-  const bySize = bare.map((s) => ({ s, n: count([s]) })).sort((a, b) => a.n - b.n);
+  const first = (s: ToolSpec) => (keep.includes(s.name) ? 0 : 1);
+  const bySize = bare.map((s) => ({ s, n: count([s]) })).sort((a, b) => first(a.s) - first(b.s) || a.n - b.n);
   const names = new Set<string>();
   let used = 0;
   for (const { s, n } of bySize) {
-    if (used + n > maxTokens) break;
+    if (used + n > maxTokens) {
+      if (first(s) === 0) continue;
+      break;
+    }
     used += n;
     names.add(s.name);
   }

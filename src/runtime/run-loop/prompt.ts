@@ -41,6 +41,8 @@ export interface PromptSubject {
 const BYTES_PER_TOKEN = 3;
 /** The tools' specs take at most this share of the prompt's budget (context/tool-specs.ts). */
 const TOOLS_SHARE = 0.5;
+/** Offered first when not all tools fit: the prompt itself points the model to them. */
+const KEEP_TOOLS = ['read_tool_artifact', 'memory_search', 'memory_get'];
 
 export class PromptBuilder {
   private readonly counted = new WeakMap<ChatMessage, number>();
@@ -52,7 +54,7 @@ export class PromptBuilder {
     const { specs, tokens, context, config } = this.deps;
     const budget = budgetOf(specs.of(s.modelRef));
     const factor = tokens.factor(s.modelRef);
-    const fitted = fitTools(offered, budget.prompt * TOOLS_SHARE, (t) => tokens.countMessages('', [], t, s.modelRef) * factor);
+    const fitted = fitTools(offered, budget.prompt * TOOLS_SHARE, (t) => tokens.countMessages('', [], t, s.modelRef) * factor, KEEP_TOOLS);
     const tools = fitted.tools;
     const state = context.state(s.agentId);
     const summary = state.through_seq > 0 ? (context.latest(s.agentId)?.summary ?? null) : null;
