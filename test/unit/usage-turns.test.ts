@@ -91,4 +91,21 @@ describe('budgets in the run loop', () => {
     expect(t.s.usage.today('main', t.clock.now()).tokens).toBe(502);
     expect(t.s.usage.stateSection('main').budgets.today_tokens).toBe(2);
   });
+
+  it('max_cost_per_day: a running turn stops at its next round once the day is spent; its tools do not run', async () => {
+    // Prices: 1 USD input, 2 USD output per million tokens; the budget is 0.003 USD.
+    await t.s.store.write(() => t.s.policy.patchAgent('main', { limits: { max_cost_per_day: 0.003 } }));
+    provider.steps.push(
+      () => toolRound({ input_tokens: 2000, output_tokens: 600 }),
+      () => toolRound({ input_tokens: 1, output_tokens: 1 }),
+      () => toolRound({ input_tokens: 1, output_tokens: 1 }),
+    );
+    const id = enqueue('runaway');
+    await until(() => statusOf(id) === 'completed', 'turn ended');
+    // Round 1 (0.0032 USD) ran its tool; round 2 found the day spent: no tool, its text is the reply.
+    expect(provider.requests).toHaveLength(2);
+    expect(events('tool_called')).toHaveLength(1);
+    expect(events('budget_exceeded')[0]!.payload).toMatchObject({ limit: 'max_cost_per_day', max: 0.003, status: 'stopped' });
+    expect(t.s.agents.statusOf('main')).toBe('stopped');
+  });
 });

@@ -122,7 +122,13 @@ export class TurnRunner {
       );
       const reported = result.usage?.input_tokens;
       if (reported) this.deps.tokens.observe(turn.modelRef, prompt.tokens / this.deps.tokens.factor(turn.modelRef), reported);
-            const brake = result.toolCalls.length === 0 ? undefined : (brakeOf(round, p.toolCalls + result.toolCalls.length, limits) ?? this.deps.usage?.turnTrip(turn.turnId, limits, result.usage ?? null) ?? undefined);
+            // A round that asks for tools is where a runaway turn stops: the brake's per-turn limits, the
+      // turn's token budget, and the day's budgets spent meanwhile (by this turn or another).
+      const usage = this.deps.usage;
+      const brake =
+        result.toolCalls.length === 0
+          ? undefined
+          : (brakeOf(round, p.toolCalls + result.toolCalls.length, limits) ?? usage?.turnTrip(turn.turnId, limits, result.usage ?? null) ?? usage?.budgetTrip(turn.agentId, limits, this.deps.clock.now()) ?? undefined);
       if (result.toolCalls.length === 0 || brake) {
         this.entry(turn, 'assistant', result.text, null);
         const final = { round, text: result.text, stopReason: result.stopReason, usage: result.usage ?? null, promptTokens: prompt.tokens };

@@ -4,7 +4,8 @@
  * - `max_tokens_per_day` and `max_cost_per_day` are checked before a turn starts (the scheduler's
  *   claim, beside the brake), against the agent's UTC day: its tokens (input + output) and the
  *   cost of its priced rounds since the day began or since the operator last resumed the agent
- *   that day, whichever is later. A turn already running is not stopped by them.
+ *   that day, whichever is later; and again when a round asks for tools, so a running turn stops
+ *   at its next round.
  * - `max_tokens_per_turn` is checked when a round asks for tools, counting that round: the tools
  *   do not run, the round's text is the reply, and the agent pauses (as at `rounds_per_turn`).
  * - A resume (control start) restarts today's count at what the day has used so far; the point
