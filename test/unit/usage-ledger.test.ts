@@ -179,6 +179,7 @@ describe('budgets', () => {
   it('a resume restarts today\'s count, and the restart point survives a daemon restart', () => {
     round({ input_tokens: 2000, output_tokens: 0 });
     const max = limits({ max_tokens_per_day: 1000 });
+    t.s.store.tx(() => t.s.policy.patchAgent('main', { limits: { max_tokens_per_day: 1000 } }));
     expect(t.s.usage.budgetTrip('main', max, t.clock.now())).not.toBeNull();
     t.clock.advance(60_000);
     t.s.usage.resume('main', t.clock.now());
@@ -197,11 +198,16 @@ describe('budgets', () => {
 
   it('a new UTC day starts at zero, and yesterday\'s resume does not carry over', () => {
     t.clock.set(Date.UTC(2030, 5, 1, 23, 59));
+    t.s.store.tx(() => t.s.policy.patchAgent('main', { limits: { max_tokens_per_day: 600 } }));
+    const max = limits({ max_tokens_per_day: 600 });
+    // A resume while the budget is not spent changes nothing.
     round({ input_tokens: 500, output_tokens: 0 });
     t.s.usage.resume('main', t.clock.now());
+    expect(t.s.usage.stateSection('main').budgets).toMatchObject({ today_tokens: 500, counted_since: null });
     round({ input_tokens: 700, output_tokens: 0 });
-    const max = limits({ max_tokens_per_day: 600 });
-    expect(t.s.usage.budgetTrip('main', max, t.clock.now())).toEqual({ limit: 'max_tokens_per_day', value: 700, max: 600 });
+    expect(t.s.usage.budgetTrip('main', max, t.clock.now())).toEqual({ limit: 'max_tokens_per_day', value: 1200, max: 600 });
+    t.s.usage.resume('main', t.clock.now());
+    expect(t.s.usage.budgetTrip('main', max, t.clock.now())).toBeNull();
     t.clock.advance(60_000);
     expect(t.s.usage.budgetTrip('main', max, t.clock.now())).toBeNull();
     expect(t.s.usage.stateSection('main').budgets).toMatchObject({ today_tokens: 0, counted_since: null });

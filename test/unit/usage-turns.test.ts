@@ -90,6 +90,10 @@ describe('budgets in the run loop', () => {
     // The day is whole in the totals; the budget counts from the resume.
     expect(t.s.usage.today('main', t.clock.now()).tokens).toBe(502);
     expect(t.s.usage.stateSection('main').budgets.today_tokens).toBe(2);
+    // A resume while the budget is not spent (from another pause) leaves the day's count alone.
+    await t.s.runLoop.control.control('main', { action: 'stop' });
+    await t.s.runLoop.control.control('main', { action: 'start' });
+    expect(t.s.usage.stateSection('main').budgets.today_tokens).toBe(2);
   });
 
   it('max_cost_per_day: a running turn stops at its next round once the day is spent; its tools do not run', async () => {

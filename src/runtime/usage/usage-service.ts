@@ -8,8 +8,9 @@
  *   at its next round.
  * - `max_tokens_per_turn` is checked when a round asks for tools, counting that round: the tools
  *   do not run, the round's text is the reply, and the agent pauses (as at `rounds_per_turn`).
- * - A resume (control start) restarts today's count at what the day has used so far; the point
- *   is stored, so a daemon restart does not trip the budget again. A new UTC day starts at zero.
+ * - A resume (control start) of an agent whose daily budget is spent restarts today's count at
+ *   what the day has used so far; the point is stored, so a daemon restart does not trip the
+ *   budget again. A new UTC day starts at zero. Any other resume leaves the count alone.
  *
  * 0 is no budget. Two rows are read per check: the agent's day and its last resume.
  */
@@ -47,8 +48,13 @@ export class UsageService extends UsageLedger {
     return used >= max ? { limit: 'max_tokens_per_turn', value: used, max } : null;
   }
 
-  /** The operator resumed the agent (control start): today's count starts again from here. */
+  /**
+   * The operator resumed the agent (control start): when a daily budget is spent, today's count
+   * starts again from here. A resume from another pause (the brake, a control stop) leaves the
+   * day's count alone.
+   */
   resume(agentId: string, now: number): void {
+    if (this.budgetTrip(agentId, this.deps.limits(agentId), now) === null) return;
     const day = dayOf(now);
     this.inTx(() => {
       const d = this.dayRow(agentId, day);
