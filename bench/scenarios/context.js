@@ -11,9 +11,7 @@
  * flat (the 100,000-entry p99 within 1.5x of the 100-entry one, or both small) and p99 ≤ 5 ms.
  * The 100-entry history is the baseline.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { removeHome, ROOT, tempHome } from '../lib/processes.js';
+import { removeHome, runProbe, tempHome } from '../lib/processes.js';
 import { int, ms, ratio, summary } from '../lib/stats.js';
 
 const GOAL_P99_MS = 5;
@@ -22,7 +20,7 @@ export async function run(opts) {
   const { sizes, samples, chars, warmup } = opts.context;
   const home = tempHome();
   try {
-    const out = await probe([home, sizes.join(','), samples, chars, warmup].map(String));
+    const out = await runProbe('context-probe.js', [home, sizes.join(','), samples, chars, warmup].map(String));
     const by = Object.fromEntries(sizes.map((n) => [n, summary(out.samples[n])]));
     const base = by[sizes[0]];
     const big = by[sizes[sizes.length - 1]];
@@ -44,23 +42,4 @@ export async function run(opts) {
   } finally {
     removeHome(home);
   }
-}
-
-function probe(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'context-probe.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`context probe exited with ${code}: ${stderr.trim()}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop()));
-      } catch (err) {
-        reject(new Error(`context probe printed no result: ${err.message}\n${stdout}\n${stderr}`));
-      }
-    });
-  });
 }

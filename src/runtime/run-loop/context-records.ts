@@ -132,10 +132,6 @@ export class ContextRecords {
     return (this.stmt.latest.get(agentId) as Compaction | undefined) ?? null;
   }
 
-  list(agentId: string, limit: number): Compaction[] {
-    return this.stmt.list.all(agentId, limit) as Compaction[];
-  }
-
   /** Record a compaction and move the agent's start past it; `keptTokens`: the entries after it. */
   insert(c: Compaction, keptTokens: number): void {
     this.stmt.insert.run(c);
@@ -167,7 +163,6 @@ function prepare(db: Database.Database) {
     newest: db.prepare(`SELECT ${COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq > ? AND seq < ? AND ${VISIBLE} ORDER BY seq DESC LIMIT ?`),
     after: db.prepare(`SELECT ${COLUMNS} FROM conversation_history WHERE agent_id = ? AND seq > ? AND ${VISIBLE} ORDER BY seq`),
     latest: db.prepare('SELECT * FROM context_compactions WHERE agent_id = ? ORDER BY through_seq DESC, created_at DESC LIMIT 1'),
-    list: db.prepare('SELECT * FROM context_compactions WHERE agent_id = ? ORDER BY through_seq DESC, created_at DESC LIMIT ?'),
     insert: db.prepare(
       `INSERT INTO context_compactions (compaction_id, agent_id, method, from_seq, through_seq, entries, summary, tokens_before, tokens_after, model_ref, turn_id, reason, created_at)
        VALUES (@compaction_id, @agent_id, @method, @from_seq, @through_seq, @entries, @summary, @tokens_before, @tokens_after, @model_ref, @turn_id, @reason, @created_at)`,

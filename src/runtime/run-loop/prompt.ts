@@ -22,11 +22,15 @@ export interface TurnPrompt {
   tools: ToolSpec[];
   /** Tokens of the system prompt and the tools' specs (counted, with the model's correction). */
   fixedTokens: number;
-  /** Where the history starts (entries after this seq) and the summary before it. */
+  /** Where the history starts: entries after this seq (the summary stands for those before). */
   throughSeq: number;
-  summary: string | null;
   /** Tool results longer than this many bytes are capped when made. */
   resultMaxBytes: number;
+}
+
+/** What the model is told of the tools: their name, description and argument schema. */
+export function specsOf(tools: ReadonlyArray<ToolSpec>): ToolSpec[] {
+  return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
 }
 
 /** Who the prompt is for. */
@@ -76,7 +80,6 @@ export class PromptBuilder {
       tools,
       fixedTokens,
       throughSeq: state.through_seq,
-      summary,
       resultMaxBytes: Math.max(1024, Math.min(config.values.tools.result_max_bytes, share)),
     };
   }

@@ -23,6 +23,7 @@ import { provenanceOf, type Message } from '../agents/index.js';
 import type { ResourceService } from '../deps.js';
 import { Brake, limitsOf } from './brake.js';
 import type { Compaction, CountedEntry } from './context-records.js';
+import { specsOf } from './prompt.js';
 import { currentTurnView, freshProgress, keepOnRollback, taintOf, TurnRunner, type AbortMode, type ActiveTurn, type TurnOutcome, type TurnResume } from './turn.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import { WriteRetry } from './write-retry.js';
@@ -225,7 +226,7 @@ export class Scheduler implements ResourceService {
         const modelRef = this.deps.agents.effectiveModel(agent);
         const subject = { agentId, displayName: agent.display_name, supervisor: agent.visibility === 'private' ? agent.parent_agent_id : null, modelRef };
         try {
-          const specs = (await this.deps.tools.toolsFor(agentId)).map(({ name, description, parameters }) => ({ name, description, parameters }));
+          const specs = specsOf(await this.deps.tools.toolsFor(agentId));
           const tp = this.runner.prompts.prepare(subject, specs);
           const who = { agentId, signal: w.halt.signal };
           const request = { agentId, modelRef, historyBudget: this.runner.prompts.historyBudget(tp, []), requestBudget: tp.budget.prompt, force: true, turnId: null, signal: w.halt.signal };

@@ -31,7 +31,7 @@ import { refused, type Tool, type ToolOutcome } from '../tools/index.js';
 import { limitsOf } from './brake.js';
 import { capResult, classesOf } from './tool-results.js';
 import { Compactor } from './compactor.js';
-import { PromptBuilder, type TurnPrompt } from './prompt.js';
+import { PromptBuilder, specsOf, type TurnPrompt } from './prompt.js';
 import { renderMessage } from './render.js';
 import type { BrakeTrip, RunLoopDeps } from './types.js';
 import type { WriteRetry } from './write-retry.js';
@@ -93,7 +93,7 @@ export class TurnRunner {
       this.entry(turn, 'user', input, turn.message.message_id);
     }
     const tools = (turn.tools = await this.deps.tools.toolsFor(turn.agentId));
-    const specs = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+    const specs = specsOf(tools);
     const tp = fresh ? await this.compacted(turn, specs) : this.prompts.prepare(subjectOf(turn), specs);
     // Resumed while a round's calls were running (a decision awaited across a restart).
     if (p.calls) {
