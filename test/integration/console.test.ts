@@ -347,9 +347,11 @@ describe('tool approvals and the brake in the console', () => {
     for (const text of ['one', 'two']) await request({ base: d.base }, 'POST', `/api/control/agents/${A}/prompt`, { body: { text } });
     await waitFor(async () => (await request({ base: d.base }, 'GET', `/api/agents/${A}/briefs`)).json.briefs?.length >= 2, 30_000);
     const res = await request({ base: d.base }, 'POST', `/api/control/agents/${A}/compact`);
-    expect(res.json).toMatchObject({ compacted: true });
+    // What the page must show, checked first through the API so a failure says which part differs.
+    expect(res.json).toMatchObject({ compacted: true, compaction: { method: 'summary', from_seq: 1, through_seq: 2, summary: '- the operator asked twice; nothing pending' } });
     const { context, page, problems } = await openPage(d.base);
     await page.goto(`${d.base}/#/agents/${A}`);
+    await page.waitForSelector('text=live');
     await page.waitForSelector('li[data-type="context_compacted"]:has-text("entries #1–#2 summarised")', { timeout: 30_000 });
     await page.click('li[data-type="context_compacted"] summary');
     await page.waitForSelector('li[data-type="context_compacted"] pre.summary:has-text("the operator asked twice")');
