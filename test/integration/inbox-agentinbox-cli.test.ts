@@ -9,16 +9,15 @@
  * a `screen` step waits for the daemon to type its line into that pane.
  */
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
+import type { SseFrame } from '../../src/cli/control/events.js';
 import { TMUX_PANE_ID } from '../../src/inbox/delivery/terminal-sessions.js';
+import { fillTemplate, readFrames, startAgentInboxRig, type AgentInboxRig } from '../helpers/agentinbox.js';
 import { daemonPool, request, waitFor, type RunningDaemon } from '../helpers/daemon.js';
-import { requireTmux, tmuxAt } from '../helpers/inbox-delivery.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -41,44 +40,30 @@ const files = fs
   .sort();
 
 const pool = daemonPool();
+/** The daemon with its own tmux server (private to this file, so no step ever types into another tmux). */
+let rig: AgentInboxRig;
 let d: RunningDaemon;
-let hook: Receiver;
 const vars: Record<string, unknown> = {};
-/** The daemon's tmux server: private to this file, so no step ever types into another tmux. */
-let tmuxSocket: string;
-let tmuxStarted = false;
-const tmux = (...args: string[]) => tmuxAt(tmuxSocket)(...args);
+const tmux = (...args: string[]) => rig.tmux(...args);
 
 beforeAll(async () => {
-  tmuxSocket = path.join(pool.home(), 'tmux.sock');
-  d = await pool.start({ env: { TMUX: `${tmuxSocket},0,0` } });
-  hook = await startReceiver();
-  vars.hook = hook.url;
+  rig = await startAgentInboxRig(pool);
+  d = rig.daemon;
+  vars.hook = rig.hook.url;
 }, 30_000);
 afterAll(async () => {
-  await hook?.close();
-  if (tmuxStarted) tmux('kill-server');
+  await rig?.close();
   pool.cleanup();
 });
 
-/** The pane a terminal registration comes from: `cat` echoes what the daemon types into it. */
-function startPane(): string {
-  requireTmux();
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'agentinbox', '-x', '200', '-y', '50', 'cat');
-  tmuxStarted = true;
-  return tmux('display-message', '-p', '-t', 'agentinbox', '#{pane_id}').trim();
-}
-
 /** `{{name}}` in request strings: the captured value itself. */
 function fill(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(captured(name)));
-  if (Array.isArray(value)) return value.map(fill);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
-  return value;
+  return fillTemplate(value, captured);
 }
 
 function captured(name: string): unknown {
-  if (name === 'pane' && !(name in vars)) vars.pane = startPane();
+  // the pane a terminal registration comes from: `cat` echoes what the daemon types into it
+  if (name === 'pane' && !(name in vars)) vars.pane = rig.pane();
   if (!(name in vars)) throw new Error(`fixture uses {{${name}}} before any step captured it`);
   return vars[name];
 }
@@ -134,27 +119,10 @@ function checkReads(body: unknown, reads: Record<string, string>): void {
 }
 
 /** The first frame with data, parsed the way the client's parseSseFrame does. */
-function firstDataFrame(urlPath: string): Promise<{ status: number; frame: SseFrame | null; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ socketPath: d.socket, path: urlPath, headers: { accept: 'text/event-stream' } }, (res) => {
-      let text = '';
-      const done = (frame: SseFrame | null) => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, frame, text });
-      };
-      res.setEncoding('utf8');
-      const parser = new SseParser((f) => {
-        if (f.data !== '') done(f);
-      });
-      res.on('data', (c: string) => {
-        text += c;
-        parser.push(c);
-      });
-      res.on('end', () => done(null));
-    });
-    req.setTimeout(5000, () => req.destroy(new Error(`no data frame from ${urlPath} within 5 s`)));
-    req.on('error', reject);
-  });
+async function firstDataFrame(urlPath: string): Promise<{ status: number; frame: SseFrame | null; text: string }> {
+  const res = await readFrames(d.socket, urlPath, (frames) => frames.some((f) => f.data !== ''), 5000);
+  if (res.timedOut) throw new Error(`no data frame from ${urlPath} within 5 s`);
+  return { status: res.status, frame: res.frames.find((f) => f.data !== '') ?? null, text: res.text };
 }
 
 async function replay(step: Step): Promise<void> {
