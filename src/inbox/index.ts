@@ -114,6 +114,11 @@ export function createInbox(deps: InboxDeps): Inbox {
     agents,
     entries,
     targets,
+    describeSource: (sourceId) => {
+      if (!sources.has(sourceId)) return null;
+      const source = sources.get(sourceId);
+      return { sourceType: source.sourceType, sourceKey: source.streamKey };
+    },
     deliverers: {
       webhook: new WebhookDelivery({ clock, timeoutMs }),
       terminal: new TerminalDelivery({ timeoutMs }),

@@ -1,6 +1,8 @@
 /** Shared pieces of the inbox delivery tests: set-up, restarts, time steps, error codes, a real tmux. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createServices, startServices, stopServices } from '../../src/services.js';
@@ -20,6 +22,18 @@ export function servicesWithReceiver(configToml: string, bind: (t: TestServices,
     await t.close();
     await rx.close();
   });
+}
+
+/** Fresh in-process services (with `configToml`) for each test, closed after it: the getter gives the current ones. */
+export function servicesPerTest(configToml: string): () => TestServices {
+  let t: TestServices | undefined;
+  beforeEach(() => {
+    t = testServices({ configToml });
+  });
+  afterEach(async () => {
+    await t?.close();
+  });
+  return () => t!;
 }
 
 /** Stop the services and start new ones over the same home (a daemon restart); the clock keeps its time. */
@@ -74,4 +88,28 @@ export function requireTmux(): void {
 /** Run tmux against the server at `socket`. */
 export function tmuxAt(socket: string) {
   return (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+}
+
+/**
+ * A tmux server private to each test (its socket in a fresh directory, killed after the test), so
+ * no test ever types into a tmux of whoever runs the tests. `dir` is that directory.
+ */
+export function privateTmux(): { dir: () => string; socket: () => string; tmux: (...args: string[]) => string } {
+  let dir = '';
+  const socket = () => path.join(dir, 'sock');
+  beforeEach(() => {
+    requireTmux();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tmux-'));
+  });
+  afterEach(() => {
+    if (!dir) return; // tmux was missing: the test has failed already
+    try {
+      tmuxAt(socket())('kill-server');
+    } catch {
+      /* never started, or gone */
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+  return { dir: () => dir, socket, tmux: (...args) => tmuxAt(socket())(...args) };
 }

@@ -77,7 +77,6 @@ const KNOWN_DIFFERENCES = new Set<string>([
   'inbox read --agent-id nobody',
   'inbox watch --heartbeat-ms',
   'webhook activation',
-  'terminal activation',
   'inbox show',
   'source event (ops, urgent)',
   'inbox read --include-acked',

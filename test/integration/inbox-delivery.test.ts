@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, runSvc, waitFor, type RunningDaemon } from '../helpers/daemon.js';
 import { requireTmux, tmuxAt } from '../helpers/inbox-delivery.js';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { activationProblems, RECORDED, shapeDifferences } from '../helpers/agentinbox-activation.js';
+import { startReceiver, verifySignature, type Receiver } from '../helpers/webhook-receiver.js';
 
 const pool = daemonPool();
 let d: RunningDaemon;
@@ -197,6 +198,72 @@ describe("agent registration, AgentInbox's way", () => {
   });
 });
 
+describe("AgentInbox's activation webhook", () => {
+  /** Registered AgentInbox's way (`agent register --agent-id ID --webhook-url URL`), its secret known to the receiver. */
+  async function register(agentId: string): Promise<{ targetId: string; secret: string }> {
+    const res = await api('POST', '/agents', { agentId, forceRebind: false, webhook: { url: `${rx.url}?t=${agentId}` } });
+    expect(res.status, res.text).toBe(201);
+    return res.json.webhookTarget;
+  }
+
+  it('should be accepted by a receiver written for AgentInbox, signed as before, carrying only its own agent\'s data', async () => {
+    const { targetId: alphaTarget, secret } = await register('ai-alpha');
+    const { targetId: betaTarget } = await register('ai-beta');
+    const hostId = (await api('POST', '/hosts', { hostType: 'local_event', hostKey: 'activation', config: {} })).json.hostId;
+    const sourceId = (await api('POST', '/sources', { hostId, streamKind: 'events', streamKey: 'activation', config: {} })).json.sourceId;
+    const subscribe = async (agentId: string) => (await api('POST', '/subscriptions', { agentId, sourceId, filter: {} })).json.subscriptions[0].subscriptionId as string;
+    const alphaSub = await subscribe('ai-alpha');
+    const betaSub = await subscribe('ai-beta');
+    // Held back, then one catch-up notification of everything (one body to look at).
+    await api('POST', '/agents/ai-alpha/pause');
+    const event = (nativeId: string, rawPayload: object) => api('POST', `/sources/${sourceId}/events`, { sourceNativeId: nativeId, eventVariant: 'local.demo', metadata: { channel: 'eng' }, rawPayload });
+    expect((await event('a-1', { text: 'hello from a producer' })).status).toBe(200);
+    expect((await event('a-2', { title: 'second' })).status).toBe(200);
+    const direct = await api('POST', '/agents/ai-alpha/inbox/items', { message: 'Please review PR #87', sender: 'operator' });
+    expect(direct.status).toBe(201);
+    await api('POST', '/agents/ai-alpha/resume', { deliveryOnly: true });
+    await waitFor(() => got('ai-alpha').length >= 1 && got('ai-beta').length >= 1, 10_000);
+
+    const alpha = got('ai-alpha')[0]!;
+    expect(verifySignature(secret, alpha.headers, alpha.body)).toBe(true);
+    expect(activationProblems(alpha.json)).toEqual([]);
+    expect(shapeDifferences(RECORDED.activationOnly, alpha.json)).toEqual([]);
+    expect(shapeDifferences(RECORDED.withItemsEvents, alpha.json)).toEqual([]);
+    expect(alpha.json).toMatchObject({
+      kind: 'agentinbox.activation',
+      agentId: 'ai-alpha',
+      targetId: alphaTarget,
+      targetKind: 'webhook',
+      subscriptionIds: [alphaSub],
+      sourceIds: ['__agentinbox_direct_text__', sourceId],
+      latestEntryId: direct.json.entryId,
+      newEntryCount: 3,
+      newItemCount: 3,
+      summary: '3 new items for agent ai-alpha from direct_text_message:operator',
+      deliveredAt: null,
+      // svc's own fields beside them
+      type: 'inbox.entries',
+      reason: 'catch_up',
+      entryCount: 3,
+    });
+    expect(alpha.json.activationId).toBe(alpha.headers['webhook-id']!.toString().replace(/^ntf_/, 'act_'));
+    expect(alpha.json.items.map((i: { sourceNativeId: string; eventVariant: string; rawPayload: object }) => [i.sourceNativeId, i.eventVariant, i.rawPayload])).toEqual([
+      ['a-1', 'local.demo', { text: 'hello from a producer' }],
+      ['a-2', 'local.demo', { title: 'second' }],
+      [expect.stringMatching(/^direct_/), 'agentinbox.direct_text_message', { type: 'direct_text_message', message: 'Please review PR #87', sender: 'operator' }],
+    ]);
+    expect(alpha.json.entries).toHaveLength(3);
+
+    const beta = got('ai-beta')[0]!;
+    expect(activationProblems(beta.json)).toEqual([]);
+    expect(beta.json).toMatchObject({ agentId: 'ai-beta', subscriptionIds: [betaSub], sourceIds: [sourceId], newItemCount: 2 });
+    expect(beta.json.inboxId).not.toBe(alpha.json.inboxId);
+    // Neither body names the other agent, its subscription, its target or its direct item.
+    for (const leak of ['ai-beta', betaSub, betaTarget]) expect(alpha.body).not.toContain(leak);
+    for (const leak of ['ai-alpha', alphaSub, alphaTarget, 'PR #87', direct.json.entryId]) expect(beta.body).not.toContain(leak);
+  });
+});
+
 describe('runtime targets over the socket', () => {
   it('should put a webhook_event with the inbox provenance into the control-plane queue', async () => {
     const agentId = await newAgent();
@@ -344,7 +411,7 @@ describe('terminal target through the daemon', () => {
       /* already gone */
     }
   });
-  const screen = () => tmux!('capture-pane', '-p', '-t', 'inbox:0.0');
+  const screen = () => tmux!('capture-pane', '-p', '-J', '-t', 'inbox:0.0');
 
   it('should type the notification into a real tmux pane', async () => {
     const agentId = await newAgent();
@@ -359,8 +426,10 @@ describe('terminal target through the daemon', () => {
     const res = await api('POST', '/agents', { forceRebind: false, backend: 'tmux', runtimeKind: 'unknown', tmuxPaneId: pane, termProgram: 'tmux' });
     expect(res.status, res.text).toBe(201);
     expect(res.json).toMatchObject({ activationChannel: 'terminal', terminalTarget: { kind: 'terminal', tmuxTarget: pane, tmuxSocket: null, tmuxPaneId: pane, backend: 'tmux' } });
-    await item(res.json.agentId, 'typed into the registered pane');
+    const typed = await item(res.json.agentId, 'typed into the registered pane');
     await waitFor(() => screen().includes('typed into the registered pane'), 10_000);
-    expect(screen()).toContain(`[svc inbox] 1 new entry for ${res.json.agentId}: typed into the registered pane`);
+    expect(screen()).toContain(
+      `AgentInbox: 1 unacked item for agent ${res.json.agentId}. Latest entryId: ${typed.json.entryId}. Preview: typed into the registered pane. Read the inbox for full details if needed.`,
+    );
   });
 });

@@ -1,23 +1,21 @@
 /**
  * Target kinds other than webhook and target management: runtime targets land in the
  * control-plane agent's queue with the inbox provenance; terminal targets type into a real tmux
- * pane; not-found and validation answers; deleting a target drops its pending notifications.
+ * pane (AgentInbox's wording; the runtime gate: test/unit/inbox-delivery-terminal.test.ts);
+ * not-found and validation answers; deleting a target drops its pending notifications.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
-import { errorOf, requireTmux, tick as tickAll, tmuxAt } from '../helpers/inbox-delivery.js';
-import { testServices, type TestServices } from '../helpers/services.js';
+import { errorOf, privateTmux, servicesPerTest, tick as tickAll } from '../helpers/inbox-delivery.js';
+import type { TestServices } from '../helpers/services.js';
 import { waitFor } from '../helpers/daemon.js';
 
+const services = servicesPerTest('[delivery]\nretry_initial_ms = 1000\nmax_failures = 3\n');
 let t: TestServices;
 beforeEach(() => {
-  t = testServices({ configToml: '[delivery]\nretry_initial_ms = 1000\nmax_failures = 3\n' });
-});
-afterEach(async () => {
-  await t.close();
+  t = services();
 });
 
 const inbox = () => t.s.inbox;
@@ -98,26 +96,15 @@ describe('target management', () => {
 });
 
 describe('terminal targets (real tmux server)', () => {
-  let dir = '';
+  const server = privateTmux();
+  const { tmux } = server;
   let socket: string;
-  const tmux = (...args: string[]) => tmuxAt(socket)(...args);
+  let dir: string;
 
   beforeEach(() => {
-    requireTmux();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tmux-'));
-    socket = path.join(dir, 'sock');
+    [socket, dir] = [server.socket(), server.dir()];
     // A pane running `cat`, so typed lines come back as they were typed.
     tmux('new-session', '-d', '-s', 'inbox', '-x', '200', '-y', '50', 'cat');
-  });
-  afterEach(() => {
-    if (!dir) return; // tmux was missing: the test has failed already
-    try {
-      tmux('kill-server');
-    } catch {
-      /* already gone */
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-    dir = '';
   });
 
   it('should type one line per notification into the pane, then Enter', async () => {
@@ -130,12 +117,22 @@ describe('terminal targets (real tmux server)', () => {
       const text = tmux('capture-pane', '-p', '-t', 'inbox:0.0');
       return text.includes('stays text') ? text : null;
     }, 10_000);
-    expect(screen).toContain(`[svc inbox] 1 new entry for ${agentId}: build finished; $(rm -rf /) stays text`);
+    const entryId = inbox().entries.unacked(agentId, { limit: 1 })[0]!.entryId;
+    expect(screen).toContain(`AgentInbox: 1 unacked item for agent ${agentId}. Latest entryId: ${entryId}. Preview: build finished; $(rm -rf /) stays text.`);
   });
 
-  it('should count a missing pane as a failed attempt', async () => {
+  it("should take the target offline when its pane is gone (the runtime gate's terminal_gone), and type nothing", async () => {
     const { agentId } = inbox().agents.create({});
     const target = inbox().targets.create(agentId, { kind: 'terminal', tmuxTarget: 'nosuch:9', tmuxSocket: socket });
+    inbox().entries.create(agentId, { kind: 'direct', message: 'x' });
+    await tick(COALESCE_MS);
+    expect(inbox().targets.get(agentId, target.targetId)).toMatchObject({ status: 'offline', offlineReason: 'gone' });
+    expect(inbox().targets.get(agentId, target.targetId).lastError).toBe('runtime gate: terminal_gone (pane_missing)');
+  });
+
+  it('should count a tmux server that is not there as a failed attempt', async () => {
+    const { agentId } = inbox().agents.create({});
+    const target = inbox().targets.create(agentId, { kind: 'terminal', tmuxTarget: 'inbox:0.0', tmuxSocket: path.join(dir, 'no-server') });
     inbox().entries.create(agentId, { kind: 'direct', message: 'x' });
     await tick(COALESCE_MS);
     expect(inbox().targets.get(agentId, target.targetId)).toMatchObject({ consecutiveFailures: 1, status: 'active' });

@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AggregationPolicyInput } from '../../src/inbox/delivery/aggregation.js';
-import { terminalLine } from '../../src/inbox/delivery/terminal.js';
+import { activationItem, inboxIdOf } from '../../src/inbox/delivery/activation.js';
+import { terminalText } from '../../src/inbox/delivery/terminal.js';
 import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import type { PendingNotification } from '../../src/inbox/delivery/types.js';
 import { restartServices, servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
@@ -53,8 +54,8 @@ function setup(policy: AggregationPolicyInput = { mode: 'digest', every: HOUR, t
 async function eventSource(agentId: string, key: string) {
   const { host } = inbox().hosts.create({ hostType: 'local_event', hostKey: 'digest' });
   const { source } = await inbox().sources.create({ hostId: host.hostId, streamKind: 'events', streamKey: key });
-  inbox().subscriptions.create({ agentId, sourceId: source.sourceId });
-  return { sourceId: source.sourceId, append: (n: number) => inbox().streams.append(source.sourceId, Array.from({ length: n }, (_, i) => ({ type: `${key}.${i}` }))) };
+  const { subscriptionId } = inbox().subscriptions.create({ agentId, sourceId: source.sourceId })[0]!;
+  return { sourceId: source.sourceId, subscriptionId, append: (n: number) => inbox().streams.append(source.sourceId, Array.from({ length: n }, (_, i) => ({ type: `${key}.${i}` }))) };
 }
 
 describe('digest contents', () => {
@@ -76,7 +77,22 @@ describe('digest contents', () => {
     const d = rx.received[0]!;
     expect(d.signatureValid).toBe(true);
     expect(d.headers['webhook-id']).toBe(d.json.notificationId);
+    const inboxId = inboxIdOf(agentId);
     expect(d.json).toEqual({
+      // AgentInbox's activation: counts over the whole digest, subscriptions and summary of the listed entries.
+      kind: 'agentinbox.activation',
+      activationId: d.json.notificationId.replace(/^ntf_/, 'act_'),
+      inboxId,
+      targetKind: 'webhook',
+      subscriptionIds: [a.subscriptionId],
+      sourceIds: ['__agentinbox_direct_text__', '__agentinbox_timer__', ...[a.sourceId, b.sourceId].sort()],
+      latestEntryId: all[7]!.entryId,
+      newEntryCount: 8,
+      newItemCount: 8,
+      summary: `8 new items for agent ${agentId} from local_event:a:a.2`,
+      latestSummary: 'local_event:a:a.2',
+      items: all.slice(0, 3).map((e) => activationItem(e, inboxId)),
+      deliveredAt: null,
       type: 'inbox.digest',
       notificationId: expect.stringMatching(/^ntf_/),
       agentId,
@@ -361,28 +377,23 @@ describe('other delivery paths', () => {
     expect(message!.body).toMatchObject({ type: 'json', value: { type: 'inbox.digest', agentId, entryCount: 1, sources: [{ kind: 'direct', count: 1 }] } });
   });
 
-  it('should type a digest into a terminal as one line with the counts per source', () => {
+  it("should type a digest into a terminal in AgentInbox's words, with the unacknowledged count and the newest summary", () => {
     const payload = {
-      type: 'inbox.digest',
-      notificationId: 'ntf_1',
-      agentId: 'agt_x',
-      targetId: 'tgt_x',
-      reason: 'digest',
-      entryCount: 3,
-      firstEntryId: 'ent_1',
-      lastEntryId: 'ent_3',
+      ...{ kind: 'agentinbox.activation', activationId: 'act_1', agentId: 'agt_x', inboxId: 'inb_x', targetId: 'tgt_x', targetKind: 'terminal' },
+      ...{ subscriptionIds: ['sub_a'], sourceIds: ['src_a'], latestEntryId: 'ent_3', newEntryCount: 5, newItemCount: 3 },
+      ...{ summary: '3 new items for agent agt_x from local_event:ci:deploy\ndone', latestSummary: 'local_event:ci:deploy\ndone', deliveredAt: null },
+      ...{ type: 'inbox.digest', notificationId: 'ntf_1', reason: 'digest', entryCount: 3, firstEntryId: 'ent_1', lastEntryId: 'ent_3', truncated: true },
       sources: [
         { kind: 'event', sourceId: 'src_a', count: 2 },
         { kind: 'direct', sourceId: null, count: 1 },
       ],
-      truncated: true,
       entries: [{ message: 'deploy\ndone', event: null, kind: 'direct' }],
       since: '2030-01-01T00:00:00.000Z',
       scheduledFor: '2030-01-01T01:00:00.000Z',
       createdAt: '2030-01-01T01:00:00.000Z',
     } as unknown as PendingNotification['payload'];
-    expect(terminalLine({ notificationId: 'ntf_1', targetId: 'tgt_x', agentId: 'agt_x', attempts: 1, payload, body: '' })).toBe(
-      '[svc inbox] digest for agt_x: 3 new entries (src_a 2, direct 1): deploy done',
+    expect(terminalText(payload)).toBe(
+      'AgentInbox: 5 unacked items for agent agt_x. Latest entryId: ent_3. Summary: local_event:ci:deploy done. Please read the inbox, process them, and ack when finished.',
     );
   });
 });

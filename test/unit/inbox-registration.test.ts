@@ -197,8 +197,9 @@ describe('terminal deliverer', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-faketmux-'));
     log = path.join(dir, 'argv.log');
     fakeTmux = path.join(dir, 'tmux');
-    // Records each argument on its own line, one call after another.
-    fs.writeFileSync(fakeTmux, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${log}'; done\necho --- >> '${log}'\n`, { mode: 0o755 });
+    // Records each argument on its own line, one call after another; shows the gate an idle pane running `cat`.
+    const idle = `[ "$1" = display-message ] && printf '%%7\\t0\\t0\\t0\\t0\\t50\\t0\\tcat\\n'\nexit 0\n`;
+    fs.writeFileSync(fakeTmux, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${log}'; done\necho --- >> '${log}'\n${idle}`, { mode: 0o755 });
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -220,7 +221,12 @@ describe('terminal deliverer', () => {
     agentId: 'agt_x',
     attempts: 0,
     body: '',
-    payload: { type: 'inbox.entries', notificationId: 'ntf_x', agentId: 'agt_x', targetId: 'tgt_x', reason: 'entries', entryCount: 1, firstEntryId: 'ent_1', lastEntryId: 'ent_1', truncated: false, entries: [{ kind: 'direct', message: 'done; $(id) `id`' } as never], createdAt: '' },
+    payload: {
+      ...{ kind: 'agentinbox.activation', activationId: 'act_x', inboxId: 'inb_x', targetKind: 'terminal', subscriptionIds: [], sourceIds: [], latestEntryId: 'ent_1' },
+      ...{ newEntryCount: 1, newItemCount: 1, summary: '1 new item for agent agt_x', latestSummary: 'direct_text_message', deliveredAt: null },
+      ...{ type: 'inbox.entries', notificationId: 'ntf_x', agentId: 'agt_x', targetId: 'tgt_x', reason: 'entries', entryCount: 1, firstEntryId: 'ent_1', lastEntryId: 'ent_1', truncated: false },
+      ...{ entries: [{ kind: 'direct', message: 'done; $(id) `id`' } as never], createdAt: '' },
+    },
   };
   const deliver = (x: TargetWithSecret) => new TerminalDelivery({ timeoutMs: () => 5000, tmuxPath: fakeTmux }).deliver(x, note, new AbortController().signal);
 
@@ -228,8 +234,15 @@ describe('terminal deliverer', () => {
     const r = await register(pane('%7'));
     const registered = inbox().targets.withSecret(inbox().targets.find(r.terminalTarget!.targetId)!);
     expect(await deliver(registered)).toEqual({ ok: true });
+    // The runtime gate looks twice first (the same idle pane: it types).
+    const look = [
+      ['capture-pane', '-p', '-t', '%7'],
+      ['display-message', '-p', '-t', '%7', '#{pane_id}\t#{pane_dead}\t#{pane_in_mode}\t#{cursor_x}\t#{cursor_y}\t#{pane_height}\t#{history_size}\t#{pane_current_command}'],
+    ];
     expect(calls()).toEqual([
-      ['send-keys', '-t', '%7', '-l', '[svc inbox] 1 new entry for agt_x: done; $(id) `id`'],
+      ...look,
+      ...look,
+      ['send-keys', '-t', '%7', '-l', '--', 'AgentInbox: 1 unacked item for agent agt_x. Latest entryId: ent_1. Preview: done; $(id) `id`. Read the inbox for full details if needed.'],
       ['send-keys', '-t', '%7', 'Enter'],
     ]);
   });

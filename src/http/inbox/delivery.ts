@@ -49,10 +49,12 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       summary: 'Add an activation target: webhook, terminal (tmux pane) or runtime (control-plane agent queue)',
       description:
         'Notifications (under the default aggregation policy, coalesce 250 ms; see PATCH /agents/{agentId}): entries arriving within 250 ms become one notification per target, a JSON body ' +
-        '`{type:"inbox.entries", notificationId, agentId, targetId, reason, entryCount, firstEntryId, lastEntryId, truncated, entries, createdAt}` ' +
+        'with AgentInbox\'s activation fields `{kind:"agentinbox.activation", activationId, agentId, inboxId, targetId, targetKind, subscriptionIds, sourceIds, latestEntryId, ' +
+        'newEntryCount, newItemCount, summary, items (webhooks), createdAt, deliveredAt}` beside svc\'s ' +
+        '`{type:"inbox.entries", notificationId, reason, entryCount, firstEntryId, lastEntryId, truncated, entries, latestSummary}` ' +
         '(at most 50 entries listed; `entryCount` counts all). Webhooks are signed with the Standard Webhooks scheme ' +
         '(`webhook-id` = notificationId, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); the secret is returned once, here. ' +
-        'Terminal targets get one line typed into the tmux pane, then Enter. Runtime targets get a webhook_event ' +
+        'Terminal targets get AgentInbox\'s line typed into the tmux pane, then Enter, once its runtime gate finds the pane idle (a busy pane waits; a gone one takes the target offline). Runtime targets get a webhook_event ' +
         'with origin {kind:"webhook", source:"inbox"} in the control-plane agent queue. A new target is notified of entries created after it.',
       params: InboxAgentParams,
       body: CreateTargetBody,

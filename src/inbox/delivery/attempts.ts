@@ -5,7 +5,8 @@
  * `delivery.retry_initial_ms` doubling per consecutive failure up to `delivery.retry_max_ms`,
  * with jitter (a delay d is drawn from [d/2, d]), or after the answer's `Retry-After`. A 410 (or
  * a deleted runtime agent) or `delivery.max_failures` consecutive failures take the target
- * offline: its rows stay pending, unattempted, until a resume recovers it.
+ * offline: its rows stay pending, unattempted, until a resume recovers it. A deferred attempt (a
+ * terminal whose agent is busy) keeps the row pending until `retryAfterMs` without counting a failure.
  * Which row is attempted when is the notifier's decision (notifier.ts).
  */
 import type { Logger } from 'pino';
@@ -123,6 +124,11 @@ export class DeliveryAttempts {
     if (outcome.ok) {
       this.deps.rows.sent(head.notification_id, now);
       this.deps.targets.markSucceeded(head.target_id, head.last_entry_id);
+      return;
+    }
+    // A busy terminal (terminal-gate.ts) is not a failure: the row waits, the failure count stays.
+    if (outcome.deferred) {
+      this.deps.rows.retryAt(head.notification_id, now + (outcome.retryAfterMs ?? 0), outcome.error, now);
       return;
     }
     const { max_failures, retry_initial_ms, retry_max_ms } = this.deps.settings();

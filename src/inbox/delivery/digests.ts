@@ -2,7 +2,8 @@
  * Digest notifications: targets whose effective aggregation policy is `digest` (aggregation.ts)
  * get no notification per entry; once per period (every N ms from when the policy took effect, or
  * at each occurrence of a cron expression in its IANA time zone, across DST changes like inbox
- * timers) they get ONE notification `{type:"inbox.digest", …}` summarising the unacknowledged
+ * timers) they get ONE notification `{type:"inbox.digest", …}` (with AgentInbox's activation
+ * fields beside, activation.ts) summarising the unacknowledged
  * entries since the last digest (after the target's `queued_through` cursor): the total, counts
  * per kind and source, the first `maxEntries` entries. Nothing new: no digest, the period passes.
  * Digests are ordinary notification rows, so they go out through the same deliverers with the
@@ -215,7 +216,12 @@ export class Digests implements Lifecycle {
   private queueDigest(target: TargetRow, sched: ScheduleRow, policy: DigestPolicy, reason: NotificationReason): NotificationSummary | null {
     const d = this.deps.entries.digest(target.agent_id, { afterEntryId: target.queued_through ?? undefined, list: policy.maxEntries });
     if (!d) return null;
-    return this.deps.notifier.queue(target, reason, (h) => ({
+    // The digest's counts cover every entry; subscriptions and the latest summary come from the listed ones.
+    const tally = this.deps.notifier.newTally();
+    tally.addSources(d.sources);
+    for (const e of d.entries) tally.add(e);
+    return this.deps.notifier.queue(target, reason, (h, activate) => ({
+      ...activate({ tally, newItemCount: d.entryCount, latestEntryId: d.lastEntryId, listed: d.entries }),
       type: 'inbox.digest',
       notificationId: h.notificationId,
       agentId: h.agentId,

@@ -1,7 +1,8 @@
 /**
  * The durable notification rows (inbox_notifications): how a target's new entries become ONE
  * pending row (a burst of events is one notification: it lists up to MAX_LISTED entries and
- * counts them all) and move the target's `queued_through` cursor in the same transaction, and
+ * counts them all, with AgentInbox's activation fields computed over every one of them by
+ * activation.ts) and move the target's `queued_through` cursor in the same transaction, and
  * the row states an attempt moves through (pending, then sent or, kept until gc, failed).
  * The notifier (notifier.ts) decides when rows are queued and attempted; this file only reads and
  * writes them, inside the caller's transaction.
@@ -10,8 +11,9 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { InboxEntries, InboxEntry } from '../entries/index.js';
+import { activationOf, ActivationTally, type DescribeSource } from './activation.js';
 import type { TargetService } from './targets.js';
-import type { NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetRow } from './types.js';
+import type { Activation, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetRow } from './types.js';
 
 /** Entries listed in one notification; the rest are counted (`entryCount`, `truncated`). */
 export const MAX_LISTED = 50;
@@ -44,7 +46,22 @@ export interface NotificationRowsDeps {
   ids: IdGenerator;
   entries: InboxEntries;
   targets: TargetService;
+  /** Source type and key of a source (the entries' AgentInbox summaries); null when it is gone. */
+  describeSource: DescribeSource;
 }
+
+/** What a notification covers, for its activation fields (activation.ts). */
+export interface Covered {
+  /** Every covered entry went through it. */
+  tally: ActivationTally;
+  newItemCount: number;
+  latestEntryId: string;
+  /** The entries the body lists. */
+  listed: InboxEntry[];
+}
+
+/** Builds a payload's activation fields; given to `make` by `queue`, bound to the row and its header. */
+export type Activate = (covered: Covered) => Activation;
 
 export class NotificationRows {
   private readonly stmt;
@@ -73,12 +90,25 @@ export class NotificationRows {
   /**
    * Store one pending notification row for the target and move its `queued_through` cursor to
    * the payload's last entry, inside the caller's transaction. `make` builds the payload around
-   * the header (the notification id, the reason, the time).
+   * the header (the notification id, the reason, the time) and the activation fields `activate`
+   * computes (AgentInbox's `items` for webhook targets only: the other kinds would carry the
+   * listed entries twice).
    */
-  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader) => NotificationPayload): NotificationSummary {
+  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader, activate: Activate) => NotificationPayload): NotificationSummary {
     const now = this.deps.clock.now();
     const notificationId = notificationIdFrom(this.deps.ids.make('entry'));
-    const p = make({ notificationId, agentId: row.agent_id, targetId: row.target_id, reason, createdAt: isoAt(now) });
+    const header: NotificationHeader = { notificationId, agentId: row.agent_id, targetId: row.target_id, reason, createdAt: isoAt(now) };
+    const activate: Activate = (c) =>
+      activationOf({
+        ...header,
+        targetKind: row.kind,
+        tally: c.tally,
+        newItemCount: c.newItemCount,
+        unackedCount: this.deps.entries.summary(row.agent_id).unackedCount,
+        latestEntryId: c.latestEntryId,
+        listed: row.kind === 'webhook' ? c.listed : undefined,
+      });
+    const p = make(header, activate);
     this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
     this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
     return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
@@ -90,6 +120,7 @@ export class NotificationRows {
    * catch-up, which must be persisted before the pause is cleared). Null when there is nothing new.
    */
   queueUnnotified(row: TargetRow, reason: NotificationReason): NotificationSummary | null {
+    const tally = this.newTally();
     const listed: InboxEntry[] = [];
     let count = 0;
     let first: string | null = null;
@@ -99,6 +130,7 @@ export class NotificationRows {
       const page = this.deps.entries.unacked(row.agent_id, { ...(cursor ? { afterEntryId: cursor } : {}), limit: SCAN_PAGE });
       for (const e of page) {
         if (listed.length < MAX_LISTED) listed.push(e);
+        tally.add(e);
         first ??= e.entryId;
         last = e.entryId;
         count++;
@@ -108,7 +140,8 @@ export class NotificationRows {
     }
     if (count === 0 || first === null || last === null) return null;
     const [firstEntryId, lastEntryId] = [first, last];
-    return this.queue(row, reason, (h) => ({
+    return this.queue(row, reason, (h, activate) => ({
+      ...activate({ tally, newItemCount: count, latestEntryId: lastEntryId, listed }),
       type: 'inbox.entries',
       notificationId: h.notificationId,
       agentId: h.agentId,
@@ -121,6 +154,11 @@ export class NotificationRows {
       entries: listed,
       createdAt: h.createdAt,
     }));
+  }
+
+  /** A tally for the entries a notification covers (digests.ts feeds its own). */
+  newTally(): ActivationTally {
+    return new ActivationTally(this.deps.describeSource);
   }
 
   /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */

@@ -27,8 +27,9 @@ import type { Tracer } from '../../telemetry/index.js';
 import type { AggregationPolicy } from '../types.js';
 import type { InboxAgents, InboxEntries, InboxEntry } from '../entries/index.js';
 import { DEFAULT_COALESCE_MS } from './aggregation.js';
+import type { ActivationTally, DescribeSource } from './activation.js';
 import { DeliveryAttempts } from './attempts.js';
-import { NotificationRows } from './notifications.js';
+import { NotificationRows, type Activate } from './notifications.js';
 import type { TargetService } from './targets.js';
 import type { Deliverer, DeliverySettings, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetKind, TargetRow } from './types.js';
 
@@ -44,6 +45,8 @@ export interface NotifierDeps {
   agents: InboxAgents;
   entries: InboxEntries;
   targets: TargetService;
+  /** Source type and key of a source, for AgentInbox's summaries in the bodies (null when gone). */
+  describeSource: DescribeSource;
   deliverers: Record<TargetKind, Deliverer>;
   /** The target's effective aggregation policy (aggregation.ts). */
   policyOf: (row: TargetRow) => AggregationPolicy;
@@ -64,7 +67,7 @@ export class Notifier implements Lifecycle {
 
   constructor(private readonly deps: NotifierDeps) {
     const { store, clock, ids, entries, targets } = deps;
-    this.rows = new NotificationRows({ store, clock, ids, entries, targets });
+    this.rows = new NotificationRows({ store, clock, ids, entries, targets, describeSource: deps.describeSource });
     this.attempts = new DeliveryAttempts({
       store,
       clock,
@@ -148,8 +151,13 @@ export class Notifier implements Lifecycle {
   }
 
   /** Queue one row for the target (digests.ts): see NotificationRows.queue. */
-  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader) => NotificationPayload): NotificationSummary {
+  queue(row: TargetRow, reason: NotificationReason, make: (header: NotificationHeader, activate: Activate) => NotificationPayload): NotificationSummary {
     return this.rows.queue(row, reason, make);
+  }
+
+  /** A tally of the entries a notification covers, for its activation fields (digests.ts). */
+  newTally(): ActivationTally {
+    return this.rows.newTally();
   }
 
   /** A resume's catch-up (pause.ts): every entry not yet notified, in as few rows as MAX_COVERED allows. */

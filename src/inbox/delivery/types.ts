@@ -92,8 +92,48 @@ export interface NotificationHeader {
   createdAt: string;
 }
 
-/** The JSON body of a notification of new entries (webhook body, runtime message `json`). */
-export interface EntriesPayload extends NotificationHeader {
+/**
+ * AgentInbox's activation fields, on every notification body beside svc's own (activation.ts builds
+ * them and says what each means; docs/agentinbox.md#notifications).
+ */
+/** AgentInbox's `ActivationItem`: one item as a webhook in activation_with_items mode lists it. */
+export interface ActivationItem {
+  itemId: string;
+  sourceId: string;
+  sourceNativeId: string;
+  eventVariant: string;
+  inboxId: string;
+  occurredAt: string;
+  metadata: Record<string, unknown>;
+  rawPayload: Record<string, unknown>;
+  deliveryHandle: null;
+}
+
+/** AgentInbox's `Activation`, field for field (`entries` is svc's, on the payload types). */
+export interface Activation {
+  kind: 'agentinbox.activation';
+  activationId: string;
+  agentId: string;
+  inboxId: string;
+  targetId: string;
+  targetKind: TargetKind;
+  subscriptionIds: string[];
+  sourceIds: string[];
+  latestEntryId: string | null;
+  newEntryCount: number;
+  newItemCount: number;
+  summary: string;
+  /** Webhook targets only: the listed entries as AgentInbox items. */
+  items?: ActivationItem[];
+  createdAt: string;
+  deliveredAt: null;
+  /** svc's: the summary of the newest covered entry (the `from …` part of `summary`; the terminal text's Summary). */
+  latestSummary: string | null;
+}
+
+
+/** The JSON body of a notification of new entries (webhook body, runtime message `json`): AgentInbox's activation plus svc's fields. */
+export interface EntriesPayload extends NotificationHeader, Activation {
   type: 'inbox.entries';
   entryCount: number;
   firstEntryId: string;
@@ -103,8 +143,8 @@ export interface EntriesPayload extends NotificationHeader {
   entries: InboxEntry[];
 }
 
-/** The JSON body of a digest (digests.ts): the unacknowledged entries since the last digest, summarised. */
-export interface DigestPayload extends NotificationHeader {
+/** The JSON body of a digest (digests.ts): the unacknowledged entries since the last digest, summarised; AgentInbox's activation beside. */
+export interface DigestPayload extends NotificationHeader, Activation {
   type: 'inbox.digest';
   entryCount: number;
   firstEntryId: string;
@@ -132,7 +172,12 @@ export interface PendingNotification {
   body: string;
 }
 
-export type AttemptOutcome = { ok: true } | { ok: false; error: string; gone?: boolean; retryAfterMs?: number };
+/**
+ * `gone`: take the target offline now. `deferred`: not a failure (a terminal whose agent is busy,
+ * terminal-gate.ts): the notification is attempted again after `retryAfterMs` and the target's
+ * failure count is left alone.
+ */
+export type AttemptOutcome = { ok: true } | { ok: false; error: string; gone?: boolean; retryAfterMs?: number; deferred?: boolean };
 
 export interface Deliverer {
   /** Transactional deliverers run inside the transaction that records the outcome (runtime). */

@@ -67,7 +67,7 @@ export const Target = z
     termProgram: z.string().nullable(),
     itermSessionId: z.string().nullable(),
     status: z.enum(TARGET_STATUSES).openapi({ description: 'offline after a 410 or delivery.max_failures consecutive failures; no attempts until resumed' }),
-    offlineReason: z.string().nullable().openapi({ description: '`gone` (410, or the runtime agent was deleted) or `max_failures`' }),
+    offlineReason: z.string().nullable().openapi({ description: "`gone` (410, the runtime agent was deleted, or the terminal's pane or registered runtime is gone) or `max_failures`" }),
     consecutiveFailures: z.number().int(),
     lastError: z.string().nullable(),
     notifiedThroughEntryId: z.string().nullable().openapi({ description: 'highest entry id in a delivered notification' }),
