@@ -1,11 +1,12 @@
 /**
  * The inbox through the control plane (/api/inbox/…, the inbox API's own routes): agents,
- * sources and subscriptions; an inbox agent's entries, live through its watch stream, with ack.
+ * sources, subscriptions and timers; an inbox agent's entries, live through its watch stream,
+ * with ack.
  */
 import { useState } from 'preact/hooks';
 import { enc, get, post, qs } from './api.js';
 import { useEventSource } from './live.js';
-import type { InboxAgent, InboxEntry, InboxSource, InboxSubscription } from './types.js';
+import type { InboxAgent, InboxEntry, InboxSource, InboxSubscription, InboxTimer } from './types.js';
 import { ActionButton, href, Status, ResourceTable, Time, useResource, useThrottled } from './ui.js';
 
 const INBOX = '/api/inbox';
@@ -18,6 +19,7 @@ function InboxOverview() {
   const agents = useResource(() => get<{ agents: InboxAgent[] }>(`${INBOX}/agents`), []);
   const sources = useResource(() => get<{ sources: InboxSource[] }>(`${INBOX}/sources`), []);
   const subs = useResource(() => get<{ subscriptions: InboxSubscription[] }>(`${INBOX}/subscriptions`), []);
+  const timers = useResource(() => get<{ timers: InboxTimer[] }>(`${INBOX}/timers`), []);
   const nameOf = (id: string) => agents.data?.agents.find((a) => a.agentId === id)?.name ?? id;
   return (
     <main>
@@ -31,6 +33,7 @@ function InboxOverview() {
         columns={[
           ['Agent', (a) => <a href={href('inbox', a.agentId)}>{a.name ?? a.agentId}</a>],
           ['Id', (a) => <code>{a.agentId}</code>],
+          ['Status', (a) => <Status value={a.status} />],
           ['Delivery', (a) => (a.deliveryPaused ? 'paused' : 'on')],
           ['Created', (a) => <Time at={a.createdAt} />],
         ]}
@@ -64,8 +67,29 @@ function InboxOverview() {
           ['Created', (s) => <Time at={s.createdAt} />],
         ]}
       />
+      <h2>Timers</h2>
+      <ResourceTable
+        resource={timers}
+        rows={(d) => d.timers}
+        rowKey={(t) => t.scheduleId}
+        empty="No timers."
+        columns={[
+          ['Timer', (t) => <code>{t.scheduleId}</code>],
+          ['Agent', (t) => <a href={href('inbox', t.agentId)}>{nameOf(t.agentId)}</a>],
+          ['When', (t) => timerWhen(t)],
+          ['State', (t) => <Status value={t.state} />],
+          ['Next', (t) => (t.nextFireAt ? <Time at={t.nextFireAt} /> : '-')],
+          ['Message', (t) => t.message],
+        ]}
+      />
     </main>
   );
+}
+
+function timerWhen(t: InboxTimer): string {
+  if (t.mode === 'at') return `at ${t.at}`;
+  if (t.mode === 'every') return `every ${(t.intervalMs ?? 0) / 1000} s`;
+  return `cron ${t.cronExpr} (${t.timezone})`;
 }
 
 /** Reload at most this often while entries arrive. */

@@ -134,8 +134,24 @@ export interface WorkItem {
 export interface InboxAgent {
   agentId: string;
   name: string | null;
+  /** AgentInbox's status: offline while the agent has no active target. */
+  status: 'active' | 'offline';
   deliveryPaused: boolean;
   createdAt: string;
+}
+
+export interface InboxTimer {
+  scheduleId: string;
+  agentId: string;
+  mode: 'at' | 'every' | 'cron';
+  at: string | null;
+  intervalMs: number | null;
+  cronExpr: string | null;
+  timezone: string;
+  message: string;
+  /** svc's state (AgentInbox's status shows a completed timer as paused). */
+  state: 'active' | 'paused' | 'completed';
+  nextFireAt: string | null;
 }
 
 export interface InboxSource {

@@ -16,13 +16,14 @@ import type { Lifecycle } from '../runtime/index.js';
 import type { Ingress } from '../runtime/agents/index.js';
 import type { CredentialStore, SecretStore, Store } from '../store/index.js';
 import type { Tracer } from '../telemetry/index.js';
-import { InboxStatus } from './status.js';
+import { InboxStatus, itemCounter } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
-import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport } from './entries/index.js';
+import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import {
   AgentRegistration,
+  AgentViews,
   AggregationPolicies,
   DeliveryPause,
   Digests,
@@ -67,8 +68,10 @@ export interface Inbox {
   entries: InboxEntries;
   subscriptions: SubscriptionService;
   watch: InboxWatch;
-  /** AgentInbox-style registration (an agent with its webhook target, or bound to a terminal) and agent views. */
+  /** AgentInbox-style registration (an agent with its webhook target, or bound to a terminal). */
   registration: AgentRegistration;
+  /** Agents, their inboxes and details as AgentInbox answers them. */
+  agentViews: AgentViews;
   // delivery
   targets: TargetService;
   /** Aggregation policies of agents and targets (immediate, coalesce, digest). */
@@ -77,7 +80,7 @@ export interface Inbox {
   digests: Digests;
   delivery: DeliveryPause;
   timers: InboxTimers;
-  /** GET /status counts. */
+  /** GET /status: counts and records. */
   status: InboxStatus;
   /** POST /gc: every service's housekeeping, now. */
   gc(): GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } };
@@ -131,10 +134,12 @@ export function createInbox(deps: InboxDeps): Inbox {
   const deliveryPause = new DeliveryPause({ store, agents, targets, notifier, digests });
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   // Subscriptions first: the entries they leave behind are trimmed in the same run.
-  const gcHooks = [subscriptions, entries, notifier];
+  const housekeeping = new Housekeeping({ hooks: [subscriptions, entries, notifier], clock, logger: deps.logger });
+  const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: itemCounter(store) });
+  const retention = () => ({ ackedEntriesMs: ACKED_RETENTION_MS, gcIntervalMs: GC_INTERVAL_MS, lastGcAt: housekeeping.lastRunAt });
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
-    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers],
+    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers, housekeeping],
     streams,
     hosts,
     sources,
@@ -144,15 +149,16 @@ export function createInbox(deps: InboxDeps): Inbox {
     entries,
     subscriptions,
     watch,
-    registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause }),
+    registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause, views: agentViews }),
+    agentViews,
     targets,
     aggregation,
     notifier,
     digests,
     delivery: deliveryPause,
     timers,
-    status: new InboxStatus(store),
-    gc: () => ({ ...runGc(gcHooks, () => clock.now()), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
+    status: new InboxStatus({ store, agents, sources, streams, subscriptions, targets, views: agentViews, retention }),
+    gc: () => ({ ...housekeeping.run(), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
 }
 

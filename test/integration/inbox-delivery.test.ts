@@ -148,10 +148,16 @@ describe("agent registration, AgentInbox's way", () => {
       name: null,
       deliveryPaused: false,
       createdAt: expect.any(String),
+      status: 'active',
+      offlineSince: null,
+      runtimeKind: 'unknown',
+      runtimeSessionId: null,
+      updatedAt: expect.any(String),
+      lastSeenAt: expect.any(String),
     });
-    // svc's own form keeps its answer.
+    // svc's own form answers the agent, AgentInbox's Agent fields beside, without the registration's.
     const plain = await api('POST', '/agents', { name: 'plain' });
-    expect(Object.keys(plain.json).sort()).toEqual(['agentId', 'createdAt', 'deliveryPaused', 'name']);
+    expect(Object.keys(plain.json).sort()).toEqual(['agentId', 'createdAt', 'deliveryPaused', 'lastSeenAt', 'name', 'offlineSince', 'runtimeKind', 'runtimeSessionId', 'status', 'updatedAt']);
   });
 
   it('should refuse bad registrations with 400 and create nothing', async () => {
@@ -161,7 +167,7 @@ describe("agent registration, AgentInbox's way", () => {
       [{ agentId: '-x', webhook: { url: rx.url } }, 'invalid_agent_id'],
       [{ agentId: 'reg-bad', webhook: { url: 'ftp://127.0.0.1/x' } }, 'invalid_request'],
       [{ agentId: 'reg-bad', webhook: { url: 'not a url' } }, 'invalid_request'],
-      [{ agentId: 'reg-bad', webhook: { url: rx.url, activationMode: 'activation_only' } }, 'invalid_request'],
+      [{ agentId: 'reg-bad', webhook: { url: rx.url, activationMode: 'activation_everything' } }, 'invalid_request'],
       [{ agentId: 'reg-bad', webhook: { url: rx.url, notifyLeaseMs: 1000 } }, 'invalid_request'],
       [{ agentId: 'bad id!', backend: 'tmux', tmuxPaneId: '%1' }, 'invalid_agent_id'],
       [{ agentId: 5 }, 'invalid_request'],
@@ -330,7 +336,7 @@ describe('timers', () => {
     expect(created.json).toMatchObject({ kind: 'every', every: 1000, status: 'active', fireCount: 0 });
     await waitFor(async () => (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount >= 1, 10_000);
     const paused = await api('POST', `/timers/${scheduleId}/pause`);
-    expect(paused.json).toMatchObject({ status: 'paused', nextFireAt: null });
+    expect(paused.json).toMatchObject({ updated: true, status: 'paused', nextFireAt: null, timer: { status: 'paused' } });
     const count = (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount;
     await d.stop();
     d = await startDaemon(d.home);
@@ -342,7 +348,7 @@ describe('timers', () => {
     await waitFor(async () => (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount > count, 10_000);
     const items = await api('GET', `/agents/${agentId}/inbox/items?limit=100`);
     expect(items.json.entries[0]).toMatchObject({ kind: 'timer', message: 'tick', sender: 'clock', scheduleId });
-    expect((await api('DELETE', `/timers/${scheduleId}`)).json).toEqual({ scheduleId, deleted: true });
+    expect((await api('DELETE', `/timers/${scheduleId}`)).json).toEqual({ scheduleId, deleted: true, removed: true });
   });
 });
 

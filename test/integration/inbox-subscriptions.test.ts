@@ -82,11 +82,41 @@ class Watcher {
 describe('inbox agents', () => {
   it('creates, lists, gets and deletes agents with camelCase fields', async () => {
     const created = await ok(api('POST', '/agents', { name: 'ann' }), 201);
-    expect(created).toEqual({ agentId: expect.stringMatching(/^agt_[0-9A-Z]{26}$/), name: 'ann', deliveryPaused: false, createdAt: expect.any(String) });
+    const at = created.createdAt;
+    // svc's fields, and AgentInbox's Agent fields: offline while it has no active target.
+    expect(created).toEqual({
+      agentId: expect.stringMatching(/^agt_[0-9A-Z]{26}$/),
+      name: 'ann',
+      deliveryPaused: false,
+      createdAt: expect.any(String),
+      status: 'offline',
+      offlineSince: at,
+      runtimeKind: 'unknown',
+      runtimeSessionId: null,
+      updatedAt: at,
+      lastSeenAt: at,
+    });
     expect(await ok(api('POST', '/agents'), 201)).toMatchObject({ name: null });
     expect((await ok(api('GET', '/agents'))).agents).toContainEqual(created);
-    expect(await ok(api('GET', `/agents/${created.agentId}`))).toEqual(created);
-    expect(await ok(api('DELETE', `/agents/${created.agentId}`))).toEqual({ agentId: created.agentId, deleted: true });
+    // AgentInbox's details {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's fields beside.
+    expect(await ok(api('GET', `/agents/${created.agentId}`))).toEqual({
+      ...created,
+      agent: created,
+      inbox: {
+        inboxId: `inb_${created.agentId.slice(4)}`,
+        ownerAgentId: created.agentId,
+        aggregationEnabled: false,
+        aggregationWindowMs: null,
+        aggregationMaxItems: null,
+        aggregationMaxThreadAgeMs: null,
+        createdAt: at,
+      },
+      subscriptions: [],
+      activationTargets: [],
+      activationDispatchStates: [],
+      itemCounts: { total: 0, unacked: 0, acked: 0 },
+    });
+    expect(await ok(api('DELETE', `/agents/${created.agentId}`))).toEqual({ agentId: created.agentId, deleted: true, removed: true });
     expectError(await api('GET', `/agents/${created.agentId}`), 404, 'agent_not_found');
     expectError(await api('DELETE', `/agents/${created.agentId}`), 404, 'agent_not_found');
     expectError(await api('POST', '/agents', { name: 'x', extra: 1 }), 400, 'invalid_request');
@@ -100,13 +130,33 @@ describe('subscriptions', () => {
     expect(res.subscriptions).toHaveLength(1);
     const sub = res.subscriptions[0];
     expect(sub).toMatchObject({ subscriptionId: expect.stringMatching(/^sub_/), agentId, sourceId, cleanupPolicy: { mode: 'manual' }, startPolicy: 'latest' });
-    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}`))).toEqual(sub);
+    const consumerId = `con_${sub.subscriptionId.slice(4)}`;
+    const streamId = `str_${sourceId.slice(4)}`;
+    // AgentInbox's details {subscription, source, inbox, activationTargets, consumer, lag}, svc's fields beside.
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}`))).toEqual({
+      ...sub,
+      subscription: sub,
+      source: expect.objectContaining({ sourceId }),
+      inbox: expect.objectContaining({ inboxId: `inb_${agentId.slice(4)}`, ownerAgentId: agentId }),
+      activationTargets: [],
+      consumer: { consumerId, streamId, subscriptionId: sub.subscriptionId, consumerKey: `subscription:${sub.subscriptionId}`, nextOffset: 1, startPolicy: 'latest', startOffset: null, startTime: null, createdAt: sub.createdAt, updatedAt: sub.createdAt },
+      lag: { subscriptionId: sub.subscriptionId, sourceId, consumedOffset: 0, retainedFromOffset: 1, highWatermarkOffset: null, lag: 0, consumerId, streamId, pendingEvents: 0, nextOffset: 1 },
+    });
     expect((await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions).toEqual([sub]);
     await append(sourceId, [{ type: 'a' }, { type: 'b' }]);
-    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).toMatchObject({ consumedOffset: 2, highWatermarkOffset: 2, lag: 0 });
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).toMatchObject({ consumedOffset: 2, highWatermarkOffset: 2, lag: 0, pendingEvents: 0, nextOffset: 3 });
     expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1 }))).toMatchObject({ materialized: 0 });
-    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/poll`))).toMatchObject({ materialized: 0, lag: 0 });
-    expect(await ok(api('DELETE', `/subscriptions/${sub.subscriptionId}`))).toEqual({ subscriptionId: sub.subscriptionId, deleted: true });
+    // Matching is pushed on append: a poll finds nothing left to read.
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/poll`))).toMatchObject({
+      materialized: 0,
+      lag: 0,
+      eventsRead: 0,
+      matched: 0,
+      inboxItemsCreated: 0,
+      committedOffset: null,
+      note: 'no new stream events',
+    });
+    expect(await ok(api('DELETE', `/subscriptions/${sub.subscriptionId}`))).toEqual({ subscriptionId: sub.subscriptionId, deleted: true, removed: true });
     expectError(await api('GET', `/subscriptions/${sub.subscriptionId}`), 404, 'subscription_not_found');
 
     expectError(await api('POST', '/subscriptions', { agentId, sourceId, filter: { expr: 'event.type ==' } }), 400, 'invalid_filter');

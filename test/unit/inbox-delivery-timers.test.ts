@@ -54,7 +54,8 @@ describe('timer occurrences', () => {
     t.clock.advance(60_000);
     expect(timers().runDue()).toBe(0);
     expect(entries(agentId)).toEqual([expect.objectContaining({ kind: 'timer', message: 'standup', sender: 'cal', scheduleId: timer.scheduleId })]);
-    expect(timers().get(timer.scheduleId)).toMatchObject({ status: 'completed', fireCount: 1, nextFireAt: null });
+    // AgentInbox shows a timer that never fires again as paused; svc's state says completed.
+    expect(timers().get(timer.scheduleId)).toMatchObject({ status: 'paused', state: 'completed', fireCount: 1, nextFireAt: null });
     expect(code(() => timers().pause(timer.scheduleId))).toBe('409 timer_completed');
   });
 
@@ -109,12 +110,13 @@ describe('timer pause, resume, delete', () => {
   it('should fire nothing while paused and resume at the next occurrence after now', () => {
     const agentId = agent();
     const timer = timers().create({ agentId, every: 1000, message: 'tick' });
-    expect(timers().pause(timer.scheduleId)).toMatchObject({ status: 'paused', nextFireAt: null });
-    expect(timers().pause(timer.scheduleId).status).toBe('paused');
+    expect(timers().pause(timer.scheduleId)).toMatchObject({ updated: true, timer: { status: 'paused', nextFireAt: null } });
+    expect(timers().pause(timer.scheduleId)).toMatchObject({ updated: false, timer: { status: 'paused' } });
     t.clock.advance(10_500);
     expect(timers().runDue()).toBe(0);
     const resumed = timers().resume(timer.scheduleId);
-    expect(resumed).toMatchObject({ status: 'active', nextFireAt: new Date(Date.parse(timer.createdAt) + 11_000).toISOString() });
+    expect(resumed.updated).toBe(true);
+    expect(resumed.timer).toMatchObject({ status: 'active', nextFireAt: new Date(Date.parse(timer.createdAt) + 11_000).toISOString() });
     t.clock.advance(500);
     expect(timers().runDue()).toBe(1);
     expect(entries(agentId)).toHaveLength(1);

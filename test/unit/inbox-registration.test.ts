@@ -82,7 +82,7 @@ describe('terminal registration', () => {
     });
     const answer = inbox().registration.answer(r);
     expect(answer).toMatchObject({ activationChannel: 'terminal', webhookTarget: null, agent: { status: 'active', runtimeKind: 'codex', runtimeSessionId: 'thread-1' } });
-    expect(inbox().registration.withTargets(r.agent).activationTargets).toEqual([r.terminalTarget]);
+    expect(inbox().agentViews.withTargets(r.agent).activationTargets).toEqual([r.terminalTarget]);
   });
 
   it('is the same binding when the same terminal registers again, with the fields updated', async () => {
@@ -213,7 +213,7 @@ describe('terminal deliverer', () => {
       : [];
 
   function target(tmuxTarget: string, runtimeKind: string | null): TargetWithSecret {
-    return { targetId: 'tgt_x', agentId: 'agt_x', kind: 'terminal', url: null, tmuxTarget, tmuxSocket: null, runtimeAgentId: null, backend: 'tmux', tmuxPaneId: null, runtimeKind, runtimeSessionId: null, runtimePid: null, tty: null, termProgram: null, itermSessionId: null, status: 'active', offlineReason: null, consecutiveFailures: 0, lastError: null, notifiedThroughEntryId: null, lastAttemptAt: null, lastSuccessAt: null, aggregation: null, createdAt: '', updatedAt: '', secret: null };
+    return { targetId: 'tgt_x', agentId: 'agt_x', kind: 'terminal', url: null, tmuxTarget, tmuxSocket: null, runtimeAgentId: null, backend: 'tmux', tmuxPaneId: null, runtimeKind, runtimeSessionId: null, runtimePid: null, tty: null, termProgram: null, itermSessionId: null, status: 'active', offlineReason: null, consecutiveFailures: 0, lastError: null, notifiedThroughEntryId: null, lastAttemptAt: null, lastSuccessAt: null, aggregation: null, createdAt: '', updatedAt: '', offlineSince: null, lastDeliveredAt: null, mode: 'agent_prompt', notifyLeaseMs: 600000, minUnackedItems: null, notificationPolicy: { notifyLeaseMs: 600000, minUnackedItems: null }, lastSeenAt: '', secret: null };
   }
   const note: PendingNotification = {
     notificationId: 'ntf_x',

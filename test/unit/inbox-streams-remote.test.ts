@@ -103,14 +103,15 @@ describe('polling', () => {
     await expect(inbox().sources.poll(source.sourceId)).rejects.toMatchObject({ status: 502, code: 'source_poll_failed', message: expect.stringContaining('upstream down') });
     expect(inbox().sources.get(source.sourceId)).toMatchObject({ state: 'error', error: expect.stringContaining('upstream down'), cursor: null });
     // GET /status counts it, with its last error.
-    expect(inbox().status.counts()).toMatchObject({
-      sources: { total: 1, error: 1, active: 0 },
+    expect(inbox().status.view().counts).toMatchObject({
+      sources: 1,
+      sourceStates: { total: 1, error: 1, active: 0 },
       sourceErrors: [{ sourceId: source.sourceId, error: expect.stringContaining('upstream down'), at: new Date(t.clock.now()).toISOString() }],
     });
     fs.rmSync(flag);
     expect(await inbox().sources.poll(source.sourceId)).toMatchObject({ appended: 2, state: 'active' });
     expect(inbox().sources.get(source.sourceId)).toMatchObject({ state: 'active', error: null, cursor: 2 });
-    expect(inbox().status.counts()).toMatchObject({ sources: { total: 1, error: 0, active: 1 }, sourceErrors: [] });
+    expect(inbox().status.view().counts).toMatchObject({ sourceStates: { total: 1, error: 0, active: 1 }, sourceErrors: [] });
   });
 
   it.each([

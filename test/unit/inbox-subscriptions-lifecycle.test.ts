@@ -190,18 +190,35 @@ describe('GET /status counts', () => {
     s.inbox.agents.create({ name: 'second' });
     await s.inbox.delivery.pause(agentId);
     s.inbox.timers.create({ agentId, at: new Date(clock.now() + 3600 * SECOND).toISOString(), message: 'later' });
-    expect(s.inbox.status.counts()).toEqual({
-      sources: { total: 1, active: 1, error: 0, paused: 0, autoPaused: 0 },
-      sourceErrors: [],
+    expect(s.inbox.status.view().counts).toEqual({
+      // AgentInbox's counts
+      sources: 1,
+      agents: 2,
+      offlineAgents: 2,
       subscriptions: 1,
-      agents: { total: 2, deliveryPaused: 1 },
+      subscriptionLifecycleRetirements: 0,
+      sourceIdleStates: 0,
+      inboxes: 2,
+      activationTargets: 0,
+      offlineActivationTargets: 0,
+      activationDispatchStates: 0,
+      streamEvents: 2,
+      consumers: 1,
+      inboxItems: 2,
+      pendingInboxItems: 2,
+      activations: 0,
+      deliveries: 0,
+      // svc's
+      sourceStates: { total: 1, active: 1, error: 0, paused: 0, autoPaused: 0 },
+      sourceErrors: [],
+      deliveryPausedAgents: 1,
       targets: { total: 0, active: 0, offline: 0 },
       notifications: { pending: 0 },
       entries: { unacked: 2 },
       timers: { active: 1 },
     });
     await s.inbox.entries.ack(agentId, { all: true });
-    expect(s.inbox.status.counts().entries).toEqual({ unacked: 0 });
+    expect(s.inbox.status.view().counts).toMatchObject({ entries: { unacked: 0 }, pendingInboxItems: 0, inboxItems: 2 });
   });
 });
 

@@ -19,7 +19,7 @@ interface RuntimeStatus {
 
 interface InboxStatus {
   version: string;
-  counts: { sources: { total: number; error: number }; subscriptions: number; entries: { unacked: number }; notifications: { pending: number } };
+  counts: { sourceStates: { total: number; error: number }; subscriptions: number; entries: { unacked: number }; notifications: { pending: number } };
 }
 
 /** A part of the report the daemon would not give: its error code in place of the data. */
@@ -138,8 +138,8 @@ function inboxLine(i: StatusReport['inbox']): string {
   if ('unavailable' in i) return `down (${i.unavailable}) at ${i.socket}`;
   if (!i.status) return `${i.healthy ? 'healthy' : 'unhealthy'} at ${i.socket}`;
   const c = i.status.counts;
-  const errors = c.sources.error ? `, ${c.sources.error} in error` : '';
-  return `healthy at ${i.socket}: ${c.sources.total} sources${errors}, ${c.subscriptions} subscriptions, ${c.entries.unacked} unacked entries, ${c.notifications.pending} pending notifications`;
+  const errors = c.sourceStates.error ? `, ${c.sourceStates.error} in error` : '';
+  return `healthy at ${i.socket}: ${c.sourceStates.total} sources${errors}, ${c.subscriptions} subscriptions, ${c.entries.unacked} unacked entries, ${c.notifications.pending} pending notifications`;
 }
 
 /** Seconds as `3d 4h`, `2h 5m`, `5m 3s` or `42s`. */

@@ -6,10 +6,11 @@ import type { Command } from 'commander';
 import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags, type InboxBody } from '../client.js';
 import { action, print, record, table, type Row } from '../output.js';
 import { jsonArg } from './streams.js';
+import { recordOf } from './subscriptions.js';
 import { durationArg } from '../duration.js';
 
 const TARGET_COLUMNS = ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId', 'consecutiveFailures', 'lastError'];
-const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'status', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];
+const TIMER_COLUMNS = ['scheduleId', 'agentId', 'kind', 'state', 'at', 'every', 'cron', 'timezone', 'nextFireAt', 'fireCount', 'message'];
 
 type Flags = ClientFlags & Record<string, unknown>;
 
@@ -27,9 +28,9 @@ export function registerInboxDelivery(inbox: Command): void {
   registerPause(agentsGroup(inbox));
   registerTimers(inbox);
 
-  clientOptions(inbox.command('gc').description('run housekeeping now (old delivered notifications) and report counts')).action(
-    action(async (flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST('/gc', { body: {} })), flags.json, record)),
-  );
+  clientOptions(
+    inbox.command('gc').description('run housekeeping now (it also runs every minute): expired subscriptions, old acknowledged entries, old notifications; report counts'),
+  ).action(action(async (flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST('/gc', { body: {} })), flags.json, record)));
 }
 
 function registerTargets(inbox: Command): void {
@@ -116,7 +117,9 @@ function registerPause(agents: Command): void {
     .action(
       action(async (agent: string, flags: Flags) => {
         const body = flags.deliveryOnly ? { deliveryOnly: true } : {};
-        print(await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/resume', { params: { path: { agentId: agent } }, body })), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/resume', { params: { path: { agentId: agent } }, body })), flags.json, (r) =>
+          recordOf(r, ['agent', 'targets']),
+        );
       }),
     );
 }
@@ -126,7 +129,7 @@ function registerTimers(inbox: Command): void {
 
   clientOptions(timers.command('list').description('inbox timers, oldest first'))
     .option('--agent <id>', 'only timers of this inbox agent')
-    .option('--status <status>', 'active | paused | completed')
+    .option('--status <state>', 'only timers in this state: active | paused | completed')
     .action(
       action(async (flags: Flags) => {
         const res = await ok(
@@ -157,7 +160,9 @@ function registerTimers(inbox: Command): void {
   ] as const) {
     clientOptions(timers.command(`${verb} <schedule>`).description(what)).action(
       action(async (schedule: string, flags: ClientFlags) => {
-        print(await ok(inboxApi(resolveTarget(flags)).POST(`/timers/{scheduleId}/${verb}`, { params: { path: { scheduleId: schedule } }, body: {} })), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).POST(`/timers/{scheduleId}/${verb}`, { params: { path: { scheduleId: schedule } }, body: {} })), flags.json, (r) =>
+          recordOf(r, ['timer']),
+        );
       }),
     );
   }

@@ -23,7 +23,7 @@ function registerAgents(root: Command): void {
   clientOptions(agents.command('list').description('list inbox agents')).action(
     action(async (flags: ClientFlags) => {
       const res = await ok(inboxApi(resolveTarget(flags)).GET('/agents'));
-      print(res, flags.json, (r: { agents: Row[] }) => table(r.agents, ['agentId', 'name', 'deliveryPaused', 'createdAt']));
+      print(res, flags.json, (r: { agents: Row[] }) => table(r.agents, ['agentId', 'name', 'status', 'deliveryPaused', 'createdAt']));
     }),
   );
   clientOptions(agents.command('create').description('create an inbox agent (prints its agt_ id)'))
@@ -36,9 +36,16 @@ function registerAgents(root: Command): void {
         print(res, flags.json, (r: Row) => record(r));
       }),
     );
-  clientOptions(agents.command('get <agent>').description('one inbox agent')).action(
+  clientOptions(agents.command('get <agent>').description('one inbox agent, with its inbox, subscriptions and targets')).action(
     action(async (agent: string, flags: ClientFlags) => {
-      print(await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}', { params: { path: { agentId: agent } } })), flags.json, (r: Row) => record(r));
+      print(await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}', { params: { path: { agentId: agent } } })), flags.json, (r) =>
+        [
+          recordOf(r, ['agent', 'inbox', 'subscriptions', 'activationTargets', 'activationDispatchStates', 'itemCounts']),
+          `inbox ${r.inbox.inboxId}: ${r.itemCounts.total} entries, ${r.itemCounts.unacked} unacknowledged`,
+          `\nsubscriptions\n${table(r.subscriptions as Row[], SUB_COLUMNS)}`,
+          `\ntargets\n${table(r.activationTargets as Row[], ['targetId', 'kind', 'status', 'url', 'tmuxTarget', 'runtimeAgentId'])}`,
+        ].join('\n'),
+      );
     }),
   );
   clientOptions(agents.command('delete <agent>').description('delete an inbox agent with its subscriptions and entries')).action(
@@ -109,8 +116,18 @@ function registerSubscriptions(root: Command): void {
       }),
     );
   const one = (id: string) => ({ params: { path: { subscriptionId: id } } });
+  clientOptions(subs.command('get <subscription>').description('one subscription, with its source, consumer and lag')).action(
+    action(async (id: string, flags: ClientFlags) => {
+      print(await ok(inboxApi(resolveTarget(flags)).GET('/subscriptions/{subscriptionId}', one(id))), flags.json, (r) =>
+        [
+          recordOf(r, ['subscription', 'source', 'inbox', 'activationTargets', 'consumer', 'lag']),
+          `source ${r.source.sourceId}: ${r.source.sourceType} ${r.source.streamKind}/${r.source.streamKey}`,
+          `consumer ${r.consumer.consumerId}: next offset ${r.lag.nextOffset}, ${r.lag.pendingEvents} pending`,
+        ].join('\n'),
+      );
+    }),
+  );
   const requests: Array<[string, string, (api: InboxClient, id: string) => Promise<Row>]> = [
-    ['get', 'one subscription', (api, id) => ok(api.GET('/subscriptions/{subscriptionId}', one(id)))],
     ['delete', 'remove a subscription (its entries stay)', (api, id) => ok(api.DELETE('/subscriptions/{subscriptionId}', one(id)))],
     ['lag', 'consumer offset and lag against the stream', (api, id) => ok(api.GET('/subscriptions/{subscriptionId}/lag', one(id)))],
     ['poll', 'catch the subscription up to the high watermark now', (api, id) => ok(api.POST('/subscriptions/{subscriptionId}/poll', { ...one(id), body: {} }))],
@@ -270,6 +287,11 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** A record's own fields for people, without the nested copies AgentInbox's shape adds (`omit`). */
+export function recordOf(r: object, omit: string[]): string {
+  return record(Object.fromEntries(Object.entries(r).filter(([k]) => !omit.includes(k))));
 }
 
 function json(flag: string): (v: string) => Row {

@@ -1,6 +1,6 @@
 /**
- * Inbox agents (spec/inbox.md Agents; docs/inbox-api.md#routes), also registered and listed
- * AgentInbox's way.
+ * Inbox agents (spec/inbox.md Agents; docs/inbox-api.md#routes), also registered, listed and
+ * shown AgentInbox's way (docs/agentinbox.md#agents-targets-subscriptions-and-timers).
  */
 import type { z } from 'zod';
 import type { Services } from '../../services.js';
@@ -9,9 +9,9 @@ import { limitList } from '../schemas/index.js';
 import { errors } from '../../core/index.js';
 import type { TerminalRegistration } from '../../inbox/delivery/index.js';
 import {
+  AgentDetail,
   CreatedInboxAgent,
   CreateInboxAgentBody,
-  InboxAgent,
   InboxAgentDeleted,
   InboxAgentListing,
   InboxAgentListQuery,
@@ -20,7 +20,7 @@ import {
 } from '../schemas/inbox/index.js';
 
 export function inboxAgentRoutes(s: Services): AnyRoute[] {
-  const { agents, registration, aggregation } = s.inbox;
+  const { agents, registration, aggregation, agentViews, targets } = s.inbox;
   return [
     defineRoute({
       method: 'GET',
@@ -31,8 +31,8 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
       query: InboxAgentListQuery,
       responses: { 200: { description: 'Agents', schema: InboxAgentListing } },
       handler: ({ query }) => {
-        const list = limitList(agents.list(), query.limit);
-        return { agents: query.includeTargets ? list.map((a) => ({ ...a, ...registration.withTargets(a) })) : list };
+        const list = limitList(agentViews.list(), query.limit);
+        return { agents: query.includeTargets ? list.map((a) => ({ ...a, agent: a, activationTargets: targets.list(a.agentId) })) : list };
       },
     }),
     defineRoute({
@@ -56,13 +56,14 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
           agentId: body.agentId,
           name: body.name,
           webhookUrl: body.webhook?.url,
+          activationMode: body.webhook?.activationMode,
           terminal: terminalRegistration(body),
           forceRebind: body.forceRebind,
           aggregation: aggregation.normalize(body.aggregation),
         });
         reply.code(r.created ? 201 : 200);
-        // svc's own form {name?} keeps svc's answer; a registration also gets AgentInbox's fields.
-        return body.agentId === undefined && body.webhook === undefined && body.backend === undefined ? r.agent : registration.answer(r);
+        // svc's own form {name?} answers the agent; a registration also gets AgentInbox's RegisterAgentResult fields.
+        return body.agentId === undefined && body.webhook === undefined && body.backend === undefined ? agentViews.record(r.agent) : registration.answer(r);
       },
     }),
     defineRoute({
@@ -70,10 +71,10 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
       url: '/agents/:agentId',
       auth: 'control',
       tags: ['agents'],
-      summary: 'One inbox agent (404 agent_not_found)',
+      summary: "One inbox agent with AgentInbox's details: its inbox, subscriptions, targets, dispatch states and entry counts (404 agent_not_found)",
       params: InboxAgentParams,
-      responses: { 200: { description: 'Agent', schema: InboxAgent } },
-      handler: ({ params }) => agents.get(params.agentId),
+      responses: { 200: { description: 'Agent', schema: AgentDetail } },
+      handler: ({ params }) => agentViews.details(params.agentId),
     }),
     defineRoute({
       method: 'DELETE',
@@ -86,7 +87,7 @@ export function inboxAgentRoutes(s: Services): AnyRoute[] {
       responses: { 200: { description: 'Deleted', schema: InboxAgentDeleted } },
       handler: ({ params }) => {
         agents.delete(params.agentId);
-        return { agentId: params.agentId, deleted: true };
+        return { agentId: params.agentId, deleted: true, removed: true };
       },
     }),
 

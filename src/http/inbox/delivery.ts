@@ -1,4 +1,5 @@
 /** Targets, agent delivery pause/resume, timers and gc (spec/inbox.md Targets, Agents pause/resume, Timers, Meta gc). */
+import type { GcReport, TimerUpdate } from '../../inbox/entries/index.js';
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/index.js';
@@ -12,6 +13,7 @@ import {
   InboxAgentParams,
   InboxTimer,
   InboxTimerDeleted,
+  InboxTimerUpdate,
   InboxTimerList,
   InboxTimerListQuery,
   ResumeBody,
@@ -25,7 +27,7 @@ import {
 } from '../schemas/inbox/index.js';
 
 export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
-  const { targets, delivery, timers, aggregation } = s.inbox;
+  const { targets, delivery, timers, aggregation, agentViews } = s.inbox;
   return [
     // --- targets -------------------------------------------------------------------------------
     defineRoute({
@@ -74,7 +76,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       responses: { 200: { description: 'Deleted', schema: TargetDeleted } },
       handler: ({ params }) => {
         targets.delete(params.agentId, params.targetId);
-        return { targetId: params.targetId, deleted: true };
+        return { targetId: params.targetId, deleted: true, removed: true };
       },
     }),
     defineRoute({
@@ -89,7 +91,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       body: EmptyBody,
       bodyOptional: true,
       responses: { 200: { description: 'The target', schema: TargetResumeResult } },
-      handler: ({ params }) => delivery.resumeTarget(params.agentId, params.targetId),
+      handler: async ({ params }) => agentViews.targetResumeAnswer(await delivery.resumeTarget(params.agentId, params.targetId)),
     }),
     // --- agent delivery pause --------------------------------------------------------------------
     defineRoute({
@@ -103,7 +105,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       body: EmptyBody,
       bodyOptional: true,
       responses: { 200: { description: 'The agent', schema: InboxAgent } },
-      handler: ({ params }) => delivery.pause(params.agentId),
+      handler: async ({ params }) => agentViews.record(await delivery.pause(params.agentId)),
     }),
     defineRoute({
       method: 'POST',
@@ -121,7 +123,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       body: ResumeBody,
       bodyOptional: true,
       responses: { 200: { description: 'The agent, with what the resume did', schema: ResumeResult } },
-      handler: ({ params, body }) => delivery.resume(params.agentId, { deliveryOnly: body.deliveryOnly }),
+      handler: async ({ params, body }) => agentViews.resumeAnswer(await delivery.resume(params.agentId, { deliveryOnly: body.deliveryOnly })),
     }),
     // --- timers ----------------------------------------------------------------------------------
     defineRoute({
@@ -164,8 +166,8 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       params: ScheduleParams,
       body: EmptyBody,
       bodyOptional: true,
-      responses: { 200: { description: 'The timer', schema: InboxTimer } },
-      handler: ({ params }) => timers.pause(params.scheduleId),
+      responses: { 200: { description: 'The timer, and whether its status changed', schema: InboxTimerUpdate } },
+      handler: ({ params }) => timerUpdate(timers.pause(params.scheduleId)),
     }),
     defineRoute({
       method: 'POST',
@@ -177,8 +179,8 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       params: ScheduleParams,
       body: EmptyBody,
       bodyOptional: true,
-      responses: { 200: { description: 'The timer', schema: InboxTimer } },
-      handler: ({ params }) => timers.resume(params.scheduleId),
+      responses: { 200: { description: 'The timer, and whether its status changed', schema: InboxTimerUpdate } },
+      handler: ({ params }) => timerUpdate(timers.resume(params.scheduleId)),
     }),
     defineRoute({
       method: 'DELETE',
@@ -190,7 +192,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       responses: { 200: { description: 'Deleted', schema: InboxTimerDeleted } },
       handler: ({ params }) => {
         timers.delete(params.scheduleId);
-        return { scheduleId: params.scheduleId, deleted: true };
+        return { scheduleId: params.scheduleId, deleted: true, removed: true };
       },
     }),
     // --- gc --------------------------------------------------------------------------------------
@@ -205,7 +207,23 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       body: EmptyBody,
       bodyOptional: true,
       responses: { 200: { description: 'Counts', schema: GcResult } },
-      handler: () => s.inbox.gc(),
+      handler: () => gcAnswer(s.inbox.gc()),
     }),
   ];
+}
+
+/** A pause or resume: the timer, and AgentInbox's {updated, timer}. */
+function timerUpdate(u: TimerUpdate) {
+  return { ...u.timer, updated: u.updated, timer: u.timer };
+}
+
+/** svc's counts by kind, with AgentInbox's fields (it removes no agents: svc never removes an offline agent). */
+function gcAnswer(r: GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } }) {
+  return {
+    ...r,
+    deleted: r.removed.ackedEntriesRemoved ?? 0,
+    retentionMs: r.retention.ackedEntriesMs,
+    removedAgents: 0 as const,
+    removedSubscriptions: r.removed.subscriptionsRemoved ?? 0,
+  };
 }

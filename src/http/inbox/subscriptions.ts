@@ -6,10 +6,11 @@ import { limitList } from '../schemas/index.js';
 import {
   CatchUpResult,
   CreateSubscriptionBody,
+  PollResult,
   PollSubscriptionBody,
   ResetSubscriptionBody,
-  Subscription,
   SubscriptionDeleted,
+  SubscriptionDetail,
   SubscriptionLag,
   SubscriptionList,
   SubscriptionListQuery,
@@ -17,7 +18,7 @@ import {
 } from '../schemas/inbox/index.js';
 
 export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
-  const { subscriptions } = s.inbox;
+  const { subscriptions, agentViews } = s.inbox;
   return [
     defineRoute({
       method: 'GET',
@@ -51,10 +52,10 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       url: '/subscriptions/:subscriptionId',
       auth: 'control',
       tags: ['subscriptions'],
-      summary: 'One subscription (404 subscription_not_found)',
+      summary: "One subscription with AgentInbox's details: its source, the agent's inbox and targets, its consumer and lag (404 subscription_not_found)",
       params: SubscriptionParams,
-      responses: { 200: { description: 'Subscription', schema: Subscription } },
-      handler: ({ params }) => subscriptions.get(params.subscriptionId),
+      responses: { 200: { description: 'Subscription', schema: SubscriptionDetail } },
+      handler: ({ params }) => agentViews.subscriptionDetails(params.subscriptionId),
     }),
     defineRoute({
       method: 'DELETE',
@@ -66,7 +67,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       responses: { 200: { description: 'Deleted', schema: SubscriptionDeleted } },
       handler: ({ params }) => {
         subscriptions.delete(params.subscriptionId);
-        return { subscriptionId: params.subscriptionId, deleted: true };
+        return { subscriptionId: params.subscriptionId, deleted: true, removed: true };
       },
     }),
     defineRoute({
@@ -74,7 +75,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       url: '/subscriptions/:subscriptionId/lag',
       auth: 'control',
       tags: ['subscriptions'],
-      summary: 'Consumer offset against the stream bounds; lag = highWatermarkOffset - consumedOffset',
+      summary: "Consumer offset against the stream bounds; lag = pendingEvents = highWatermarkOffset - consumedOffset (AgentInbox's ConsumerLag fields beside)",
       params: SubscriptionParams,
       responses: { 200: { description: 'Lag', schema: SubscriptionLag } },
       handler: ({ params }) => subscriptions.lag(params.subscriptionId),
@@ -85,11 +86,11 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       bodyExample: {},
       auth: 'control',
       tags: ['subscriptions'],
-      summary: 'Catch the subscription up to the high watermark now (matching is pushed; this is for after a reset)',
+      summary: "Catch the subscription up to the high watermark now (matching is pushed; this is for after a reset), answered with AgentInbox's poll fields",
       params: SubscriptionParams,
       body: PollSubscriptionBody,
       bodyOptional: true,
-      responses: { 200: { description: 'Caught up', schema: CatchUpResult } },
+      responses: { 200: { description: 'Caught up', schema: PollResult } },
       handler: ({ params }) => subscriptions.poll(params.subscriptionId),
     }),
     defineRoute({

@@ -2,7 +2,7 @@
  * Delivery: where an agent's notifications go (targets), when (aggregation, digests, the delivery
  * pause), and how they are sent and retried (webhook, terminal, runtime).
  */
-export { TARGET_KINDS, TARGET_STATUSES, type CreatedTarget, type NotificationSummary, type Target, type TargetKind, type TargetStatus } from './types.js';
+export { ACTIVATION_MODES, TARGET_KINDS, TARGET_STATUSES, type ActivationMode, type CreatedTarget, type NotificationSummary, type Target, type TargetKind, type TargetStatus } from './types.js';
 export { TargetService, type CreateTargetInput } from './targets.js';
 export {
   AggregationPolicies,
@@ -20,7 +20,17 @@ export { Notifier } from './notifier.js';
 export { NOTIFICATION_RETENTION_MS } from './notifications.js';
 export { Digests } from './digests.js';
 export { DeliveryPause, type ResumeResult, type TargetResumeResult } from './pause.js';
-export { AgentRegistration, type AgentRecord, type AgentWithTargets, type RegisterInput, type Registered } from './registration.js';
+export { AgentRegistration, type RegisterInput, type Registered } from './registration.js';
+export {
+  AgentViews,
+  type AgentDetails,
+  type AgentRecord,
+  type DispatchState,
+  type InboxRecord,
+  type ItemCounts,
+  type SubscriptionDetails,
+  type TargetResumeOutcome,
+} from './agent-views.js';
 export { TMUX_PANE_ID, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
 export { WebhookDelivery } from './webhook.js';
 export { TerminalDelivery } from './terminal.js';

@@ -22,7 +22,8 @@ import type { AggregationPolicy } from '../types.js';
 import type { InboxAgent, InboxAgents } from '../entries/index.js';
 import type { DeliveryPause } from './pause.js';
 import type { TargetService } from './targets.js';
-import type { CreatedTarget, Target } from './types.js';
+import type { AgentRecord, AgentViews, InboxRecord } from './agent-views.js';
+import type { ActivationMode, CreatedTarget, Target } from './types.js';
 import { findTerminal, isSessionBound, type TerminalRegistration } from './terminal-sessions.js';
 
 export interface RegisterInput {
@@ -30,6 +31,8 @@ export interface RegisterInput {
   agentId?: string | undefined;
   name?: string | null | undefined;
   webhookUrl?: string | undefined;
+  /** The webhook target's activation mode, when it is created now. */
+  activationMode?: ActivationMode | undefined;
   terminal?: TerminalRegistration | undefined;
   forceRebind?: boolean | undefined;
   /** A new agent's aggregation policy, normalized (aggregation.ts); an existing agent keeps its own. */
@@ -46,24 +49,13 @@ export interface Registered {
   terminalTarget: Target | null;
 }
 
-/**
- * AgentInbox's agent record as its clients read it: svc's fields plus `status` and the runtime of
- * the terminal session the agent is bound to. svc's inbox agents have no offline state (the
- * delivery pause is `deliveryPaused`; offline is per target), so an existing agent is always `active`.
- */
-export type AgentRecord = InboxAgent & { status: 'active'; runtimeKind: string; runtimeSessionId: string | null };
-
-export interface AgentWithTargets {
-  agent: AgentRecord;
-  activationTargets: Target[];
-}
-
 export interface RegistrationDeps {
   store: Store;
   agents: InboxAgents;
   targets: TargetService;
   /** Resumes an offline terminal target that registers again. */
   delivery: DeliveryPause;
+  views: AgentViews;
 }
 
 export class AgentRegistration {
@@ -80,24 +72,17 @@ export class AgentRegistration {
   }
 
   /** AgentInbox's answer to a registration (its RegisterAgentResult), beside svc's agent fields. */
-  answer(r: Registered): InboxAgent & {
+  answer(r: Registered): AgentRecord & {
     agent: AgentRecord;
     webhookTarget: CreatedTarget | null;
     terminalTarget: Target | null;
     activationChannel: 'webhook' | 'terminal' | null;
+    inbox: InboxRecord;
   } {
+    const { views } = this.deps;
     const activationChannel = r.webhookTarget ? 'webhook' : r.terminalTarget ? 'terminal' : null;
-    return { ...r.agent, agent: this.record(r.agent), webhookTarget: r.webhookTarget, terminalTarget: r.terminalTarget, activationChannel };
-  }
-
-  record(agent: InboxAgent, targets: Target[] = this.deps.targets.list(agent.agentId)): AgentRecord {
-    const session = targets.find((t) => t.status === 'active' && isSessionBound(t));
-    return { ...agent, status: 'active', runtimeKind: session?.runtimeKind ?? 'unknown', runtimeSessionId: session?.runtimeSessionId ?? null };
-  }
-
-  withTargets(agent: InboxAgent): AgentWithTargets {
-    const activationTargets = this.deps.targets.list(agent.agentId);
-    return { agent: this.record(agent, activationTargets), activationTargets };
+    const agent = views.record(r.agent);
+    return { ...agent, agent, webhookTarget: r.webhookTarget, terminalTarget: r.terminalTarget, activationChannel, inbox: views.inbox(r.agent) };
   }
 
   private ensureAgent(input: RegisterInput, agentId = input.agentId): { agent: InboxAgent; created: boolean } {
@@ -107,7 +92,7 @@ export class AgentRegistration {
 
   private registerAgent(input: RegisterInput): Registered {
     const { agent, created } = this.ensureAgent(input);
-    const webhookTarget = input.webhookUrl === undefined ? null : this.deps.targets.ensureWebhook(agent.agentId, input.webhookUrl).target;
+    const webhookTarget = input.webhookUrl === undefined ? null : this.deps.targets.ensureWebhook(agent.agentId, input.webhookUrl, input.activationMode).target;
     return { agent, created, webhookTarget, terminalTarget: null };
   }
 

@@ -19,10 +19,10 @@ import type { SecretStore, Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 import { readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
 import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
-import type { CreatedTarget, Target, TargetRow, TargetWithSecret } from './types.js';
+import { AGENTINBOX_NOTIFY_LEASE_MS, type ActivationMode, type CreatedTarget, type Target, type TargetRow, type TargetWithSecret } from './types.js';
 
 export type CreateTargetInput = (
-  | { kind: 'webhook'; url: string; secret?: string | undefined }
+  | { kind: 'webhook'; url: string; secret?: string | undefined; activationMode?: ActivationMode | undefined }
   | { kind: 'terminal'; tmuxTarget: string; tmuxSocket?: string | undefined; session?: TerminalSession }
   | { kind: 'runtime'; runtimeAgentId: string }
 ) & {
@@ -32,6 +32,8 @@ export type CreateTargetInput = (
 
 interface TargetConfig {
   url?: string;
+  /** A webhook's activation mode when one was asked for (absent: activation_only). */
+  activationMode?: ActivationMode;
   tmuxTarget?: string;
   tmuxSocket?: string;
   runtimeAgentId?: string;
@@ -125,6 +127,11 @@ export class TargetService {
     return this.stmt.ofAgent.all(agentId) as TargetRow[];
   }
 
+  /** Every target of every agent (GET /status). */
+  all(): Target[] {
+    return this.allRows().map(toTarget);
+  }
+
   allRows(): TargetRow[] {
     return this.stmt.all.all() as TargetRow[];
   }
@@ -144,6 +151,7 @@ export class TargetService {
       let secret: string | null = null;
       if (input.kind === 'webhook') {
         config.url = input.url;
+        if (input.activationMode) config.activationMode = input.activationMode;
         secret = input.secret ?? generateSecret();
       } else if (input.kind === 'terminal') {
         config.tmuxTarget = input.tmuxTarget;
@@ -174,11 +182,11 @@ export class TargetService {
    * The agent's webhook target for exactly this URL, created (with a generated secret, shown in
    * this answer only) when it has none; other targets are never changed.
    */
-  ensureWebhook(agentId: string, url: string): { target: CreatedTarget; created: boolean } {
+  ensureWebhook(agentId: string, url: string, activationMode?: ActivationMode): { target: CreatedTarget; created: boolean } {
     return this.deps.store.tx(() => {
       const existing = this.list(agentId).find((t) => t.kind === 'webhook' && t.url === url);
       if (existing) return { target: existing, created: false };
-      return { target: this.create(agentId, { kind: 'webhook', url }), created: true };
+      return { target: this.create(agentId, { kind: 'webhook', url, activationMode }), created: true };
     });
   }
 
@@ -272,6 +280,8 @@ export class TargetService {
 export function toTarget(row: TargetRow): Target {
   const config = JSON.parse(row.config) as TargetConfig;
   const session = config.session;
+  const updatedAt = isoAt(row.updated_ms);
+  const lastSuccessAt = row.last_success_ms === null ? null : isoAt(row.last_success_ms);
   return {
     targetId: row.target_id,
     agentId: row.agent_id,
@@ -294,10 +304,17 @@ export function toTarget(row: TargetRow): Target {
     lastError: row.last_error,
     notifiedThroughEntryId: row.notified_through,
     lastAttemptAt: row.last_attempt_ms === null ? null : isoAt(row.last_attempt_ms),
-    lastSuccessAt: row.last_success_ms === null ? null : isoAt(row.last_success_ms),
+    lastSuccessAt,
     aggregation: readPolicy(row.aggregation),
     createdAt: isoAt(row.created_ms),
-    updatedAt: isoAt(row.updated_ms),
+    updatedAt,
+    offlineSince: row.status === 'offline' ? updatedAt : null,
+    lastDeliveredAt: lastSuccessAt,
+    mode: row.kind === 'terminal' ? 'agent_prompt' : row.kind === 'runtime' ? 'activation_with_items' : (config.activationMode ?? 'activation_only'),
+    notifyLeaseMs: AGENTINBOX_NOTIFY_LEASE_MS,
+    minUnackedItems: null,
+    notificationPolicy: { notifyLeaseMs: AGENTINBOX_NOTIFY_LEASE_MS, minUnackedItems: null },
+    lastSeenAt: updatedAt,
   };
 }
 

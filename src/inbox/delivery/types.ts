@@ -11,6 +11,9 @@ import type { EntryDigest, InboxEntry } from '../entries/index.js';
 export const TARGET_KINDS = ['webhook', 'terminal', 'runtime'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 export const TARGET_STATUSES = ['active', 'offline'] as const;
+/** A webhook target's activation mode as AgentInbox names it (its default: activation_only). */
+export const ACTIVATION_MODES = ['activation_only', 'activation_with_items'] as const;
+export type ActivationMode = (typeof ACTIVATION_MODES)[number];
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
 export interface Target {
@@ -48,7 +51,26 @@ export interface Target {
   aggregation: AggregationPolicy | null;
   createdAt: string;
   updatedAt: string;
+  // AgentInbox's activation-target fields (its ActivationTarget record), beside svc's.
+  /** When it went offline (its last change while offline); null while active. */
+  offlineSince: string | null;
+  /** = lastSuccessAt. */
+  lastDeliveredAt: string | null;
+  /**
+   * AgentInbox's mode: a webhook target's activation mode as it was created (default
+   * activation_only), activation_with_items for a runtime target, agent_prompt for a terminal.
+   */
+  mode: ActivationMode | 'agent_prompt';
+  /** AgentInbox's default lease, reported as it reports it; svc's aggregation policy decides when targets are notified. */
+  notifyLeaseMs: number;
+  minUnackedItems: null;
+  notificationPolicy: { notifyLeaseMs: number; minUnackedItems: null };
+  /** = updatedAt. */
+  lastSeenAt: string;
 }
+
+/** What AgentInbox reports for a target's notify lease (its DEFAULT_NOTIFY_LEASE_MS); svc has no lease. */
+export const AGENTINBOX_NOTIFY_LEASE_MS = 600_000;
 
 /** The creation answer: the only place a webhook secret is ever shown. */
 export type CreatedTarget = Target & { secret?: string };

@@ -6,6 +6,7 @@
  * Deleting one runs the `onDeleted` listeners inside the delete transaction, so subscriptions,
  * entries, targets and timers go with it atomically.
  */
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { isoAt, type Clock, errors, AGENT_ID_PATTERN, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
@@ -41,6 +42,17 @@ export function readPolicy(json: string | null): AggregationPolicy | null {
     parsed.set(json, p);
   }
   return p;
+}
+
+/**
+ * The id of an agent's inbox in AgentInbox's records (`inbox.inboxId`, `ownerAgentId`). svc keeps
+ * one inbox per agent and no inbox row: the id is derived from the agent id, so it is stable and
+ * needs no storage. `agt_X` has inbox `inb_X`; a chosen id (`agent-alpha`) has `inb_` and the
+ * first 16 hex digits of its SHA-256, id-shaped as AgentInbox's are.
+ */
+export function inboxIdOf(agentId: string): string {
+  if (/^agt_[0-9A-Z]{26}$/.test(agentId)) return `inb_${agentId.slice(4)}`;
+  return `inb_${createHash('sha256').update(agentId).digest('hex').slice(0, 16)}`;
 }
 
 export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));

@@ -1,5 +1,5 @@
 /** Entries: inbox agents and their entries (matched events, direct items, timer reminders), acks, watch, timers. */
-export { InboxAgents, readPolicy, writePolicy, type CreateInboxAgentInput, type InboxAgent } from './agents.js';
+export { InboxAgents, inboxIdOf, readPolicy, writePolicy, type CreateInboxAgentInput, type InboxAgent } from './agents.js';
 export {
   ACKED_RETENTION_MS,
   InboxEntries,
@@ -12,6 +12,15 @@ export {
   type InboxSummary,
 } from './entries.js';
 export { InboxWatch, type WatchConnection } from './watch.js';
-export { InboxTimers, MIN_EVERY_MS, SCHEDULE_KINDS, SCHEDULE_STATUSES, type CreateInboxTimerInput, type InboxTimer } from './timers.js';
+export {
+  DEFAULT_TIMER_SENDER,
+  InboxTimers,
+  MIN_EVERY_MS,
+  SCHEDULE_KINDS,
+  SCHEDULE_STATUSES,
+  type CreateInboxTimerInput,
+  type InboxTimer,
+  type TimerUpdate,
+} from './timers.js';
 export { checkTimezone, hostTimezone, nextRecurrence, parseCron } from './recurrence.js';
-export { runGc, type GcHook, type GcReport } from './gc.js';
+export { GC_INTERVAL_MS, Housekeeping, runGc, type GcHook, type GcReport } from './gc.js';

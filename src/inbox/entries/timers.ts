@@ -35,22 +35,41 @@ export const MIN_EVERY_MS = 1000;
 const RETRY_MS = 1000;
 const FIRE_BATCH = 500;
 
+/** Who a timer's reminders come from when its creator named nobody (AgentInbox's DEFAULT_TIMER_SENDER). */
+export const DEFAULT_TIMER_SENDER = 'timer';
+
+/**
+ * A timer as the routes answer it: AgentInbox's AgentTimer (`mode`, `intervalMs`, `cronExpr`,
+ * `status` active | paused) with svc's fields beside (`kind`, `every`, `cron`, `fireCount`, and
+ * `state`, which also tells a completed timer from a paused one: AgentInbox shows a timer that
+ * will never fire again as paused).
+ */
 export interface InboxTimer {
   scheduleId: string;
   agentId: string;
-  kind: ScheduleKind;
+  status: 'active' | 'paused';
+  mode: ScheduleKind;
   at: string | null;
-  every: number | null;
-  cron: string | null;
+  intervalMs: number | null;
+  cronExpr: string | null;
   timezone: string;
   message: string;
   sender: string | null;
-  status: ScheduleStatus;
   nextFireAt: string | null;
   lastFiredAt: string | null;
-  fireCount: number;
   createdAt: string;
   updatedAt: string;
+  state: ScheduleStatus;
+  kind: ScheduleKind;
+  every: number | null;
+  cron: string | null;
+  fireCount: number;
+}
+
+/** A pause or resume: the timer, and whether its status changed (AgentInbox's UpdateTimerStatusResult). */
+export interface TimerUpdate {
+  updated: boolean;
+  timer: InboxTimer;
 }
 
 export interface CreateInboxTimerInput {
@@ -184,7 +203,7 @@ export class InboxTimers implements Lifecycle {
         cron: kind === 'cron' ? input.cron!.trim() : null,
         timezone,
         message: input.message,
-        sender: input.sender ?? null,
+        sender: input.sender ?? DEFAULT_TIMER_SENDER,
         status: 'active',
         next_fire_ms: null,
         last_fired_ms: null,
@@ -201,33 +220,34 @@ export class InboxTimers implements Lifecycle {
     });
   }
 
-  /** active -> paused; paused -> unchanged; completed -> 409 timer_completed. */
-  pause(scheduleId: string): InboxTimer {
+  /** active -> paused; paused -> unchanged (updated false); completed -> 409 timer_completed. */
+  pause(scheduleId: string): TimerUpdate {
     return this.deps.store.tx(() => {
       const row = this.rowOf(scheduleId);
       if (row.status === 'completed') throw errors.inboxTimerCompleted(scheduleId);
-      if (row.status === 'paused') return toTimer(row);
+      if (row.status === 'paused') return { updated: false, timer: toTimer(row) };
       this.stmt.setState.run('paused', null, this.deps.clock.now(), scheduleId);
       this.deps.store.afterCommit(() => this.schedule.remove(scheduleId));
-      return this.get(scheduleId);
+      return { updated: true, timer: this.get(scheduleId) };
     });
   }
 
-  /** paused -> active at the next occurrence after now (an `at` in the past: due now); active -> unchanged. */
-  resume(scheduleId: string): InboxTimer {
+  /** paused -> active at the next occurrence after now (an `at` in the past: due now); active -> unchanged (updated false). */
+  resume(scheduleId: string): TimerUpdate {
     return this.deps.store.tx(() => {
       const row = this.rowOf(scheduleId);
       if (row.status === 'completed') throw errors.inboxTimerCompleted(scheduleId);
-      if (row.status === 'active') return toTimer(row);
+      if (row.status === 'active') return { updated: false, timer: toTimer(row) };
       const now = this.deps.clock.now();
       const next = row.kind === 'at' ? row.at_ms : nextAfter(row, now);
       if (next === null) {
+        // Never fires again: completed, which AgentInbox's status shows as paused (unchanged).
         this.stmt.setState.run('completed', null, now, scheduleId);
-        return this.get(scheduleId);
+        return { updated: false, timer: this.get(scheduleId) };
       }
       this.stmt.setState.run('active', next, now, scheduleId);
       this.deps.store.afterCommit(() => this.schedule.set(scheduleId, next));
-      return this.get(scheduleId);
+      return { updated: true, timer: this.get(scheduleId) };
     });
   }
 
@@ -309,18 +329,22 @@ function toTimer(row: ScheduleRow): InboxTimer {
   return {
     scheduleId: row.schedule_id,
     agentId: row.agent_id,
-    kind: row.kind,
+    status: row.status === 'active' ? 'active' : 'paused',
+    mode: row.kind,
     at: row.at_ms === null ? null : isoAt(row.at_ms),
-    every: row.every_ms,
-    cron: row.cron,
+    intervalMs: row.every_ms,
+    cronExpr: row.cron,
     timezone: row.timezone,
     message: row.message,
     sender: row.sender,
-    status: row.status,
     nextFireAt: row.status === 'active' && row.next_fire_ms !== null ? isoAt(row.next_fire_ms) : null,
     lastFiredAt: row.last_fired_ms === null ? null : isoAt(row.last_fired_ms),
-    fireCount: row.fire_count,
     createdAt: isoAt(row.created_ms),
     updatedAt: isoAt(row.updated_ms),
+    state: row.status,
+    kind: row.kind,
+    every: row.every_ms,
+    cron: row.cron,
+    fireCount: row.fire_count,
   };
 }

@@ -1,12 +1,11 @@
 /** Subscriptions: which agent gets which events of a source, with filters, matched on append. */
 export {
   SubscriptionService,
-  type CatchUpResult,
   type CreateSubscriptionInput,
   type ResetInput,
   type Subscription,
-  type SubscriptionLag,
   type SubscriptionListQuery,
 } from './subscriptions.js';
+export { consumerIdOf, consumerView, streamIdOf, type CatchUpResult, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
 export { Matcher } from './matcher.js';
 export { compileFilter, type FilterSpec } from './filters.js';

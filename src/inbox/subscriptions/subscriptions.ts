@@ -22,6 +22,7 @@ import type { Store } from '../../store/index.js';
 import type { InboxAgents } from '../entries/index.js';
 import { compileFilter, type FilterSpec } from './filters.js';
 import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';
+import { consumerView, lagView, pollView, type CatchUpResult, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
 import type { SourceService } from '../sources/index.js';
 import type { StreamService } from '../streams/index.js';
 
@@ -70,21 +71,6 @@ export interface CreateSubscriptionInput extends StartInput {
 }
 
 export type ResetInput = { offset: number } | (StartInput & { startPolicy: StartPolicy });
-
-export interface SubscriptionLag {
-  subscriptionId: string;
-  sourceId: string;
-  consumedOffset: number;
-  retainedFromOffset: number;
-  highWatermarkOffset: number;
-  /** highWatermarkOffset - consumedOffset (never negative). */
-  lag: number;
-}
-
-export interface CatchUpResult extends SubscriptionLag {
-  /** Entries created by this call. */
-  materialized: number;
-}
 
 export interface SubscriptionListQuery {
   agentId?: string;
@@ -196,22 +182,20 @@ export class SubscriptionService {
 
   lag(subscriptionId: string): SubscriptionLag {
     const sub = this.liveOf(subscriptionId);
-    const { retainedFromOffset, highWatermarkOffset } = this.deps.streams.bounds(sub.sourceId);
-    return {
-      subscriptionId,
-      sourceId: sub.sourceId,
-      consumedOffset: sub.consumed,
-      retainedFromOffset,
-      highWatermarkOffset,
-      lag: Math.max(0, highWatermarkOffset - sub.consumed),
-    };
+    return lagView(sub, this.deps.streams.bounds(sub.sourceId));
+  }
+
+  /** The subscription as AgentInbox's stream consumer (consumers.ts). */
+  consumer(subscriptionId: string): ConsumerRecord {
+    return consumerView(this.get(subscriptionId));
   }
 
   /** Consume whatever the subscription has not consumed yet (after a reset, or a missed push). */
-  poll(subscriptionId: string): CatchUpResult {
+  poll(subscriptionId: string): PollResult {
     const sub = this.liveOf(subscriptionId);
+    const before = sub.consumed;
     const materialized = this.deps.store.tx(() => this.deps.matcher.catchUp(sub, this.deps.streams.bounds(sub.sourceId).highWatermarkOffset));
-    return { ...this.lag(subscriptionId), materialized };
+    return pollView(this.lag(subscriptionId), before, materialized);
   }
 
   /** Reposition to `offset` or a start policy, then materialise up to the high watermark. */

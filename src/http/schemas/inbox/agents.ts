@@ -7,15 +7,61 @@
 import { z } from 'zod';
 import { ListLimit, QueryBool, withAliases } from '../common.js';
 import { AggregationPolicyBody } from './aggregation.js';
-import { CreatedTarget, Target, WebhookUrl } from './delivery.js';
-import { InboxAgent } from './subscriptions.js';
+import { ActivationModeField, CreatedTarget, Target, WebhookUrl } from './delivery.js';
+import { Consumer, InboxAgent, Subscription, SubscriptionLag } from './subscriptions.js';
+import { Source } from './streams.js';
 import { TMUX_PANE_ID } from '../../../inbox/delivery/index.js';
 
-const AgentRecord = InboxAgent.extend({
-  status: z.literal('active').openapi({ description: 'always active: svc inbox agents have no offline state (see deliveryPaused and each target status)' }),
-  runtimeKind: z.string().openapi({ description: 'runtime of the terminal session the agent is bound to (codex, claude_code), else unknown' }),
-  runtimeSessionId: z.string().nullable().openapi({ description: 'that session id, else null' }),
-}).openapi('InboxAgentRecord', { description: "svc's agent with AgentInbox's status and runtime fields" });
+/** AgentInbox's Inbox record: one per agent, its aggregation fields the agent's own policy (false/null: none set). */
+export const InboxRecord = z
+  .object({
+    inboxId: z.string().openapi({ description: "derived from the agent id: inb_ + an agt_ id's ULID, else inb_ + 16 hex digits of the id's SHA-256" }),
+    ownerAgentId: z.string(),
+    aggregationEnabled: z.boolean(),
+    aggregationWindowMs: z.number().int().nullable(),
+    aggregationMaxItems: z.number().int().nullable(),
+    aggregationMaxThreadAgeMs: z.number().int().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('InboxRecord');
+
+export const DispatchState = z
+  .object({
+    agentId: z.string(),
+    targetId: z.string(),
+    status: z.enum(['notified', 'dirty']).openapi({ description: 'dirty while entries queued for the target have not reached it' }),
+    leaseExpiresAt: z.null().openapi({ description: 'svc has no notify lease' }),
+    lastNotifiedFingerprint: z.null(),
+    deferReason: z.null(),
+    deferAttempts: z.literal(0),
+    firstDeferredAt: z.null(),
+    lastDeferredAt: z.null(),
+    pendingFingerprint: z.null(),
+    pendingNewItemCount: z.literal(0),
+    pendingSummary: z.null(),
+    pendingSubscriptionIds: z.array(z.string()),
+    pendingSourceIds: z.array(z.string()),
+    updatedAt: z.string(),
+  })
+  .openapi('ActivationDispatchState', { description: "AgentInbox's dispatch state of a target that was notified at least once" });
+
+export const AgentDetail = InboxAgent.extend({
+  agent: InboxAgent,
+  inbox: InboxRecord,
+  subscriptions: z.array(Subscription),
+  activationTargets: z.array(Target),
+  activationDispatchStates: z.array(DispatchState),
+  itemCounts: z.object({ total: z.number().int(), unacked: z.number().int(), acked: z.number().int() }).openapi({ description: "the agent's inbox entries" }),
+}).openapi('InboxAgentDetail', { description: "AgentInbox's agent details {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's agent fields beside" });
+
+export const SubscriptionDetail = Subscription.extend({
+  subscription: Subscription,
+  source: Source,
+  inbox: InboxRecord,
+  activationTargets: z.array(Target),
+  consumer: Consumer,
+  lag: SubscriptionLag,
+}).openapi('SubscriptionDetail', { description: "AgentInbox's subscription details {subscription, source, inbox, activationTargets, consumer, lag}, svc's subscription fields beside" });
 
 /** Text that is stored and shown, never run: printable, bounded. */
 const Printable = (max: number) =>
@@ -62,7 +108,7 @@ export const CreateInboxAgentBody = z
     webhook: z
       .strictObject({
         url: WebhookUrl,
-        activationMode: z.literal('activation_with_items').optional().openapi({ description: 'the only mode svc has: notifications carry the entries' }),
+        activationMode: ActivationModeField,
       })
       .optional()
       .openapi({ description: 'a webhook target for this URL, created unless the agent has one for exactly this URL (existing targets are never changed)' }),
@@ -90,12 +136,13 @@ export function registrationHint(issues: Array<{ path: string; message: string }
 }
 
 export const CreatedInboxAgent = InboxAgent.extend({
-  agent: AgentRecord.optional(),
+  agent: InboxAgent.optional(),
   webhookTarget: CreatedTarget.nullable().optional().openapi({ description: 'the webhook target of the registration; its secret only when it was created by this request' }),
   terminalTarget: Target.nullable().optional().openapi({ description: 'the terminal target bound to the registering terminal' }),
   activationChannel: z.enum(['webhook', 'terminal']).nullable().optional(),
+  inbox: InboxRecord.optional(),
 }).openapi('CreatedInboxAgent', {
-  description: "svc's agent; a registration (a body with agentId, webhook or backend) adds AgentInbox's fields agent, webhookTarget, terminalTarget and activationChannel.",
+  description: "svc's agent; a registration (a body with agentId, webhook or backend) adds AgentInbox's fields agent, webhookTarget, terminalTarget, activationChannel and inbox.",
 });
 
 export const InboxAgentListQuery = withAliases(
@@ -110,7 +157,7 @@ export const InboxAgentListing = z
   .object({
     agents: z.array(
       InboxAgent.extend({
-        agent: AgentRecord.optional(),
+        agent: InboxAgent.optional(),
         activationTargets: z.array(Target).optional(),
       }),
     ),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../../../core/index.js';
-import { TARGET_KINDS, TARGET_STATUSES } from '../../../inbox/delivery/index.js';
+import { ACTIVATION_MODES, TARGET_KINDS, TARGET_STATUSES } from '../../../inbox/delivery/index.js';
 import { MIN_EVERY_MS, SCHEDULE_KINDS, SCHEDULE_STATUSES } from '../../../inbox/entries/index.js';
 import { ListLimit, withAliases } from '../common.js';
 import { AggregationPolicy, AggregationPolicyBody } from './aggregation.js';
@@ -20,9 +20,16 @@ export const TargetParams = z.object({
 /** Where a webhook target posts: the one rule for webhook URLs (targets and agent registration). */
 export const WebhookUrl = z.url({ protocol: /^https?$/ }).openapi({ description: 'http(s) URL that receives the signed POST' });
 
+/** AgentInbox's activation mode of a webhook target (registration and target creation). */
+export const ActivationModeField = z
+  .enum(ACTIVATION_MODES)
+  .optional()
+  .openapi({ description: "AgentInbox's activation mode, recorded and shown as the target's mode (default activation_only); svc's notifications list the entries in either mode" });
+
 const WebhookTargetBody = z.strictObject({
   kind: z.literal('webhook'),
   url: WebhookUrl,
+  activationMode: ActivationModeField,
   secret: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'must be whsec_ followed by base64 (at least 12 bytes)')
@@ -76,8 +83,15 @@ export const Target = z
     aggregation: AggregationPolicy.nullable().openapi({ description: "the target's own aggregation policy; null: it follows the agent's (GET /agents/{agentId}/inbox/policy shows the effective one)" }),
     createdAt: z.string(),
     updatedAt: z.string(),
+    offlineSince: z.string().nullable().openapi({ description: "AgentInbox's field: when it went offline (its last change since); null while active" }),
+    lastDeliveredAt: z.string().nullable().openapi({ description: '= lastSuccessAt' }),
+    mode: z.enum([...ACTIVATION_MODES, 'agent_prompt']).openapi({ description: "a webhook's activation mode as created (default activation_only); activation_with_items for a runtime target; agent_prompt for a terminal" }),
+    notifyLeaseMs: z.number().int().openapi({ description: "AgentInbox's default lease (600000), reported as it reports it; svc has no lease: the aggregation policy decides" }),
+    minUnackedItems: z.null(),
+    notificationPolicy: z.object({ notifyLeaseMs: z.number().int(), minUnackedItems: z.null() }),
+    lastSeenAt: z.string().openapi({ description: '= updatedAt' }),
   })
-  .openapi('Target', { description: 'An activation target. Webhook secrets never appear here (only in the creation answer).' });
+  .openapi('Target', { description: "An activation target, with AgentInbox's ActivationTarget fields. Webhook secrets never appear here (only in the creation answer)." });
 
 export const CreatedTarget = Target.extend({
   secret: z.string().optional().openapi({ description: 'webhook targets: the signing secret, shown this once' }),
@@ -87,7 +101,21 @@ export const TargetList = z.object({ targets: z.array(Target) }).openapi('Target
 
 export const TargetListQuery = z.strictObject({ limit: ListLimit });
 
-export const TargetDeleted = z.object({ targetId: z.string(), deleted: z.literal(true) }).openapi('TargetDeleted');
+export const TargetDeleted = z
+  .object({ targetId: z.string(), deleted: z.literal(true), removed: z.literal(true).openapi({ description: "AgentInbox's answer" }) })
+  .openapi('TargetDeleted');
+
+/** One target in a resume answer (AgentInbox's ResumeActivationTargetResult). */
+const TargetResumeOutcome = z
+  .object({
+    targetId: z.string(),
+    resumed: z.boolean(),
+    status: z.enum(TARGET_STATUSES),
+    reason: z.string().openapi({
+      description: 'already_active; webhook_resumed, terminal_resumed or runtime_resumed (recovered: svc does not probe, the next attempt tells); delivery_only (kept offline by deliveryOnly)',
+    }),
+  })
+  .openapi('TargetResumeOutcome');
 
 const NotificationSummary = z
   .object({ notificationId: z.string(), targetId: z.string(), reason: z.enum(['entries', 'catch_up']), entryCount: z.number().int() })
@@ -96,6 +124,8 @@ const NotificationSummary = z
 export const TargetResumeResult = Target.extend({
   recovered: z.boolean().openapi({ description: 'the target was offline and is active again' }),
   catchUp: z.array(NotificationSummary).openapi({ description: 'catch-up notification queued (only while the agent is not paused)' }),
+  resumed: z.boolean().openapi({ description: "AgentInbox's field: = recovered" }),
+  reason: TargetResumeOutcome.shape.reason,
 }).openapi('TargetResumeResult');
 
 // --- agent delivery pause ----------------------------------------------------------------------
@@ -114,7 +144,10 @@ export const ResumeBody = z
 export const ResumeResult = InboxAgent.extend({
   recoveredTargets: z.array(z.string()),
   catchUp: z.array(NotificationSummary),
-}).openapi('DeliveryResumeResult');
+  resumed: z.boolean().openapi({ description: "AgentInbox's field: a target was recovered" }),
+  agent: InboxAgent,
+  targets: z.array(TargetResumeOutcome).openapi({ description: 'every target of the agent, with what the resume did to it' }),
+}).openapi('DeliveryResumeResult', { description: "the agent with what the resume did, and AgentInbox's ResumeAgentResult {resumed, agent, targets}" });
 
 // --- timers ----------------------------------------------------------------------------------
 
@@ -135,34 +168,44 @@ export const CreateInboxTimerBody = z
   })
   .openapi('CreateInboxTimerBody');
 
-export const InboxTimer = z
-  .object({
-    scheduleId: z.string(),
-    agentId: z.string(),
-    kind: z.enum(SCHEDULE_KINDS),
-    at: z.string().nullable(),
-    every: z.number().int().nullable(),
-    cron: z.string().nullable(),
-    timezone: z.string(),
-    message: z.string(),
-    sender: z.string().nullable(),
-    status: z.enum(SCHEDULE_STATUSES),
-    nextFireAt: z.string().nullable(),
-    lastFiredAt: z.string().nullable(),
-    fireCount: z.number().int(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('InboxTimer');
+const TimerFields = {
+  scheduleId: z.string(),
+  agentId: z.string(),
+  status: z.enum(['active', 'paused']).openapi({ description: "AgentInbox's status: a timer that will never fire again (state completed) is paused" }),
+  mode: z.enum(SCHEDULE_KINDS),
+  at: z.string().nullable(),
+  intervalMs: z.number().int().nullable(),
+  cronExpr: z.string().nullable(),
+  timezone: z.string(),
+  message: z.string(),
+  sender: z.string().nullable().openapi({ description: 'default "timer"' }),
+  nextFireAt: z.string().nullable(),
+  lastFiredAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  state: z.enum(SCHEDULE_STATUSES).openapi({ description: "svc's state: active, paused or completed" }),
+  kind: z.enum(SCHEDULE_KINDS).openapi({ description: '= mode' }),
+  every: z.number().int().nullable().openapi({ description: '= intervalMs' }),
+  cron: z.string().nullable().openapi({ description: '= cronExpr' }),
+  fireCount: z.number().int(),
+};
+
+export const InboxTimer = z.object(TimerFields).openapi('InboxTimer', { description: "AgentInbox's AgentTimer with svc's fields beside" });
+
+export const InboxTimerUpdate = z
+  .object({ ...TimerFields, updated: z.boolean().openapi({ description: 'the status changed' }), timer: InboxTimer })
+  .openapi('InboxTimerUpdate', { description: "the timer, and AgentInbox's {updated, timer}" });
 
 export const InboxTimerList = z.object({ timers: z.array(InboxTimer) }).openapi('InboxTimerList');
 
 export const InboxTimerListQuery = withAliases(
-  { agentId: z.string().min(1).optional(), status: z.enum(SCHEDULE_STATUSES).optional(), limit: ListLimit },
+  { agentId: z.string().min(1).optional(), status: z.enum(SCHEDULE_STATUSES).optional().openapi({ description: 'only timers in this state' }), limit: ListLimit },
   { agent_id: 'agentId' },
 );
 
-export const InboxTimerDeleted = z.object({ scheduleId: z.string(), deleted: z.literal(true) }).openapi('InboxTimerDeleted');
+export const InboxTimerDeleted = z
+  .object({ scheduleId: z.string(), deleted: z.literal(true), removed: z.literal(true).openapi({ description: "AgentInbox's answer" }) })
+  .openapi('InboxTimerDeleted');
 
 // --- gc --------------------------------------------------------------------------------------
 
@@ -174,5 +217,9 @@ export const GcResult = z
     }),
     durationMs: z.number(),
     retention: z.object({ ackedEntriesMs: z.number().int(), notificationsMs: z.number().int() }),
+    deleted: z.number().int().openapi({ description: "AgentInbox's field: acknowledged entries removed (= removed.ackedEntriesRemoved)" }),
+    retentionMs: z.number().int().openapi({ description: '= retention.ackedEntriesMs' }),
+    removedAgents: z.literal(0).openapi({ description: 'svc never removes an agent for being offline' }),
+    removedSubscriptions: z.number().int().openapi({ description: '= removed.subscriptionsRemoved' }),
   })
-  .openapi('GcResult');
+  .openapi('GcResult', { description: "svc's counts by kind, with AgentInbox's {deleted, retentionMs, removedAgents, removedSubscriptions}" });

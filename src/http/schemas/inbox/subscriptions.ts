@@ -19,11 +19,19 @@ export const InboxAgent = z
     name: z.string().nullable(),
     deliveryPaused: z.boolean(),
     createdAt: z.string(),
-    aggregation: AggregationPolicy.optional().openapi({ description: 'the agent\'s own aggregation policy; absent: the default coalesce {windowMs: 250}' }),
+    aggregation: AggregationPolicy.optional().openapi({ description: 'the agent\'s own aggregation policy; absent: the default' }),
+    status: z.enum(['active', 'offline']).openapi({ description: "AgentInbox's agent status: active while the agent has an active target, else offline (notifications reach no one; entries keep arriving)" }),
+    offlineSince: z.string().nullable().openapi({ description: 'while offline: the last change of the agent or its targets' }),
+    runtimeKind: z.string().openapi({ description: 'runtime of the terminal session the agent is bound to (codex, claude_code), else unknown' }),
+    runtimeSessionId: z.string().nullable().openapi({ description: 'that session id, else null' }),
+    updatedAt: z.string().openapi({ description: 'the last change of the agent or its targets' }),
+    lastSeenAt: z.string().openapi({ description: '= updatedAt' }),
   })
-  .openapi('InboxAgent');
+  .openapi('InboxAgent', { description: "svc's inbox agent with AgentInbox's Agent fields" });
 
-export const InboxAgentDeleted = z.object({ agentId: z.string(), deleted: z.literal(true) }).openapi('InboxAgentDeleted');
+export const InboxAgentDeleted = z
+  .object({ agentId: z.string(), deleted: z.literal(true), removed: z.literal(true).openapi({ description: "AgentInbox's answer" }) })
+  .openapi('InboxAgentDeleted');
 
 // --- subscriptions ---------------------------------------------------------------------------
 
@@ -112,7 +120,9 @@ export const SubscriptionListQuery = withAliases(
   { agent_id: 'agentId', source_id: 'sourceId' },
 );
 
-export const SubscriptionDeleted = z.object({ subscriptionId: z.string(), deleted: z.literal(true) }).openapi('SubscriptionDeleted');
+export const SubscriptionDeleted = z
+  .object({ subscriptionId: z.string(), deleted: z.literal(true), removed: z.literal(true).openapi({ description: "AgentInbox's answer" }) })
+  .openapi('SubscriptionDeleted');
 
 export const SubscriptionLag = z
   .object({
@@ -120,12 +130,39 @@ export const SubscriptionLag = z
     sourceId: z.string(),
     consumedOffset: z.number().int(),
     retainedFromOffset: z.number().int(),
-    highWatermarkOffset: z.number().int(),
+    highWatermarkOffset: z.number().int().nullable().openapi({ description: 'the last offset of the stream; null while it is empty' }),
     lag: z.number().int().min(0),
+    consumerId: z.string().openapi({ description: "AgentInbox's consumer: the subscription (con_ + the subscription id's ULID)" }),
+    streamId: z.string().openapi({ description: "AgentInbox's backend stream of the source: str_ + the source id's ULID (routes take the source id)" }),
+    pendingEvents: z.number().int().min(0).openapi({ description: '= lag' }),
+    nextOffset: z.number().int().openapi({ description: 'consumedOffset + 1' }),
   })
-  .openapi('SubscriptionLag');
+  .openapi('SubscriptionLag', { description: "svc's consumer offset against the stream bounds, with AgentInbox's ConsumerLag fields" });
 
 export const CatchUpResult = SubscriptionLag.extend({ materialized: z.number().int().min(0) }).openapi('SubscriptionCatchUp');
+
+export const PollResult = CatchUpResult.extend({
+  eventsRead: z.number().int().min(0).openapi({ description: 'events consumed by this poll (matching is pushed on append: usually 0)' }),
+  matched: z.number().int().min(0).openapi({ description: 'events that made an inbox entry in this poll' }),
+  inboxItemsCreated: z.number().int().min(0),
+  committedOffset: z.number().int().nullable().openapi({ description: 'the offset consumed through; null when nothing was read' }),
+  note: z.string().openapi({ description: '"subscription batch processed" or "no new stream events"' }),
+}).openapi('SubscriptionPoll', { description: "the catch-up with AgentInbox's SubscriptionPollResult fields" });
+
+export const Consumer = z
+  .object({
+    consumerId: z.string(),
+    streamId: z.string(),
+    subscriptionId: z.string(),
+    consumerKey: z.string().openapi({ description: 'subscription:<subscriptionId>' }),
+    nextOffset: z.number().int(),
+    startPolicy: StartPolicy,
+    startOffset: z.number().int().nullable(),
+    startTime: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string().openapi({ description: "svc keeps no consumer row: the subscription's creation time" }),
+  })
+  .openapi('SubscriptionConsumer', { description: "AgentInbox's consumer record of a subscription" });
 
 export const ResetSubscriptionBody = z
   .strictObject({ offset: z.number().int().min(1).optional().openapi({ description: 'next offset to consume' }), ...StartFields })
