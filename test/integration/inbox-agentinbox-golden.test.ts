@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate, readFrames, startAgentInboxRig, type AgentInboxRig } from '../helpers/agentinbox.js';
@@ -140,7 +141,6 @@ afterAll(async () => {
   if (process.env.GOLDEN_REPORT) for (const r of results.filter((x) => !x.identical)) console.log(`${r.group} / ${r.step}\n${formatDiffs(r.diffs, 4)}`);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lookup = (name: string): unknown => {
   if (name === 'pane') return rig.pane();
   return name in vars ? vars[name] : `missing-${name}`;
