@@ -19,7 +19,7 @@ import type { Tracer } from '../telemetry/index.js';
 import { InboxStatus } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
-import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport } from './entries/index.js';
+import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport, type SourceInfo } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import {
   AgentRegistration,
@@ -95,7 +95,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
-  const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
+  const entries = new InboxEntries({ store, clock, ids: deps.ids, logger: deps.logger, agents, describeSource: (sourceId) => describeSource(sources, sourceId) });
   const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
   const hostExists = (hostId: string) => void hosts.get(hostId);
   const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
@@ -129,7 +129,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const gcHooks = [subscriptions, entries, notifier];
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
-    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers],
+    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers, entries.threads],
     streams,
     hosts,
     sources,
@@ -149,6 +149,13 @@ export function createInbox(deps: InboxDeps): Inbox {
     status: new InboxStatus(store),
     gc: () => ({ ...runGc(gcHooks, () => clock.now()), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
+}
+
+/** A source as items name it (AgentInbox's sourceType and sourceKey: svc's stream key where it has no sourceKey), or null once it is gone. */
+function describeSource(sources: SourceService, sourceId: string): SourceInfo | null {
+  if (!sources.has(sourceId)) return null;
+  const s = sources.get(sourceId) as { sourceType: string; sourceKey?: string; streamKey: string };
+  return { sourceType: s.sourceType, sourceKey: s.sourceKey ?? s.streamKey };
 }
 
 /** `[inbox.streams] backend`: this daemon's SQLite file, or a JetStream cluster (opened by `openStreams`). */

@@ -12,7 +12,6 @@ export {
   MAX_POLICY_ENTRIES,
   MAX_WINDOW_MS,
   MIN_DIGEST_EVERY_MS,
-  type AgentInboxPolicy,
   type AggregationPolicyInput,
   type PolicyView,
 } from './aggregation.js';

@@ -10,6 +10,7 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock, errors, AGENT_ID_PATTERN, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
+import { jsonReader, readInboxPolicy, type InboxPolicyInput } from './policy.js';
 
 export interface InboxAgent {
   agentId: string;
@@ -19,6 +20,23 @@ export interface InboxAgent {
   /** The agent's own aggregation policy; absent while it has none (the default applies). */
   aggregation?: AggregationPolicy;
 }
+
+/**
+ * AgentInbox's inbox record of an agent (GET /agents/{id}/inbox `inbox`): every agent has one inbox,
+ * named after it; the aggregation fields are its inbox policy as set (null, or false, when not set).
+ */
+export interface InboxRecord {
+  inboxId: string;
+  ownerAgentId: string;
+  aggregationEnabled: boolean;
+  aggregationWindowMs: number | null;
+  aggregationMaxItems: number | null;
+  aggregationMaxThreadAgeMs: number | null;
+  createdAt: string;
+}
+
+/** The inbox id of an agent (AgentInbox's `inboxId`): derived, so it needs no storage and never changes. */
+export const inboxIdOf = (agentId: string): string => `inb_${agentId}`;
 
 export interface CreateInboxAgentInput {
   name?: string | null | undefined;
@@ -31,17 +49,7 @@ export interface CreateInboxAgentInput {
  * delivery/aggregation.ts normalizes it): stored JSON -> policy, parsed once per distinct string
  * (policies are read on every new entry).
  */
-const parsed = new Map<string, AggregationPolicy>();
-export function readPolicy(json: string | null): AggregationPolicy | null {
-  if (json === null) return null;
-  let p = parsed.get(json);
-  if (!p) {
-    if (parsed.size > 1000) parsed.clear();
-    p = JSON.parse(json) as AggregationPolicy;
-    parsed.set(json, p);
-  }
-  return p;
-}
+export const readPolicy = jsonReader((raw) => raw as AggregationPolicy);
 
 export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));
 
@@ -57,6 +65,7 @@ interface AgentRow {
   delivery_paused: number;
   created_at: string;
   aggregation: string | null;
+  inbox_policy: string | null;
 }
 
 function toAgent(r: AgentRow): InboxAgent {
@@ -68,7 +77,10 @@ function toAgent(r: AgentRow): InboxAgent {
 
 export class InboxAgents {
   private readonly deletedListeners: Array<(agentId: string) => void> = [];
-  private readonly stmt: Record<'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation', Database.Statement>;
+  private readonly stmt: Record<
+    'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation' | 'inboxPolicy' | 'setInboxPolicy',
+    Database.Statement
+  >;
 
   constructor(private readonly deps: InboxAgentsDeps) {
     const db = deps.store.db;
@@ -80,6 +92,8 @@ export class InboxAgents {
       setPaused: db.prepare('UPDATE inbox_agents SET delivery_paused = ? WHERE agent_id = ?'),
       setAggregation: db.prepare('UPDATE inbox_agents SET aggregation = ? WHERE agent_id = ?'),
       aggregation: db.prepare('SELECT aggregation FROM inbox_agents WHERE agent_id = ?').pluck(),
+      inboxPolicy: db.prepare('SELECT inbox_policy FROM inbox_agents WHERE agent_id = ?').pluck(),
+      setInboxPolicy: db.prepare('UPDATE inbox_agents SET inbox_policy = ? WHERE agent_id = ?'),
     };
   }
 
@@ -144,6 +158,31 @@ export class InboxAgents {
   /** Set or clear (null) the agent's own policy, stored as given (delivery/aggregation.ts normalizes it). Throws 404 agent_not_found. */
   setAggregation(agentId: string, policyJson: string | null): void {
     if (this.stmt.setAggregation.run(policyJson, agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** The inbox policy fields the agent has set (null: none, or no such agent); read for every item of a grouping source. */
+  inboxPolicyOf(agentId: string): InboxPolicyInput | null {
+    return readInboxPolicy((this.stmt.inboxPolicy.get(agentId) as string | null | undefined) ?? null);
+  }
+
+  /** Store the agent's inbox policy fields (policy.ts merges them). Throws 404 agent_not_found. */
+  setInboxPolicy(agentId: string, fields: InboxPolicyInput): void {
+    if (this.stmt.setInboxPolicy.run(JSON.stringify(fields), agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** AgentInbox's inbox record of the agent. Throws 404 agent_not_found. */
+  inbox(agentId: string): InboxRecord {
+    const agent = this.get(agentId);
+    const p = this.inboxPolicyOf(agentId);
+    return {
+      inboxId: inboxIdOf(agentId),
+      ownerAgentId: agentId,
+      aggregationEnabled: p?.enabled ?? false,
+      aggregationWindowMs: p?.windowMs ?? null,
+      aggregationMaxItems: p?.maxItems ?? null,
+      aggregationMaxThreadAgeMs: p?.maxThreadAgeMs ?? null,
+      createdAt: agent.createdAt,
+    };
   }
 
   /** Called inside the delete transaction, before the agent row goes. */
