@@ -344,6 +344,25 @@ describe('durability', () => {
     expect((await items(agentId, '', second)).entries.map((e: Json) => e.offset)).toEqual([3, 4]);
     await second.stop();
   }, 60_000);
+
+  it('what was materialised and compacted away stays so across SIGKILL: a reset after the restart brings nothing back', async () => {
+    const home = pool.home();
+    const first = await pool.start({ home });
+    const { sourceId, agentId } = await fixture(first);
+    const sub = await ok(api('POST', '/subscriptions', { agentId, sourceId }, first), 201);
+    await ok(api('POST', '/subscriptions', { agentId, sourceId, filter: { match: { type: 'a' } } }, first), 201);
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }], first);
+    const entries = (await items(agentId, '', first)).entries;
+    expect(entries.map((e: Json) => e.subscriptionIds.length)).toEqual([2, 1]);
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [entries[0].itemId] }, first))).toEqual({ acked: 1 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`, { retentionMs: 0 }, first))).toMatchObject({ deleted: 1 });
+    await first.stop('SIGKILL');
+
+    const second = await pool.start({ home });
+    await ok(api('POST', `/subscriptions/${sub.subscriptions[0].subscriptionId}/reset`, { startPolicy: 'earliest' }, second));
+    expect((await items(agentId, '?includeAcked=true', second)).entries.map((e: Json) => e.entryId)).toEqual([entries[1].entryId]);
+    await second.stop();
+  }, 60_000);
 });
 
 describe('svc inbox commands', () => {
