@@ -320,6 +320,17 @@ describe('deletion', () => {
     expect(inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(0);
   });
 
+  it('an agent deleted and made again under the same id starts with no memory of what the old one had', async () => {
+    const { inbox, append, sourceId } = await setup();
+    inbox.agents.ensure('reborn');
+    inbox.subscriptions.create({ agentId: 'reborn', sourceId });
+    await append({ type: 'a' });
+    inbox.agents.delete('reborn');
+    inbox.agents.ensure('reborn');
+    inbox.subscriptions.create({ agentId: 'reborn', sourceId, startPolicy: 'earliest' });
+    expect(inbox.entries.unacked('reborn', { limit: 10 }).map((e) => e.offset)).toEqual([1]);
+  });
+
   it('an agent deletion takes its subscriptions out of matching', async () => {
     const { inbox, append, subscribe, agentId, sourceId } = await setup();
     subscribe();

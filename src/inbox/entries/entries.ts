@@ -104,6 +104,7 @@ export class InboxEntries {
     | 'insertEvent'
     | 'materialized'
     | 'remember'
+    | 'forgetAgent'
     | 'subscriptionsOf'
     | 'setSubscriptions'
     | 'seqOf'
@@ -140,9 +141,12 @@ export class InboxEntries {
         `INSERT INTO inbox_entries (entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, created_at, subscription_ids, match_reason, summary, thread_id)
          VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      materialized: db.prepare('SELECT item_seq FROM inbox_materialized WHERE agent_id = ? AND source_id = ? AND stream_offset = ?').pluck(),
-      remember: db.prepare('INSERT INTO inbox_materialized (agent_id, source_id, stream_offset, item_seq) VALUES (?, ?, ?, ?)'),
-      subscriptionsOf: db.prepare('SELECT subscription_ids FROM inbox_entries WHERE seq = ?'),
+      // The memory of materialised events is written first: a conflict means the agent had the event.
+      remember: db.prepare('INSERT OR IGNORE INTO inbox_materialized (source_id, stream_offset, agent_id, entry_id) VALUES (?, ?, ?, ?)'),
+      materialized: db.prepare('SELECT entry_id FROM inbox_materialized WHERE source_id = ? AND stream_offset = ? AND agent_id = ?').pluck(),
+      // Keyed by stream position (fan-out writes land together): an agent's rows are found by a scan, on its deletion only.
+      forgetAgent: db.prepare('DELETE FROM inbox_materialized WHERE agent_id = ?'),
+      subscriptionsOf: db.prepare('SELECT seq, subscription_ids FROM inbox_entries WHERE entry_id = ?'),
       setSubscriptions: db.prepare('UPDATE inbox_entries SET subscription_ids = ? WHERE seq = ?'),
       seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
       // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
@@ -181,8 +185,11 @@ export class InboxEntries {
     };
     this.acks = new InboxAcks(deps.store);
     this.threads = new InboxThreads({ store: deps.store, clock: deps.clock, ids: deps.ids, logger: deps.logger, announce: (e) => this.announce(e) });
-    // inbox_materialized and inbox_threads go with the agent row (ON DELETE CASCADE).
-    deps.agents.onDeleted((agentId) => this.stmt.removeAgent.run(agentId));
+    // inbox_threads go with the agent row (ON DELETE CASCADE).
+    deps.agents.onDeleted((agentId) => {
+      this.stmt.removeAgent.run(agentId);
+      this.stmt.forgetAgent.run(agentId);
+    });
   }
 
   /** A direct item or a timer reminder, inside the caller's transaction (or its own). Throws 404 agent_not_found. */
@@ -216,17 +223,18 @@ export class InboxEntries {
     for (const group of byAgentEvent(matches)) {
       const m = group[0]!;
       const subscriptionIds = [...new Set(group.map((g) => g.subscriptionId))].sort();
-      const existing = this.stmt.materialized.get(m.agentId, m.event.sourceId, m.event.offset) as number | undefined;
-      if (existing !== undefined) {
-        this.addSubscriptions(existing, subscriptionIds);
+      const entryId = this.deps.ids.make('entry');
+      if (this.stmt.remember.run(m.event.sourceId, m.event.offset, m.agentId, entryId).changes === 0) {
+        this.addSubscriptions(this.stmt.materialized.get(m.event.sourceId, m.event.offset, m.agentId) as string, subscriptionIds);
         continue;
       }
       let source = sources.get(m.event.sourceId);
       if (source === undefined) sources.set(m.event.sourceId, (source = this.deps.describeSource?.(m.event.sourceId) ?? null));
-      const policy = effectivePolicy(this.deps.agents.inboxPolicyOf(m.agentId));
-      const grouping = policy.enabled ? groupingOf(source, m.event) : null;
-      const threadId = grouping ? this.threads.join(m.agentId, m.event.sourceId, grouping, policy, created) : null;
-      const entryId = this.deps.ids.make('entry');
+      // Only an event of a grouping source reads the agent's policy.
+      const groupable = groupingOf(source, m.event);
+      const policy = groupable ? effectivePolicy(this.deps.agents.inboxPolicyOf(m.agentId)) : null;
+      const grouping = policy?.enabled ? groupable : null;
+      const threadId = grouping ? this.threads.join(m.agentId, m.event.sourceId, grouping, policy!, created) : null;
       const r = row({
         entry_id: entryId,
         agent_id: m.agentId,
@@ -244,9 +252,8 @@ export class InboxEntries {
       r.seq = Number(
         this.stmt.insertEvent.run(entryId, r.agent_id, r.subscription_id, r.source_id, r.stream_offset, r.event, createdAt, r.subscription_ids, r.match_reason, r.summary, threadId).lastInsertRowid,
       );
-      this.stmt.remember.run(m.agentId, m.event.sourceId, m.event.offset, r.seq);
       items++;
-      if (grouping && threadId) this.threads.joined(threadId, grouping.immediate, policy, created);
+      if (grouping && threadId) this.threads.joined(threadId, grouping.immediate, policy!, created);
       else created.push(toEntry(r, m.event));
     }
     if (created.length > 0) this.announce(created);
@@ -254,12 +261,12 @@ export class InboxEntries {
   }
 
   /** A later matching subscription lists itself on the item (if it is still there). */
-  private addSubscriptions(itemSeq: number, subscriptionIds: string[]): void {
-    const json = this.stmt.subscriptionsOf.get(itemSeq) as { subscription_ids: string | null } | undefined;
-    if (!json) return;
-    const have = json.subscription_ids === null ? [] : (JSON.parse(json.subscription_ids) as string[]);
+  private addSubscriptions(entryId: string, subscriptionIds: string[]): void {
+    const item = this.stmt.subscriptionsOf.get(entryId) as { seq: number; subscription_ids: string | null } | undefined;
+    if (!item) return;
+    const have = item.subscription_ids === null ? [] : (JSON.parse(item.subscription_ids) as string[]);
     const next = [...new Set([...have, ...subscriptionIds])].sort();
-    if (next.length !== have.length) this.stmt.setSubscriptions.run(JSON.stringify(next), itemSeq);
+    if (next.length !== have.length) this.stmt.setSubscriptions.run(JSON.stringify(next), item.seq);
   }
 
   /** Listeners hear about new entries after their transaction commits (watchers, notifications). */

@@ -10,9 +10,11 @@ import type { Migration } from './types.js';
  *   one did, `summary` AgentInbox's one-line summary of the item.
  * - Existing entries of one event for several subscriptions of one agent become one item: the
  *   first keeps the others' subscriptions, and stays unacknowledged while any of them was.
- * - `inbox_materialized` remembers every (agent, source, offset) that became an item, also after
- *   the item is compacted away, so a reset or a new subscription never materialises it again; it
- *   replaces the per-subscription unique index. Entries compacted before this version are not in it.
+ * - `inbox_materialized` remembers every (agent, source, offset) that became an item (and its entry
+ *   id), also after the item is compacted away, so a reset or a new subscription never materialises
+ *   it again; it replaces the per-subscription unique index and, like it, leads with the stream
+ *   position, so the rows of one event for N agents land together at its tail. Entries compacted
+ *   before this version are not in it.
  * - Threads (`inbox_threads`, open ones only) group related items of an agent whose inbox policy
  *   (`inbox_agents.inbox_policy`, JSON of the fields set) is enabled: their items carry `thread_id`
  *   and are read through rows of kind `digest_snapshot` (`thread_id`, `revision`, `snapshot`: JSON of
@@ -58,14 +60,14 @@ UPDATE inbox_entries SET summary = CASE kind
   ELSE 'timer:' || coalesce(schedule_id, '') END;
 
 CREATE TABLE inbox_materialized (
-  agent_id TEXT NOT NULL REFERENCES inbox_agents(agent_id) ON DELETE CASCADE,
   source_id TEXT NOT NULL,
   stream_offset INTEGER NOT NULL,
-  item_seq INTEGER NOT NULL,
-  PRIMARY KEY (agent_id, source_id, stream_offset)
+  agent_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  PRIMARY KEY (source_id, stream_offset, agent_id)
 ) WITHOUT ROWID;
-INSERT INTO inbox_materialized (agent_id, source_id, stream_offset, item_seq)
-  SELECT agent_id, source_id, stream_offset, seq FROM inbox_entries WHERE kind = 'event';
+INSERT INTO inbox_materialized (source_id, stream_offset, agent_id, entry_id)
+  SELECT source_id, stream_offset, agent_id, entry_id FROM inbox_entries WHERE kind = 'event';
 DROP INDEX inbox_entries_source_offset;
 
 CREATE TABLE inbox_threads (
