@@ -31,7 +31,7 @@ export class InboxStatus {
                 (SELECT count(*) FROM inbox_agents) AS agents,
                 (SELECT count(*) FROM inbox_agents WHERE delivery_paused = 1) AS paused_agents,
                 (SELECT count(*) FROM inbox_notifications WHERE status = 'pending') AS pending,
-                (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL) AS unacked,
+                (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL AND kind <> 'digest_snapshot') AS unacked,
                 (SELECT count(*) FROM inbox_schedules WHERE status = 'active') AS timers`,
       ),
       targets: db.prepare('SELECT status, count(*) AS n FROM inbox_targets GROUP BY status'),
