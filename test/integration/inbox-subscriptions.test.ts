@@ -308,11 +308,14 @@ describe('inbox watch (SSE)', () => {
 
   it("follows an unknown agent's empty inbox (AgentInbox's heartbeats as often as asked, at most every 100 ms) and refuses a malformed Last-Event-ID before any SSE byte", async () => {
     const { agentId } = await fixture();
+    // A period setInterval cannot wait is clamped too (it would fire at once): the stream just stays quiet.
+    const far = await Watcher.open('nobody', {}, '?heartbeat_ms=99999999999999');
     const nobody = await Watcher.open('nobody', {}, '?heartbeat_ms=1');
     await waitFor(() => nobody.frames.filter((f) => f.event === 'heartbeat').length >= 2, 5000);
     expect(nobody.frames[0]).toEqual({ id: undefined, event: 'items', data: JSON.stringify({ event: 'items', agentId: 'nobody', entries: [] }) });
     const beats = nobody.frames.filter((f) => f.event === 'heartbeat').map((f) => Date.parse(JSON.parse(f.data).timestamp));
     expect(beats[1]! - beats[0]!).toBeGreaterThanOrEqual(90);
+    expect(far.frames.map((f) => f.event)).toEqual(['items']);
     const bad = await request({ socketPath: d.socket }, 'GET', `/agents/${agentId}/inbox/watch`, { headers: { 'last-event-id': '12' } });
     expectError(bad, 400, 'invalid_request');
   });

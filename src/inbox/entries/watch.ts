@@ -4,7 +4,7 @@
  * `{event:"items", agentId, entries:[…]}`, and each frame with entries carries `id:` = its last
  * entry id, so a reconnect with Last-Event-ID resumes after it. Heartbeats are `event: heartbeat`
  * frames `{event:"heartbeat", agentId, timestamp}` without an id, every `heartbeatMs` (AgentInbox's
- * default 15 s; any positive value is taken, and sent at most every MIN_HEARTBEAT_MS). An agent
+ * default 15 s; any positive value is taken, and kept within MIN/MAX_HEARTBEAT_MS). An agent
  * that does not exist has an empty backlog, as on AgentInbox; its entries come live once it exists.
  *
  * A watcher first gets the backlog after its cursor (all entries without one; unacknowledged only
@@ -27,6 +27,8 @@ const BACKLOG_CHUNK = 256;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 /** Heartbeats asked for more often than this are sent this often. */
 export const MIN_HEARTBEAT_MS = 100;
+/** ... and less often than setInterval can wait (it would fire at once instead): this often. */
+export const MAX_HEARTBEAT_MS = 2 ** 31 - 1;
 
 export type WatchConnection = Pick<SseConnection, 'deliver' | 'writable' | 'onClose' | 'close' | 'closed'>;
 
@@ -62,7 +64,7 @@ export class InboxWatch {
 
   /** Backlog after `opts.after` (from the start when absent), then live. */
   async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
-    this.heartbeat(conn, agentId, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS));
+    this.heartbeat(conn, agentId, Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS)));
     let last = opts.after;
     for (let first = true; !conn.closed; first = false) {
       const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });
