@@ -170,10 +170,18 @@ describe('hostile input', () => {
     });
     expect(proto.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    for (const body of [{ message: '   ' }, { message: 'x', sender: ' ' }, { message: 'x', other: 1 }, { message: 'x', sender: 5 }]) {
+      expect((await api('POST', `/agents/${agentId}/inbox/items`, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    const trimmed = await api('POST', `/agents/${agentId}/inbox/items`, { message: '  hi  ', sender: ' me ' });
+    expect(t.s.inbox.entries.list(agentId, { limit: 10 }).find((e) => e.entryId === trimmed.json.entryId)).toMatchObject({
+      rawPayload: { type: 'direct_text_message', message: 'hi', sender: 'me' },
+      summary: 'direct_text_message:me',
+    });
     await t.s.inbox.entries.ack(agentId, { all: true });
     for (const body of [{ retentionMs: -1 }, { retentionMs: 2 ** 60 }, { retentionMs: 'all' }]) {
       expect((await api('POST', `/agents/${agentId}/inbox/compact`, body)).status).toBe(400);
     }
-    expect(t.s.inbox.entries.counts(agentId)).toEqual({ total: 1, unacked: 0, acked: 1 });
+    expect(t.s.inbox.entries.counts(agentId)).toEqual({ total: 2, unacked: 0, acked: 2 });
   });
 });

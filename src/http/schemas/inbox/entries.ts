@@ -133,8 +133,8 @@ export const InboxDetails = z
 
 export const DirectItemBody = z
   .strictObject({
-    message: z.string().min(1),
-    sender: z.string().min(1).nullable().optional(),
+    message: z.string().trim().min(1).openapi({ description: 'trimmed, as AgentInbox does; empty: 400' }),
+    sender: z.string().trim().min(1).nullable().optional(),
     metadata: OpenObject.optional().openapi({ description: "svc: machine-readable fields kept with the item as its metadata (webhook receivers read them)" }),
   })
   .openapi('DirectItemBody');
