@@ -202,7 +202,7 @@ describe('inbox items, acks and compaction', () => {
     const { agentId } = await fixture();
     const made: Json[] = [];
     for (let i = 0; i < 5; i++) made.push(await ok(api('POST', `/agents/${agentId}/inbox/items`, { message: `m${i}`, sender: 'ops' }), 201));
-    expect(made[0]).toEqual({ itemId: expect.stringMatching(/^itm_/), inboxId: `inb_${agentId}`, activated: false, entryId: expect.stringMatching(/^ent_/), agentId });
+    expect(made[0]).toEqual({ itemId: expect.stringMatching(/^itm_/), inboxId: expect.stringMatching(/^inb_[0-9a-f]{16}$/), activated: false, entryId: expect.stringMatching(/^ent_/), agentId });
     const p1 = await items(agentId, '?limit=2');
     expect(p1.entries[0]).toMatchObject({
       entryId: made[0].entryId,

@@ -211,7 +211,7 @@ describe("AgentInbox's inbox policy", () => {
     expect((await set({})).json).toMatchObject({ enabled: true, windowMs: 30_000 });
     expect((await set(undefined)).json).toMatchObject({ enabled: true, windowMs: 30_000 });
     expect((await set({ enabled: false, maxItems: 5 })).json).toMatchObject({ enabled: false, windowMs: 30_000, maxItems: 5, aggregation: svcDefault, isDefault: true });
-    expect(t.s.inbox.agents.inbox(agentId)).toMatchObject({ inboxId: `inb_${agentId}`, aggregationEnabled: false, aggregationWindowMs: null, aggregationMaxItems: 5, aggregationMaxThreadAgeMs: null });
+    expect(t.s.inbox.agents.inbox(agentId)).toMatchObject({ inboxId: expect.stringMatching(/^inb_[0-9a-f]{16}$/), aggregationEnabled: false, aggregationWindowMs: null, aggregationMaxItems: 5, aggregationMaxThreadAgeMs: null });
     expect((await set({ aggregation: { mode: 'digest', every: 120_000, timezone: 'UTC' } })).json).toMatchObject({ enabled: false, maxItems: 5, aggregation: { mode: 'digest', every: 120_000 } });
     expect((await set({ aggregation: null })).json.isDefault).toBe(true);
     const show = await api('GET', `/agents/${agentId}/inbox/policy`);

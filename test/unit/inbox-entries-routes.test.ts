@@ -6,9 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildInboxSurface, type Surface } from '../../src/http/surfaces.js';
+import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** agent-alpha's inbox: an opaque id derived from the agent id. */
+const INBOX = inboxIdOf('agent-alpha');
 
 let t: TestServices;
 let inbox: Surface;
@@ -62,7 +66,7 @@ describe("entries in AgentInbox's shape", () => {
     expect(Object.keys(e).slice(0, ITEM_KEYS.length)).toEqual(ITEM_KEYS);
     expect(e).toMatchObject({
       entryId: expect.stringMatching(/^ent_[0-9A-Z]{26}$/),
-      inboxId: 'inb_agent-alpha',
+      inboxId: INBOX,
       itemId: `itm_${e.entryId.slice(4)}`,
       summary: 'local_event:demo:local.demo',
       count: 1,
@@ -88,7 +92,7 @@ describe("entries in AgentInbox's shape", () => {
       sourceId,
       sourceNativeId: 'demo-1',
       eventVariant: 'local.demo',
-      inboxId: 'inb_agent-alpha',
+      inboxId: INBOX,
       occurredAt: e.occurredAt,
       metadata: e.metadata,
       rawPayload: { text: 'hello' },
@@ -102,7 +106,7 @@ describe("entries in AgentInbox's shape", () => {
     expect(Object.keys(json).slice(0, 6)).toEqual(['agent', 'inbox', 'subscriptions', 'activationTargets', 'activationDispatchStates', 'itemCounts']);
     expect(json).toMatchObject({
       agent: { agentId, status: 'active' },
-      inbox: { inboxId: 'inb_agent-alpha', ownerAgentId: agentId, aggregationEnabled: false, aggregationWindowMs: null, aggregationMaxItems: null, aggregationMaxThreadAgeMs: null },
+      inbox: { inboxId: INBOX, ownerAgentId: agentId, aggregationEnabled: false, aggregationWindowMs: null, aggregationMaxItems: null, aggregationMaxThreadAgeMs: null },
       activationTargets: [],
       activationDispatchStates: [],
       itemCounts: { total: 1, unacked: 1, acked: 0 },
@@ -116,8 +120,10 @@ describe("entries in AgentInbox's shape", () => {
   it("answers a direct item with AgentInbox's {itemId, inboxId, activated}: activated once the agent has an active target and is not paused", async () => {
     const { agentId } = await setup();
     const first = await api('POST', `/agents/${agentId}/inbox/items`, { message: 'hi', sender: 'ops' });
-    expect(first).toMatchObject({ status: 201, json: { itemId: expect.stringMatching(/^itm_/), inboxId: 'inb_agent-alpha', activated: false, agentId } });
+    expect(first).toMatchObject({ status: 201, json: { itemId: expect.stringMatching(/^itm_/), inboxId: INBOX, activated: false, agentId } });
     expect(first.json.itemId.slice(4)).toBe(first.json.entryId.slice(4));
+    expect(INBOX).toMatch(/^inb_[0-9a-f]{16}$/);
+    expect(inboxIdOf('other')).not.toBe(INBOX);
     t.s.inbox.targets.create(agentId, { kind: 'webhook', url: 'http://127.0.0.1:9/hook' });
     expect((await api('POST', `/agents/${agentId}/inbox/items`, { message: 'again' })).json.activated).toBe(true);
     await t.s.inbox.delivery.pause(agentId);

@@ -6,6 +6,7 @@
  * Deleting one runs the `onDeleted` listeners inside the delete transaction, so subscriptions,
  * entries, targets and timers go with it atomically.
  */
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { isoAt, type Clock, errors, AGENT_ID_PATTERN, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
@@ -35,8 +36,11 @@ export interface InboxRecord {
   createdAt: string;
 }
 
-/** The inbox id of an agent (AgentInbox's `inboxId`): derived, so it needs no storage and never changes. */
-export const inboxIdOf = (agentId: string): string => `inb_${agentId}`;
+/**
+ * The inbox id of an agent (AgentInbox's `inboxId`): derived from the agent id, so it needs no
+ * storage and never changes, and opaque like AgentInbox's (`inb_` and 16 hex digits of a SHA-256).
+ */
+export const inboxIdOf = (agentId: string): string => `inb_${createHash('sha256').update(agentId).digest('hex').slice(0, 16)}`;
 
 export interface CreateInboxAgentInput {
   name?: string | null | undefined;
