@@ -128,7 +128,7 @@ export class ApprovalNotices {
     let after: string | undefined;
     for (let page = 0; page < SCAN_PAGES; page++) {
       const list = this.deps.inbox.entries.list(inboxAgentId, { afterEntryId: after, limit: SCAN_PAGE });
-      const hit = list.find((e) => e.kind === 'direct' && e.sender === NOTICE_SENDER && e.metadata?.approval_id === approvalId);
+      const hit = list.find((e) => e.itemKind === 'direct' && e.sender === NOTICE_SENDER && e.metadata?.approval_id === approvalId);
       if (hit) return { inboxAgentId, entryId: hit.entryId };
       if (list.length < SCAN_PAGE) return null;
       after = list[list.length - 1]!.entryId;

@@ -1,7 +1,7 @@
 /**
  * The inbox through the control plane (/api/inbox/…, the inbox API's own routes): agents,
- * sources, subscriptions and timers; an inbox agent's entries, live through its watch stream,
- * with ack.
+ * sources, subscriptions and timers; an inbox agent's entries (AgentInbox's: an item, or a digest
+ * of a thread's items), live through its watch stream, with ack.
  */
 import { useState } from 'preact/hooks';
 import { enc, get, post, qs } from './api.js';
@@ -92,6 +92,13 @@ function timerWhen(t: InboxTimer): string {
   return `cron ${t.cronExpr} (${t.timezone})`;
 }
 
+/** One line of what an entry is: an event's type and subject, a direct item's sender and text, a digest's summary. */
+function what(e: InboxEntry): string {
+  if (e.event) return `${e.event.type}${e.event.subject ? ` · ${e.event.subject}` : ''}`;
+  if (e.itemKind === 'direct' || e.itemKind === 'timer') return `${e.sender ? `${e.sender}: ` : ''}${e.message ?? ''}`;
+  return e.summary;
+}
+
 /** Reload at most this often while entries arrive. */
 const RELOAD_MS = 300;
 
@@ -128,9 +135,10 @@ function InboxEntries({ agentId }: { agentId: string }) {
         empty="No entries."
         columns={[
           ['Entry', (e) => <code>{e.entryId}</code>],
-          ['Kind', (e) => e.kind],
-          ['What', (e) => (e.event ? `${e.event.type}${e.event.subject ? ` · ${e.event.subject}` : ''}` : `${e.sender ? `${e.sender}: ` : ''}${e.message ?? ''}`)],
-          ['Data', (e) => (e.event?.data !== undefined ? <code>{JSON.stringify(e.event.data).slice(0, 200)}</code> : null)],
+          ['Kind', (e) => (e.kind === 'digest_snapshot' ? `digest of ${e.count}` : (e.itemKind ?? e.kind))],
+          ['What', (e) => what(e)],
+          ['Subscriptions', (e) => e.subscriptionIds.length || null],
+          ['Data', (e) => (e.rawPayload !== undefined && e.itemKind === 'event' ? <code>{JSON.stringify(e.rawPayload).slice(0, 200)}</code> : null)],
           ['Created', (e) => <Time at={e.createdAt} />],
           ['', (e) => (e.ackedAt ? <span class="muted">acked</span> : <ActionButton label="Ack" action={() => ack({ entryIds: [e.entryId] })} />)],
         ]}

@@ -174,13 +174,19 @@ export interface InboxSubscription {
   createdAt: string;
 }
 
+/** An inbox entry as AgentInbox answers it (an item, or a digest snapshot of a thread), with svc's fields beside. */
 export interface InboxEntry {
   entryId: string;
-  kind: string;
-  sourceId: string | null;
-  message: string | null;
-  sender: string | null;
-  event: { type: string; subject: string | null; data: unknown } | null;
+  kind: 'item' | 'digest_snapshot';
+  summary: string;
+  count: number;
+  subscriptionIds: string[];
+  rawPayload?: unknown;
+  eventVariant?: string;
+  itemKind?: 'event' | 'direct' | 'timer';
+  message?: string | null;
+  sender?: string | null;
+  event?: { type: string; subject: string | null; data: unknown } | null;
   createdAt: string;
   ackedAt: string | null;
 }

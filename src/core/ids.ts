@@ -26,6 +26,10 @@ export const ID_PREFIX = {
   subscription: 'sub',
   inboxAgent: 'agt',
   entry: 'ent',
+  /** An inbox item (its id is its entry's with this prefix). */
+  item: 'itm',
+  /** A digest thread of an inbox. */
+  thread: 'thr',
   target: 'tgt',
   schedule: 'sch',
   /** A daemon in a shared stream catalogue. */

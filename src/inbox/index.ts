@@ -16,10 +16,10 @@ import type { Lifecycle } from '../runtime/index.js';
 import type { Ingress } from '../runtime/agents/index.js';
 import type { CredentialStore, SecretStore, Store } from '../store/index.js';
 import type { Tracer } from '../telemetry/index.js';
-import { InboxStatus, itemCounter } from './status.js';
+import { InboxStatus } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
-import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport } from './entries/index.js';
+import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport, type SourceInfo } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import {
   AgentRegistration,
@@ -98,7 +98,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const compaction = new CompactionService({ store, clock, sources, streams });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
-  const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
+  const entries = new InboxEntries({ store, clock, ids: deps.ids, logger: deps.logger, agents, describeSource: (sourceId) => describeSource(sources, sourceId) });
   const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
   const hostExists = (hostId: string) => void hosts.get(hostId);
   const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
@@ -117,11 +117,6 @@ export function createInbox(deps: InboxDeps): Inbox {
     agents,
     entries,
     targets,
-    describeSource: (sourceId) => {
-      if (!sources.has(sourceId)) return null;
-      const source = sources.get(sourceId);
-      return { sourceType: source.sourceType, sourceKey: source.streamKey };
-    },
     deliverers: {
       webhook: new WebhookDelivery({ clock, timeoutMs }),
       terminal: new TerminalDelivery({ timeoutMs }),
@@ -135,11 +130,11 @@ export function createInbox(deps: InboxDeps): Inbox {
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   // Subscriptions first: the entries they leave behind are trimmed in the same run.
   const housekeeping = new Housekeeping({ hooks: [subscriptions, entries, notifier], clock, logger: deps.logger });
-  const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: itemCounter(store) });
+  const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: (agentId) => entries.counts(agentId) });
   const retention = () => ({ ackedEntriesMs: ACKED_RETENTION_MS, gcIntervalMs: GC_INTERVAL_MS, lastGcAt: housekeeping.lastRunAt });
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
-    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers, housekeeping],
+    lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers, entries.threads, housekeeping],
     streams,
     hosts,
     sources,
@@ -160,6 +155,13 @@ export function createInbox(deps: InboxDeps): Inbox {
     status: new InboxStatus({ store, agents, sources, streams, subscriptions, targets, views: agentViews, retention }),
     gc: () => ({ ...housekeeping.run(), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
+}
+
+/** A source as items name it (AgentInbox's sourceType and sourceKey: svc's stream key where it has no sourceKey), or null once it is gone. */
+function describeSource(sources: SourceService, sourceId: string): SourceInfo | null {
+  if (!sources.has(sourceId)) return null;
+  const s = sources.get(sourceId) as { sourceType: string; sourceKey?: string; streamKey: string };
+  return { sourceType: s.sourceType, sourceKey: s.sourceKey ?? s.streamKey };
 }
 
 /** `[inbox.streams] backend`: this daemon's SQLite file, or a JetStream cluster (opened by `openStreams`). */

@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import type { AgentViews, ItemCounts, TargetService } from './delivery/index.js';
+import type { AgentViews, TargetService } from './delivery/index.js';
 import type { InboxAgents } from './entries/index.js';
 import type { SourceService } from './sources/index.js';
 import { consumerView, streamIdOf, type SubscriptionService } from './subscriptions/index.js';
@@ -43,15 +43,6 @@ export interface InboxStatusDeps {
 
 const RECENT_ACTIVATIONS = 10;
 
-/** An agent's inbox entries: all, unacknowledged, acknowledged (AgentInbox's `itemCounts`), from the table. */
-export function itemCounter(store: Store): (agentId: string) => ItemCounts {
-  const stmt = store.db.prepare('SELECT count(*) AS total, count(*) FILTER (WHERE acked_at IS NULL) AS unacked FROM inbox_entries WHERE agent_id = ?');
-  return (agentId) => {
-    const r = stmt.get(agentId) as { total: number; unacked: number };
-    return { total: r.total, unacked: r.unacked, acked: r.total - r.unacked };
-  };
-}
-
 interface Scalars {
   subscriptions: number;
   retiring: number;
@@ -82,8 +73,8 @@ export class InboxStatus {
                 (SELECT count(*) FROM inbox_agents WHERE delivery_paused = 1) AS paused_agents,
                 (SELECT count(*) FROM inbox_notifications) AS notifications,
                 (SELECT count(*) FROM inbox_notifications WHERE status = 'pending') AS pending,
-                (SELECT count(*) FROM inbox_entries) AS entries,
-                (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL) AS unacked,
+                (SELECT count(*) FROM inbox_entries WHERE kind <> 'digest_snapshot') AS entries,
+                (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL AND kind <> 'digest_snapshot') AS unacked,
                 (SELECT count(*) FROM inbox_schedules WHERE status = 'active') AS timers`,
       ),
       targets: db.prepare('SELECT status, count(*) AS n FROM inbox_targets GROUP BY status'),

@@ -67,7 +67,8 @@ describe('approval notifications', () => {
     expect(hook.json.agentId).toBe('ops');
     const [entry] = hook.json.entries;
     expect(entry).toMatchObject({
-      kind: 'direct',
+      kind: 'item',
+      itemKind: 'direct',
       sender: 'svc approvals',
       metadata: { type: 'svc.approval_requested', approval_id: approval.approval_id, agent_id: 'main', tool: 'run_command', trust: 'untrusted_external' },
     });

@@ -40,9 +40,14 @@ describe('inbox agents by name', () => {
     expect((await json('inbox', 'subscriptions', 'list', '--agent', 'ops')).subscriptions.map((s: Json) => s.subscriptionId)).toEqual([sub.subscriptionId]);
 
     expect((await json('inbox', 'items', 'add', 'ops', 'call the vendor')).entryId).toMatch(/\S/);
-    expect((await json('inbox', 'read', 'ops')).entries.map((e: Json) => e.message)).toEqual(['call the vendor']);
-    expect((await json('inbox', 'ack', 'ops', '--all')).acked).toBe(1);
-    expect(await json('inbox', 'compact', 'ops')).toMatchObject({ removed: 1 });
+    expect(await json('inbox', 'send', 'ops', 'and the bank', '--sender', 'me')).toMatchObject({ itemId: expect.stringMatching(/^itm_/), inboxId: expect.stringMatching(/^inb_[23456789abcdefghjkmnpqrstvwxyz]{12}$/), activated: false });
+    expect((await json('inbox', 'read', 'ops')).entries.map((e: Json) => e.message)).toEqual(['call the vendor', 'and the bank']);
+    expect((await json('inbox', 'ack', 'ops', '--all')).acked).toBe(2);
+    expect(await json('inbox', 'compact', 'ops')).toEqual({ deleted: 0, retentionMs: 86_400_000, agentId: ops });
+    expect(await json('inbox', 'compact', 'ops', '--retention', '0')).toEqual({ deleted: 2, retentionMs: 0, agentId: ops });
+    expect(await json('inbox', 'policy', 'set', 'ops', '--enabled', '--window-ms', '5s', '--max-items', '3')).toMatchObject({ agentId: ops, enabled: true, windowMs: 5000, maxItems: 3 });
+    expect(await json('inbox', 'policy', 'show', 'ops')).toMatchObject({ enabled: true, windowMs: 5000, maxItems: 3, maxThreadAgeMs: 86_400_000 });
+    expect(await json('inbox', 'policy', 'set', 'ops', '--disabled')).toMatchObject({ enabled: false, windowMs: 30_000, maxItems: 20 });
 
     const target = await json('inbox', 'targets', 'create', 'ops', '--kind', 'webhook', '--webhook-url', HOOK);
     expect((await json('inbox', 'targets', 'list', 'ops')).targets.map((t: Json) => t.targetId)).toEqual([target.targetId]);
@@ -56,7 +61,7 @@ describe('inbox agents by name', () => {
     expect((await json('inbox', 'timers', 'list', '--agent', 'ops')).timers.map((t: Json) => t.scheduleId)).toEqual([timer.scheduleId]);
     // The id still works, and is what the name stands for.
     expect((await json('inbox', 'read', ops)).entries).toEqual([]);
-  });
+  }, 90_000);
 
   it('an unknown name is agent_not_found, exit 1, in text and in JSON', async () => {
     for (const args of [['read', 'nobody'], ['watch', 'nobody'], ['subscriptions', 'list', '--agent', 'nobody'], ['timers', 'create', '--agent', 'nobody', '--every', '1h', '--message', 'm']]) {
@@ -117,7 +122,7 @@ describe('inbox tables', () => {
     const hosts = await svc('inbox', 'hosts', 'list');
     expect(hosts.stdout).toMatch(/^HOST_ID\s+HOST_TYPE\s+HOST_KEY\s+CREATED_AT\n/);
     const agents = await svc('inbox', 'agents', 'list');
-    expect(agents.stdout).toMatch(/^AGENT_ID\s+NAME\s+DELIVERY_PAUSED\s+CREATED_AT\n/);
+    expect(agents.stdout).toMatch(/^AGENT_ID\s+NAME\s+STATUS\s+DELIVERY_PAUSED\s+CREATED_AT\n/);
   });
 
   it('--every with a bad value is a usage error naming the flag', async () => {

@@ -347,7 +347,7 @@ describe('timers', () => {
     expect((await api('POST', `/timers/${scheduleId}/resume`)).json.status).toBe('active');
     await waitFor(async () => (await api('GET', `/agents/${agentId}/inbox`)).json.unackedCount > count, 10_000);
     const items = await api('GET', `/agents/${agentId}/inbox/items?limit=100`);
-    expect(items.json.entries[0]).toMatchObject({ kind: 'timer', message: 'tick', sender: 'clock', scheduleId });
+    expect(items.json.entries[0]).toMatchObject({ kind: 'item', itemKind: 'timer', message: 'tick', sender: 'clock', scheduleId, rawPayload: { type: 'timer_fired', scheduleId, message: 'tick', sender: 'clock' } });
     expect((await api('DELETE', `/timers/${scheduleId}`)).json).toEqual({ scheduleId, deleted: true, removed: true });
   });
 });

@@ -132,16 +132,18 @@ describe('digest policy over the socket', () => {
     expect((await api('GET', `/agents/${agentId}/inbox/policy`)).json).toEqual(before);
   });
 
-  it("should switch to AgentInbox's coalescing and back to immediate through inbox/policy", async () => {
+  it("should switch to coalescing and back to immediate through inbox/policy {aggregation}; AgentInbox's inbox policy fields leave notifications alone", async () => {
     const { agentId } = await digestAgent('switch');
     await item(agentId, 'waiting for the digest');
-    const set = await api('POST', `/agents/${agentId}/inbox/policy`, { enabled: true, windowMs: 2000, maxItems: 10 });
+    const inboxPolicy = await api('POST', `/agents/${agentId}/inbox/policy`, { enabled: true, windowMs: 2000, maxItems: 10 });
+    expect(inboxPolicy.json).toMatchObject({ enabled: true, windowMs: 2000, maxItems: 10, aggregation: { mode: 'digest' } });
+    const set = await api('POST', `/agents/${agentId}/inbox/policy`, { aggregation: { mode: 'coalesce', windowMs: 2000, maxEntries: 10 } });
     expect(set.json).toMatchObject({ enabled: true, windowMs: 2000, maxItems: 10, aggregation: { mode: 'coalesce', windowMs: 2000, maxEntries: 10 } });
     await advance(1999);
     expect(got('switch')).toHaveLength(0);
     await advance(1);
     expect(got('switch').map((r) => [r.json.type, r.json.entryCount])).toEqual([['inbox.entries', 1]]);
-    expect((await api('POST', `/agents/${agentId}/inbox/policy`, { enabled: false })).json.aggregation).toEqual({ mode: 'immediate' });
+    expect((await api('POST', `/agents/${agentId}/inbox/policy`, { aggregation: { mode: 'immediate' } })).json.aggregation).toEqual({ mode: 'immediate' });
     await item(agentId, 'now');
     await advance(0);
     expect(got('switch')).toHaveLength(2);

@@ -4,6 +4,7 @@
  * Last-Event-ID, acks surviving SIGKILL, and the `svc inbox …` commands.
  */
 import http from 'node:http';
+import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
 import { daemonPool, request, runSvc, waitFor, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
@@ -103,7 +104,7 @@ describe('inbox agents', () => {
       ...created,
       agent: created,
       inbox: {
-        inboxId: `inb_${created.agentId.slice(4)}`,
+        inboxId: inboxIdOf(created.agentId),
         ownerAgentId: created.agentId,
         aggregationEnabled: false,
         aggregationWindowMs: null,
@@ -137,7 +138,7 @@ describe('subscriptions', () => {
       ...sub,
       subscription: sub,
       source: expect.objectContaining({ sourceId }),
-      inbox: expect.objectContaining({ inboxId: `inb_${agentId.slice(4)}`, ownerAgentId: agentId }),
+      inbox: expect.objectContaining({ inboxId: inboxIdOf(agentId), ownerAgentId: agentId }),
       activationTargets: [],
       consumer: { consumerId, streamId, subscriptionId: sub.subscriptionId, consumerKey: `subscription:${sub.subscriptionId}`, nextOffset: 1, startPolicy: 'latest', startOffset: null, startTime: null, createdAt: sub.createdAt, updatedAt: sub.createdAt },
       lag: { subscriptionId: sub.subscriptionId, sourceId, consumedOffset: 0, retainedFromOffset: 1, highWatermarkOffset: null, lag: 0, consumerId, streamId, pendingEvents: 0, nextOffset: 1 },
@@ -229,7 +230,8 @@ describe("AgentInbox's query names and limits", () => {
     const rest = await ok(api('GET', `/agents/${agentId}/inbox/entries?after_entry_id=${page.entries[0].entryId}&include_acked=true`));
     expect(rest.entries.map((e: Json) => e.message)).toEqual(['m1', 'm2']);
     expect((await ok(api('GET', `/agents/${agentId}/inbox/entries?include_acked=true`))).entries).toHaveLength(3);
-    expectError(await api('GET', '/agents/agt_missing/inbox/entries'), 404, 'agent_not_found');
+    // An agent without an inbox reads empty, as on AgentInbox.
+    expect(await ok(api('GET', '/agents/agt_missing/inbox/entries'))).toEqual({ entries: [], nextCursor: null });
 
     expect((await ok(api('GET', '/hosts?limit=1'))).hosts).toHaveLength(1);
     expect((await ok(api('GET', '/sources?limit=1'))).sources).toHaveLength(1);
@@ -251,8 +253,21 @@ describe('inbox items, acks and compaction', () => {
     const { agentId } = await fixture();
     const made: Json[] = [];
     for (let i = 0; i < 5; i++) made.push(await ok(api('POST', `/agents/${agentId}/inbox/items`, { message: `m${i}`, sender: 'ops' }), 201));
-    expect(made[0]).toMatchObject({ entryId: expect.stringMatching(/^ent_/), kind: 'direct', message: 'm0', sender: 'ops', ackedAt: null });
+    expect(made[0]).toEqual({ itemId: expect.stringMatching(/^itm_/), inboxId: inboxIdOf(agentId), activated: false, entryId: expect.stringMatching(/^ent_/), agentId });
     const p1 = await items(agentId, '?limit=2');
+    expect(p1.entries[0]).toMatchObject({
+      entryId: made[0].entryId,
+      itemId: made[0].itemId,
+      kind: 'item',
+      itemKind: 'direct',
+      sourceId: '__agentinbox_direct_text__',
+      eventVariant: 'agentinbox.direct_text_message',
+      summary: 'direct_text_message:ops',
+      rawPayload: { type: 'direct_text_message', message: 'm0', sender: 'ops' },
+      message: 'm0',
+      sender: 'ops',
+      ackedAt: null,
+    });
     expect(p1.entries.map((e: Json) => e.message)).toEqual(['m0', 'm1']);
     expect((await items(agentId, `?limit=2&after=${p1.nextCursor}`)).entries.map((e: Json) => e.message)).toEqual(['m2', 'm3']);
 
@@ -260,15 +275,26 @@ describe('inbox items, acks and compaction', () => {
       expectError(await api('POST', `/agents/${agentId}/inbox/ack`, body), 400, 'invalid_request');
     }
     expectError(await api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: ['ent_01J00000000000000000000000'] }), 404, 'entry_not_found');
-    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [made[4].entryId] }))).toEqual({ acked: 1 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [made[4].itemId] }))).toEqual({ acked: 1 });
     expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { throughEntryId: made[1].entryId }))).toEqual({ acked: 2 });
     expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { all: true }))).toEqual({ acked: 2 });
     expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { all: true }))).toEqual({ acked: 0 });
     expect((await items(agentId, '?includeAcked=true')).entries).toHaveLength(5);
-    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`))).toEqual({ agentId, removed: 5 });
+    // Acknowledged items stay a day (AgentInbox's retention); retentionMs 0 deletes them now.
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`))).toEqual({ deleted: 0, retentionMs: 86_400_000, agentId });
+    expect((await items(agentId, '?includeAcked=true')).entries).toHaveLength(5);
+    for (const body of [{ retentionMs: -1 }, { retentionMs: 1.5 }, { retentionMs: '0' }, { other: 1 }]) {
+      expectError(await api('POST', `/agents/${agentId}/inbox/compact`, body), 400, 'invalid_request');
+    }
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`, { retentionMs: 0 }))).toEqual({ deleted: 5, retentionMs: 0, agentId });
     expect((await items(agentId, '?includeAcked=true')).entries).toHaveLength(0);
     expectError(await api('GET', `/agents/${agentId}/inbox/items?limit=0`), 400, 'invalid_request');
-    expectError(await api('GET', '/agents/agt_missing/inbox/items'), 404, 'agent_not_found');
+    expect(await ok(api('GET', '/agents/agt_missing/inbox/items'))).toEqual({ entries: [], nextCursor: null });
+    expect(await ok(api('POST', '/agents/agt_missing/inbox/compact'))).toEqual({ deleted: 0, retentionMs: 86_400_000, agentId: 'agt_missing' });
+    expect(await ok(api('POST', '/agents/agt_missing/inbox/ack', { all: true }))).toEqual({ acked: 0 });
+    expectError(await api('POST', '/agents/agt_missing/inbox/ack', { entryIds: [made[0].entryId] }), 404, 'entry_not_found');
+    expectError(await api('POST', '/agents/agt_missing/inbox/items', { message: 'x' }), 404, 'agent_not_found');
+    expectError(await api('GET', '/agents/agt_missing/inbox'), 404, 'agent_not_found');
   });
 });
 
@@ -290,7 +316,7 @@ describe('inbox watch (SSE)', () => {
     await append(sourceId, [{ type: 'c' }]);
     await waitFor(() => w.entries().length === 2, 5000);
     const live = w.entries()[1];
-    expect(live).toMatchObject({ kind: 'event', offset: 3, event: { type: 'c' } });
+    expect(live).toMatchObject({ kind: 'item', itemKind: 'event', offset: 3, eventVariant: 'c', event: { type: 'c' } });
 
     await append(sourceId, [{ type: 'd' }]);
     await waitFor(() => w.entries().length === 3);
@@ -326,14 +352,21 @@ describe('inbox watch (SSE)', () => {
     expect(beat.id).toBeUndefined();
     expect(JSON.parse(beat.data)).toEqual({ event: 'heartbeat', agentId, timestamp: expect.any(String) });
 
-    for (const query of ['?heartbeat_ms=10', '?include_acked=yes', '?after_entry_id=12', `?after=${made[0].entryId}&after_entry_id=${made[1].entryId}`, '?bogus=1']) {
+    for (const query of ['?heartbeat_ms=0', '?heartbeat_ms=-5', '?heartbeat_ms=1e3', '?include_acked=yes', '?after_entry_id=12', `?after=${made[0].entryId}&after_entry_id=${made[1].entryId}`, '?bogus=1']) {
       expectError(await api('GET', `/agents/${agentId}/inbox/watch${query}`), 400, 'invalid_request');
     }
   });
 
-  it('refuses an unknown agent or a malformed Last-Event-ID before any SSE byte', async () => {
+  it("follows an unknown agent's empty inbox (AgentInbox's heartbeats as often as asked, at most every 100 ms) and refuses a malformed Last-Event-ID before any SSE byte", async () => {
     const { agentId } = await fixture();
-    expectError(await api('GET', '/agents/agt_missing/inbox/watch'), 404, 'agent_not_found');
+    // A period setInterval cannot wait is clamped too (it would fire at once): the stream just stays quiet.
+    const far = await Watcher.open('nobody', {}, '?heartbeat_ms=99999999999999');
+    const nobody = await Watcher.open('nobody', {}, '?heartbeat_ms=1');
+    await waitFor(() => nobody.frames.filter((f) => f.event === 'heartbeat').length >= 2, 5000);
+    expect(nobody.frames[0]).toEqual({ id: undefined, event: 'items', data: JSON.stringify({ event: 'items', agentId: 'nobody', entries: [] }) });
+    const beats = nobody.frames.filter((f) => f.event === 'heartbeat').map((f) => Date.parse(JSON.parse(f.data).timestamp));
+    expect(beats[1]! - beats[0]!).toBeGreaterThanOrEqual(90);
+    expect(far.frames.map((f) => f.event)).toEqual(['items']);
     const bad = await request({ socketPath: d.socket }, 'GET', `/agents/${agentId}/inbox/watch`, { headers: { 'last-event-id': '12' } });
     expectError(bad, 400, 'invalid_request');
   });
@@ -365,6 +398,25 @@ describe('durability', () => {
     expect((await items(agentId, '', second)).entries.map((e: Json) => e.offset)).toEqual([3, 4]);
     await second.stop();
   }, 60_000);
+
+  it('what was materialised and compacted away stays so across SIGKILL: a reset after the restart brings nothing back', async () => {
+    const home = pool.home();
+    const first = await pool.start({ home });
+    const { sourceId, agentId } = await fixture(first);
+    const sub = await ok(api('POST', '/subscriptions', { agentId, sourceId }, first), 201);
+    await ok(api('POST', '/subscriptions', { agentId, sourceId, filter: { match: { type: 'a' } } }, first), 201);
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }], first);
+    const entries = (await items(agentId, '', first)).entries;
+    expect(entries.map((e: Json) => e.subscriptionIds.length)).toEqual([2, 1]);
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [entries[0].itemId] }, first))).toEqual({ acked: 1 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`, { retentionMs: 0 }, first))).toMatchObject({ deleted: 1 });
+    await first.stop('SIGKILL');
+
+    const second = await pool.start({ home });
+    await ok(api('POST', `/subscriptions/${sub.subscriptions[0].subscriptionId}/reset`, { startPolicy: 'earliest' }, second));
+    expect((await items(agentId, '?includeAcked=true', second)).entries.map((e: Json) => e.entryId)).toEqual([entries[1].entryId]);
+    await second.stop();
+  }, 60_000);
 });
 
 describe('svc inbox commands', () => {
@@ -385,7 +437,7 @@ describe('svc inbox commands', () => {
     await append(sourceId, [{ type: 'x' }, { type: 'z' }]);
     const item = await svcJson(['inbox', 'items', 'add', agent.agentId, 'hello', '--sender', 'me']);
     const read = await svcJson(['inbox', 'read', agent.agentId]);
-    expect(read.entries.map((e: Json) => e.kind)).toEqual(['event', 'direct']);
+    expect(read.entries.map((e: Json) => `${e.kind}:${e.itemKind}`)).toEqual(['item:event', 'item:direct']);
     const human = await svc(['inbox', 'read', agent.agentId]);
     expect(human.stdout).toContain('me: hello');
     expect(await svcJson(['inbox', 'ack', agent.agentId, '--through', item.entryId])).toEqual({ acked: 2 });
@@ -408,7 +460,7 @@ describe('svc inbox commands', () => {
     await waitFor(() => out.includes('for the watcher'), 10_000);
     await append(sourceId, [{ type: 'y' }]);
     await waitFor(() => out.trim().split('\n').length === 2, 10_000);
-    expect(JSON.parse(out.trim().split('\n')[1]!)).toMatchObject({ kind: 'event', event: { type: 'y' } });
+    expect(JSON.parse(out.trim().split('\n')[1]!)).toMatchObject({ kind: 'item', itemKind: 'event', event: { type: 'y' } });
     child.kill('SIGTERM');
   }, 60_000);
 });

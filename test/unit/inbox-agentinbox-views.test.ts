@@ -4,8 +4,8 @@
  * beside: through the routes in-process (inject), on an injected clock. And the attacks on the
  * inputs these answers added: a refused input changes nothing.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/telemetry/logger.js';
@@ -80,7 +80,7 @@ describe('agents', () => {
     const shown = await ok('GET', `/agents/${agentId}`);
     expect(shown).toMatchObject({
       inbox: {
-        inboxId: `inb_${agentId.slice(4)}`,
+        inboxId: inboxIdOf(agentId),
         ownerAgentId: agentId,
         aggregationEnabled: false,
         aggregationWindowMs: null,
@@ -99,7 +99,7 @@ describe('agents', () => {
   it("a registration under a chosen id answers AgentInbox's result with the agent's inbox; the inbox id is stable", async () => {
     const first = await call('POST', '/agents', { agentId: 'agent-alpha', webhook: { url: HOOK } });
     expect(first.status).toBe(201);
-    const inboxId = `inb_${createHash('sha256').update('agent-alpha').digest('hex').slice(0, 16)}`;
+    const inboxId = inboxIdOf('agent-alpha');
     expect(first.json).toMatchObject({
       agentId: 'agent-alpha',
       status: 'active',
@@ -208,7 +208,7 @@ describe('timers', () => {
     expect(shown).toMatchObject({ scheduleId: at.scheduleId, status: 'paused', state: 'completed', nextFireAt: null, lastFiredAt: expect.any(String) });
     expect((await ok('GET', `/timers?status=paused`)).timers).toEqual([]);
     expect((await call('POST', `/timers/${at.scheduleId}/resume`, {})).json.code).toBe('timer_completed');
-    expect((await ok('GET', `/agents/${agentId}/inbox/items`)).entries[0]).toMatchObject({ kind: 'timer', sender: 'timer', message: 'once' });
+    expect((await ok('GET', `/agents/${agentId}/inbox/items`)).entries[0]).toMatchObject({ kind: 'item', itemKind: 'timer', sender: 'timer', message: 'once' });
   });
 });
 
@@ -314,7 +314,7 @@ describe('gc and status', () => {
       agents: [expect.objectContaining({ agentId, status: 'active' })],
       sources: [expect.objectContaining({ sourceId, runtime: null })],
       subscriptions: [expect.objectContaining({ subscriptionId: sub!.subscriptionId })],
-      inboxes: [{ inboxId: `inb_${agentId.slice(4)}`, ownerAgentId: agentId }].map((x) => expect.objectContaining(x)),
+      inboxes: [{ inboxId: inboxIdOf(agentId), ownerAgentId: agentId }].map((x) => expect.objectContaining(x)),
       activationTargets: [expect.objectContaining({ targetId: target.targetId })],
       streams: [{ streamId: `str_${sourceId.slice(4)}`, sourceId, streamKey: `source:${sourceId}`, backend: 'sqlite', createdAt: expect.any(String) }],
       consumers: [expect.objectContaining({ consumerId: `con_${sub!.subscriptionId.slice(4)}`, nextOffset: 2 })],

@@ -1,6 +1,6 @@
 /**
  * Aggregation policies: validation and records through the inbox routes (inject; every refused
- * request changes nothing), AgentInbox's `inbox policy` shape, and what each mode does to the
+ * request changes nothing), AgentInbox's `inbox policy` (its own fields, beside svc's), and what each mode does to the
  * notifications of new entries. In-process services with a ManualClock; webhook targets on a real
  * loopback receiver.
  */
@@ -44,22 +44,23 @@ function setup() {
 }
 
 describe('policy records', () => {
-  it('should show no policy of its own on a new agent, and the default coalesce 250 ms in its policy view', async () => {
+  it("should show no policy of its own on a new agent: AgentInbox's inbox policy defaults and the default coalesce 250 ms in its policy view", async () => {
     const { agentId, targetId } = setup();
     const agent = await api('GET', `/agents/${agentId}`);
     expect(agent.json).not.toHaveProperty('aggregation');
     const view = await api('GET', `/agents/${agentId}/inbox/policy`);
     expect(view.status).toBe(200);
     expect(view.json).toEqual({
+      enabled: false,
+      windowMs: 30_000,
+      maxItems: 20,
+      maxThreadAgeMs: 86_400_000,
       agentId,
       aggregation: { mode: 'coalesce', windowMs: 250, maxEntries: null },
       isDefault: true,
       targets: [{ targetId, kind: 'webhook', aggregation: null, effective: { mode: 'coalesce', windowMs: 250, maxEntries: null }, digest: null }],
-      enabled: true,
-      windowMs: 250,
-      maxItems: null,
-      maxThreadAgeMs: null,
     });
+    expect(Object.keys(view.json).slice(0, 4)).toEqual(['enabled', 'windowMs', 'maxItems', 'maxThreadAgeMs']);
     expect((await api('GET', `/agents/${agentId}/targets`)).json.targets[0].aggregation).toBeNull();
   });
 
@@ -131,13 +132,18 @@ describe('policy records', () => {
     expect(t.s.inbox.digests.scheduleOf(targetId)).toBeNull();
   });
 
-  it('should answer 404 for an unknown agent or target', async () => {
+  it('should answer 404 for a change of an unknown agent or target, and the defaults for an unknown agent\'s policy (as AgentInbox)', async () => {
     const { agentId } = setup();
     const body = { aggregation: { mode: 'immediate' } };
     expect((await api('PATCH', '/agents/agt_nope', body)).json.code).toBe('agent_not_found');
     expect((await api('PATCH', `/agents/${agentId}/targets/tgt_nope`, body)).json.code).toBe('target_not_found');
-    expect((await api('GET', '/agents/agt_nope/inbox/policy')).json.code).toBe('agent_not_found');
+    expect(await api('GET', '/agents/agt_nope/inbox/policy')).toMatchObject({
+      status: 200,
+      json: { enabled: false, windowMs: 30_000, maxItems: 20, maxThreadAgeMs: 86_400_000, agentId: 'agt_nope', isDefault: true, targets: [] },
+    });
     expect((await api('POST', '/agents/agt_nope/inbox/policy', { enabled: true })).json.code).toBe('agent_not_found');
+    expect((await api('POST', '/agents/agt_nope/inbox/policy', body)).json.code).toBe('agent_not_found');
+    expect(t.s.inbox.agents.exists('agt_nope')).toBe(false);
   });
 
   it("should take a target's own policy at creation and by PATCH, and show the effective one", async () => {
@@ -195,36 +201,34 @@ describe('policy records', () => {
 });
 
 describe("AgentInbox's inbox policy", () => {
-  it('should map enabled, windowMs and maxItems onto coalesce and immediate, keeping what is not sent', async () => {
+  it("should change the inbox policy as AgentInbox does: enabled kept unless sent, numbers not sent back to their defaults; svc's notification policy untouched", async () => {
     const { agentId } = setup();
     const set = (body: unknown) => api('POST', `/agents/${agentId}/inbox/policy`, body);
-    expect((await set({ enabled: true, windowMs: 5000, maxItems: 20 })).json).toMatchObject({
-      aggregation: { mode: 'coalesce', windowMs: 5000, maxEntries: 20 },
-      enabled: true,
-      windowMs: 5000,
-      maxItems: 20,
-      maxThreadAgeMs: null,
-    });
-    expect((await set({ windowMs: 800 })).json.aggregation).toEqual({ mode: 'coalesce', windowMs: 800, maxEntries: 20 });
-    expect((await set({ maxThreadAgeMs: 1000 })).json.aggregation).toEqual({ mode: 'coalesce', windowMs: 800, maxEntries: 20 });
-    expect((await set({})).json.aggregation).toEqual({ mode: 'coalesce', windowMs: 800, maxEntries: 20 });
-    expect((await set(undefined)).json.aggregation).toEqual({ mode: 'coalesce', windowMs: 800, maxEntries: 20 });
-    expect((await set({ enabled: false })).json).toMatchObject({ aggregation: { mode: 'immediate' }, enabled: false, windowMs: null, maxItems: null });
-    expect((await set({ enabled: true })).json.aggregation).toEqual({ mode: 'coalesce', windowMs: 30_000, maxEntries: null });
-    expect((await set({ aggregation: { mode: 'digest', every: 120_000, timezone: 'UTC' } })).json).toMatchObject({ enabled: true, windowMs: 120_000, maxItems: 50 });
+    const svcDefault = { mode: 'coalesce', windowMs: 250, maxEntries: null };
+    expect((await set({ enabled: true, windowMs: 5000, maxItems: 20 })).json).toMatchObject({ enabled: true, windowMs: 5000, maxItems: 20, maxThreadAgeMs: 86_400_000, aggregation: svcDefault });
+    expect((await set({ maxThreadAgeMs: 60_000 })).json).toMatchObject({ enabled: true, windowMs: 30_000, maxItems: 20, maxThreadAgeMs: 60_000 });
+    expect((await set({ windowMs: 800 })).json).toMatchObject({ enabled: true, windowMs: 800, maxThreadAgeMs: 86_400_000 });
+    expect((await set({})).json).toMatchObject({ enabled: true, windowMs: 30_000 });
+    expect((await set(undefined)).json).toMatchObject({ enabled: true, windowMs: 30_000 });
+    expect((await set({ enabled: false, maxItems: 5 })).json).toMatchObject({ enabled: false, windowMs: 30_000, maxItems: 5, aggregation: svcDefault, isDefault: true });
+    expect(t.s.inbox.agents.inbox(agentId)).toMatchObject({ inboxId: expect.stringMatching(/^inb_[23456789abcdefghjkmnpqrstvwxyz]{12}$/), aggregationEnabled: false, aggregationWindowMs: null, aggregationMaxItems: 5, aggregationMaxThreadAgeMs: null });
+    expect((await set({ aggregation: { mode: 'digest', every: 120_000, timezone: 'UTC' } })).json).toMatchObject({ enabled: false, maxItems: 5, aggregation: { mode: 'digest', every: 120_000 } });
     expect((await set({ aggregation: null })).json.isDefault).toBe(true);
     const show = await api('GET', `/agents/${agentId}/inbox/policy`);
-    expect(show.json).toMatchObject({ enabled: true, windowMs: 250, isDefault: true });
+    expect(show.json).toMatchObject({ enabled: false, windowMs: 30_000, maxItems: 5, isDefault: true });
   });
 
   it('should refuse bad AgentInbox bodies and change nothing', async () => {
     const { agentId } = setup();
     const before = (await api('GET', `/agents/${agentId}/inbox/policy`)).json;
-    for (const body of [{ enabled: 'yes' }, { windowMs: 0 }, { maxItems: 0 }, { maxThreadAgeMs: 0 }, { other: 1 }, { enabled: true, aggregation: { mode: 'immediate' } }]) {
+    const huge = Number.MAX_SAFE_INTEGER;
+    for (const body of [{ enabled: 'yes' }, { windowMs: 0 }, { maxItems: 0 }, { maxThreadAgeMs: 0 }, { windowMs: huge }, { maxItems: huge }, { maxThreadAgeMs: huge }, { windowMs: 1.5 }, { other: 1 }, { enabled: true, aggregation: { mode: 'immediate' } }]) {
       const res = await api('POST', `/agents/${agentId}/inbox/policy`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json).toMatchObject({ ok: false, code: 'invalid_request' });
     }
+    const proto = await inbox.app.inject({ method: 'POST', url: `/agents/${agentId}/inbox/policy`, headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"enabled":true},"maxItems":3}' });
+    expect(proto.statusCode).toBe(400);
     expect((await api('GET', `/agents/${agentId}/inbox/policy`)).json).toEqual(before);
   });
 });

@@ -6,7 +6,7 @@
  * written for AgentInbox accepting each body. In-process services with a ManualClock.
  */
 import { describe, expect, it } from 'vitest';
-import { activationItem, inboxIdOf } from '../../src/inbox/delivery/activation.js';
+import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import { activationProblems, RECORDED, shapeDifferences } from '../helpers/agentinbox-activation.js';
 import { servicesWithReceiver, tick as tickAll } from '../helpers/inbox-delivery.js';
@@ -89,7 +89,7 @@ describe('activation fields', () => {
   it('should list items as AgentInbox does: native ids back from its event form, objects as raw payloads, direct items and reminders as its pseudo-sources', async () => {
     const { agentId } = agentWithWebhook();
     const src = await source('items');
-    subscribe(agentId, src);
+    const sub = subscribe(agentId, src);
     await inbox().streams.append(src, [
       { id: 'a%3Ab:native-1', type: 'a:b', data: { text: 'x' }, metadata: { channel: 'eng' } },
       { id: 'plain-id', type: 'svc.kind', data: [1, 2] },
@@ -100,10 +100,12 @@ describe('activation fields', () => {
     await tick(COALESCE_MS);
     const body = bodies()[0];
     const items = body.items as Json[];
+    // AgentInbox adds why and for whom an event matched to its metadata.
+    const matched = { matchReason: expect.any(String), agentId, subscriptionId: sub };
     expect(items.map((i) => [i.sourceId === src ? 'src' : i.sourceId, i.sourceNativeId, i.eventVariant, i.rawPayload, i.metadata])).toEqual([
-      ['src', 'native-1', 'a:b', { text: 'x' }, { channel: 'eng' }],
-      ['src', 'plain-id', 'svc.kind', { data: [1, 2] }, {}],
-      ['src', 'no-data', 'svc.kind', {}, {}],
+      ['src', 'native-1', 'a:b', { text: 'x' }, { channel: 'eng', ...matched }],
+      ['src', 'plain-id', 'svc.kind', { data: [1, 2] }, matched],
+      ['src', 'no-data', 'svc.kind', {}, matched],
       ['__agentinbox_direct_text__', expect.stringMatching(/^direct_/), 'agentinbox.direct_text_message', { type: 'direct_text_message', message: 'm', sender: null }, { priority: 'high' }],
       ['__agentinbox_timer__', expect.stringMatching(/^sch_9:/), 'agentinbox.timer_fired', { type: 'timer_fired', scheduleId: 'sch_9', message: 'r', sender: 'timer' }, {}],
     ]);
@@ -125,7 +127,7 @@ describe('activation fields', () => {
     expect(body.subscriptionIds).toEqual([sub1, sub2].sort());
     expect(body.sourceIds).toEqual([s1, s2].sort());
     expect(body.entries).toHaveLength(50);
-    expect(body.items).toEqual(body.entries.map((e: Json) => activationItem(e, body.inboxId)));
+    expect(body.items).toEqual(body.entries.map((e: Json) => e.item));
   });
 
   it('should leave items to webhook targets: a runtime target gets the activation fields without them', async () => {
@@ -139,7 +141,7 @@ describe('activation fields', () => {
     expect(value.entries).toHaveLength(1);
   });
 
-  it("should name an event's source by its variant alone once the source is gone", async () => {
+  it("should keep an item's summary, written when it was made, after its source is gone", async () => {
     const { agentId } = agentWithWebhook();
     const src = await source('gone');
     subscribe(agentId, src);
@@ -148,6 +150,6 @@ describe('activation fields', () => {
     inbox().sources.delete(src);
     await inbox().delivery.resume(agentId, { deliveryOnly: true });
     await tick(COALESCE_MS);
-    expect(bodies()[0]).toMatchObject({ sourceIds: [src], summary: `1 new item for agent ${agentId} from ci.done`, latestSummary: 'ci.done' });
+    expect(bodies()[0]).toMatchObject({ sourceIds: [src], summary: `1 new item for agent ${agentId} from local_event:gone:ci.done`, latestSummary: 'local_event:gone:ci.done' });
   });
 });

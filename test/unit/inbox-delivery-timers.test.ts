@@ -53,7 +53,19 @@ describe('timer occurrences', () => {
     expect(timers().runDue()).toBe(1);
     t.clock.advance(60_000);
     expect(timers().runDue()).toBe(0);
-    expect(entries(agentId)).toEqual([expect.objectContaining({ kind: 'timer', message: 'standup', sender: 'cal', scheduleId: timer.scheduleId })]);
+    expect(entries(agentId)).toEqual([
+      expect.objectContaining({
+        kind: 'item',
+        itemKind: 'timer',
+        message: 'standup',
+        sender: 'cal',
+        scheduleId: timer.scheduleId,
+        sourceId: '__agentinbox_timer__',
+        eventVariant: 'agentinbox.timer_fired',
+        summary: `timer:${timer.scheduleId}`,
+        rawPayload: { type: 'timer_fired', scheduleId: timer.scheduleId, message: 'standup', sender: 'cal' },
+      }),
+    ]);
     // AgentInbox shows a timer that never fires again as paused; svc's state says completed.
     expect(timers().get(timer.scheduleId)).toMatchObject({ status: 'paused', state: 'completed', fireCount: 1, nextFireAt: null });
     expect(code(() => timers().pause(timer.scheduleId))).toBe('409 timer_completed');

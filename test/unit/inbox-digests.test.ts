@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AggregationPolicyInput } from '../../src/inbox/delivery/aggregation.js';
-import { activationItem, inboxIdOf } from '../../src/inbox/delivery/activation.js';
+import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { terminalText } from '../../src/inbox/delivery/terminal.js';
 import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import type { PendingNotification } from '../../src/inbox/delivery/types.js';
@@ -91,7 +91,7 @@ describe('digest contents', () => {
       newItemCount: 8,
       summary: `8 new items for agent ${agentId} from local_event:a:a.2`,
       latestSummary: 'local_event:a:a.2',
-      items: all.slice(0, 3).map((e) => activationItem(e, inboxId)),
+      items: all.slice(0, 3).map((e) => e.item),
       deliveredAt: null,
       type: 'inbox.digest',
       notificationId: expect.stringMatching(/^ntf_/),

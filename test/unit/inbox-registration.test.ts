@@ -225,7 +225,7 @@ describe('terminal deliverer', () => {
       ...{ kind: 'agentinbox.activation', activationId: 'act_x', inboxId: 'inb_x', targetKind: 'terminal', subscriptionIds: [], sourceIds: [], latestEntryId: 'ent_1' },
       ...{ newEntryCount: 1, newItemCount: 1, summary: '1 new item for agent agt_x', latestSummary: 'direct_text_message', deliveredAt: null },
       ...{ type: 'inbox.entries', notificationId: 'ntf_x', agentId: 'agt_x', targetId: 'tgt_x', reason: 'entries', entryCount: 1, firstEntryId: 'ent_1', lastEntryId: 'ent_1', truncated: false },
-      ...{ entries: [{ kind: 'direct', message: 'done; $(id) `id`' } as never], createdAt: '' },
+      ...{ entries: [{ kind: 'item', item: { rawPayload: { type: 'direct_text_message', message: 'done; $(id) `id`', sender: null }, metadata: {} } } as never], createdAt: '' },
     },
   };
   const deliver = (x: TargetWithSecret) => new TerminalDelivery({ timeoutMs: () => 5000, tmuxPath: fakeTmux }).deliver(x, note, new AbortController().signal);

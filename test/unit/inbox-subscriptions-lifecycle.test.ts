@@ -156,28 +156,27 @@ class FakeConnection implements WatchConnection {
 }
 
 describe('POST /gc housekeeping', () => {
-  it('removes expired subscriptions the timer has not reached, old and orphaned acknowledged entries, never unacknowledged ones', async () => {
+  it('removes expired subscriptions the timer has not reached, old and orphaned acknowledged items, never unacknowledged ones', async () => {
     const { s, clock, sourceId, agentId, subscribe, exists } = await setup();
-    const expiring = subscribe({ cleanupPolicy: { mode: 'at', at: new Date(clock.now() + 60 * SECOND).toISOString() } });
-    const lasting = subscribe({});
-    await s.inbox.streams.append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }]);
-    // Three events, each matched by both subscriptions: six entries.
+    const expiring = subscribe({ cleanupPolicy: { mode: 'at', at: new Date(clock.now() + 60 * SECOND).toISOString() }, filter: { match: { type: ['a', 'b'] } } });
+    const lasting = subscribe({ filter: { match: { type: ['b', 'c', 'd'] } } });
+    await s.inbox.streams.append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }, { type: 'd' }]);
+    // Four events, one item each; b is matched by both subscriptions.
     const all = s.inbox.entries.unacked(agentId, { limit: 100 });
-    expect(all).toHaveLength(6);
-    const ofExpiring = all.filter((e) => e.subscriptionId === expiring.subscriptionId);
-    const ofLasting = all.filter((e) => e.subscriptionId === lasting.subscriptionId);
-    // One entry of each subscription acknowledged now; one of the lasting one stays unacknowledged.
-    await s.inbox.entries.ack(agentId, { entryIds: [ofExpiring[0]!.entryId, ofLasting[0]!.entryId] });
+    expect(all.map((e) => e.subscriptionIds.length)).toEqual([1, 2, 1, 1]);
+    // a (only the expiring subscription's), b (both) and c (the lasting one's) acknowledged; d stays unacknowledged.
+    await s.inbox.entries.ack(agentId, { entryIds: all.slice(0, 3).map((e) => e.entryId) });
     clock.advance(61 * SECOND);
-    // The removal timer has not run (no runDue): gc removes the subscription, then its acknowledged entry.
+    // The removal timer has not run (no runDue): gc removes the subscription, then the acknowledged item no subscription lists any more.
     expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, ackedEntriesRemoved: 1, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
     expect(exists(s, expiring.subscriptionId)).toBe(false);
-    const left = s.inbox.entries.list(agentId, { limit: 100, includeAcked: true }).map((e) => [e.subscriptionId === lasting.subscriptionId ? 'lasting' : 'expiring', e.ackedAt !== null]);
-    expect(left.map((x) => x.join(':')).sort()).toEqual(['expiring:false', 'expiring:false', 'lasting:false', 'lasting:false', 'lasting:true']);
-    // A day later the lasting subscription's acknowledged entry goes too; unacknowledged ones stay.
+    const left = s.inbox.entries.list(agentId, { limit: 100, includeAcked: true }).map((e) => `${e.event!.type}:${e.ackedAt !== null}`);
+    expect(left).toEqual(['b:true', 'c:true', 'd:false']);
+    expect(lasting.subscriptionId).toBeDefined();
+    // A day later the other acknowledged items go too; the unacknowledged one stays.
     clock.advance(24 * 3600 * SECOND);
-    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 1, notificationsRemoved: 0 });
-    expect(s.inbox.entries.list(agentId, { limit: 100, includeAcked: true })).toHaveLength(4);
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 2, notificationsRemoved: 0 });
+    expect(s.inbox.entries.list(agentId, { limit: 100, includeAcked: true })).toHaveLength(1);
     expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
   });
 });
@@ -234,7 +233,7 @@ describe('inbox watch', () => {
     expect(all.frames).toHaveLength(1);
     expect(all.frames[0]).toMatchObject({ id: e[3]!.entryId, event: 'items', data: { event: 'items', agentId } });
     expect(all.entries().map((x) => x.message)).toEqual(['m1', 'm2', 'm3']);
-    expect(all.entries()[0]).toMatchObject({ entryId: e[1]!.entryId, kind: 'direct' });
+    expect(all.entries()[0]).toMatchObject({ entryId: e[1]!.entryId, kind: 'item', itemKind: 'direct', eventVariant: 'agentinbox.direct_text_message', rawPayload: { type: 'direct_text_message', message: 'm1' } });
 
     const resumed = new FakeConnection();
     await s.inbox.watch.stream(resumed, agentId, { after: e[2]!.entryId });
@@ -248,7 +247,7 @@ describe('inbox watch', () => {
     for (const conn of [all, resumed]) {
       const live = conn.frames.at(-1)!;
       expect(live.data.entries.map((x) => x.offset)).toEqual([1, 2]);
-      expect(live).toMatchObject({ event: 'items', id: live.data.entries[1]!.entryId, data: { entries: [{ kind: 'event', event: { type: 'live' } }, {}] } });
+      expect(live).toMatchObject({ event: 'items', id: live.data.entries[1]!.entryId, data: { entries: [{ kind: 'item', itemKind: 'event', event: { type: 'live' } }, {}] } });
     }
     expect(all.frames).toHaveLength(2);
     expect(s.inbox.watch.watchers(agentId)).toBe(3);

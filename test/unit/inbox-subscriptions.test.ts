@@ -125,7 +125,7 @@ describe('matching pushed on append', () => {
     await append({ type: 'a', data: { x: 1 } });
     const entries = unacked();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ kind: 'event', offset: 1, event: { type: 'a', data: { x: 1 } } });
+    expect(entries[0]).toMatchObject({ kind: 'item', itemKind: 'event', offset: 1, eventVariant: 'a', rawPayload: { x: 1 }, event: { type: 'a', data: { x: 1 } } });
   });
 
   it('only matching events become entries, and the consumer offset still advances past the rest', async () => {
@@ -144,14 +144,27 @@ describe('matching pushed on append', () => {
     expect(unacked()).toHaveLength(1);
   });
 
-  it('announces new entries after commit, once per transaction', async () => {
+  it('announces new entries after commit, once per transaction: one item per event per agent, listing the subscriptions that matched', async () => {
     const { inbox, append, subscribe } = await setup();
-    subscribe();
-    subscribe({ filter: { match: { type: 'b' } } });
+    const all = subscribe();
+    const onlyB = subscribe({ filter: { match: { type: 'b' } } });
     const heard: string[][] = [];
-    inbox.entries.onCreated((entries) => heard.push(entries.map((e) => `${e.subscriptionId === null ? 'direct' : 'event'}:${e.offset}`)));
+    inbox.entries.onCreated((entries) => heard.push(entries.map((e) => `${e.itemKind}:${e.offset}:${e.subscriptionIds.length}`)));
     await append({ type: 'a' }, { type: 'b' });
-    expect(heard).toEqual([['event:1', 'event:2', 'event:2']]);
+    expect(heard).toEqual([['event:1:1', 'event:2:2']]);
+    const [, b] = inbox.entries.unacked(all.agentId, { limit: 10 });
+    expect(b!.subscriptionIds).toEqual([all.subscriptionId, onlyB.subscriptionId].sort());
+    expect(b!.metadata).toMatchObject({ subscriptionId: b!.subscriptionId, agentId: all.agentId, matchReason: 'filter shortcuts matched' });
+  });
+
+  it('a subscription that matches an existing item later lists itself on it instead of making a second one', async () => {
+    const { append, subscribe, unacked } = await setup();
+    const first = subscribe();
+    await append({ type: 'a' });
+    const later = subscribe({ startPolicy: 'earliest', filter: { expr: "event.type == 'a'" } });
+    expect(unacked()).toHaveLength(1);
+    expect(unacked()[0]!.subscriptionIds).toEqual([first.subscriptionId, later.subscriptionId].sort());
+    expect(unacked()[0]!.subscriptionId).toBe(first.subscriptionId);
   });
 });
 
@@ -205,7 +218,7 @@ describe('start policies', () => {
 });
 
 describe('reset, poll and lag', () => {
-  it('reset replays without duplicating entries that still exist, and re-creates compacted ones', async () => {
+  it('reset moves the offset and never materialises again what the agent had, also after compaction', async () => {
     const { inbox, append, subscribe, agentId, unacked } = await setup();
     const sub = subscribe();
     await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
@@ -213,9 +226,18 @@ describe('reset, poll and lag', () => {
     expect(unacked()).toHaveLength(3);
     const first = unacked()[0]!;
     await inbox.entries.ack(agentId, { entryIds: [first.entryId] });
-    inbox.entries.compact(agentId);
-    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' })).toMatchObject({ materialized: 1 });
-    expect(unacked().map((e) => e.offset)).toEqual([2, 3, 1]);
+    expect(inbox.entries.compact(agentId, 0)).toEqual({ deleted: 1, retentionMs: 0 });
+    const heard: unknown[] = [];
+    inbox.entries.onCreated((e) => heard.push(e));
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' })).toMatchObject({ materialized: 0, consumedOffset: 3 });
+    expect(unacked().map((e) => e.offset)).toEqual([2, 3]);
+    expect(heard).toEqual([]);
+    // A new subscription of the same agent from the start makes nothing either; another agent gets every event.
+    subscribe({ startPolicy: 'earliest' });
+    expect(unacked().map((e) => e.offset)).toEqual([2, 3]);
+    const other = inbox.agents.create({});
+    inbox.subscriptions.create({ agentId: other.agentId, sourceId: sub.sourceId, startPolicy: 'earliest' });
+    expect(inbox.entries.unacked(other.agentId, { limit: 10 }).map((e) => e.offset)).toEqual([1, 2, 3]);
   });
 
   it('reset to latest skips ahead; poll then finds nothing to do', async () => {
@@ -269,11 +291,15 @@ describe('inbox entries and acks', () => {
     await expect(inbox.entries.ack(other.agentId, { throughEntryId: e.entryId })).rejects.toMatchObject({ code: 'entry_not_found' });
   });
 
-  it('compact removes acknowledged entries only; a compacted cursor still pages on', async () => {
-    const { inbox, agentId } = await setup();
+  it('compact removes items acknowledged more than the retention ago only; a compacted cursor still pages on', async () => {
+    const { t, inbox, agentId } = await setup();
     const e = Array.from({ length: 3 }, (_, i) => inbox.entries.create(agentId, { kind: 'direct', message: `m${i}` }));
     await inbox.entries.ack(agentId, { entryIds: [e[1]!.entryId] });
-    expect(inbox.entries.compact(agentId)).toBe(1);
+    expect(inbox.entries.compact(agentId)).toEqual({ deleted: 0, retentionMs: 86_400_000 });
+    t.clock.advance(86_400_000);
+    expect(inbox.entries.compact(agentId)).toEqual({ deleted: 0, retentionMs: 86_400_000 });
+    t.clock.advance(1);
+    expect(inbox.entries.compact(agentId)).toEqual({ deleted: 1, retentionMs: 86_400_000 });
     expect(inbox.entries.page(agentId, { limit: 10, includeAcked: true }).entries.map((x) => x.message)).toEqual(['m0', 'm2']);
     expect(inbox.entries.page(agentId, { limit: 10, after: e[1]!.entryId }).entries.map((x) => x.message)).toEqual(['m2']);
   });
@@ -292,6 +318,17 @@ describe('deletion', () => {
     inbox.agents.delete(agentId);
     expect(codeOf(() => inbox.agents.get(agentId))).toBe('agent_not_found');
     expect(inbox.entries.unacked(agentId, { limit: 10 })).toHaveLength(0);
+  });
+
+  it('an agent deleted and made again under the same id starts with no memory of what the old one had', async () => {
+    const { inbox, append, sourceId } = await setup();
+    inbox.agents.ensure('reborn');
+    inbox.subscriptions.create({ agentId: 'reborn', sourceId });
+    await append({ type: 'a' });
+    inbox.agents.delete('reborn');
+    inbox.agents.ensure('reborn');
+    inbox.subscriptions.create({ agentId: 'reborn', sourceId, startPolicy: 'earliest' });
+    expect(inbox.entries.unacked('reborn', { limit: 10 }).map((e) => e.offset)).toEqual([1]);
   });
 
   it('an agent deletion takes its subscriptions out of matching', async () => {

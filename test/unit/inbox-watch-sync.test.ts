@@ -13,6 +13,7 @@ import { InboxAgents } from '../../src/inbox/entries/agents.js';
 import { InboxEntries } from '../../src/inbox/entries/entries.js';
 import { InboxWatch, type WatchConnection } from '../../src/inbox/entries/watch.js';
 import { Store } from '../../src/store/store.js';
+import { createLogger } from '../../src/telemetry/logger.js';
 
 class Conn implements WatchConnection {
   messages: string[] = [];
@@ -40,7 +41,7 @@ describe('inbox watch while a commit waits for its fsync', () => {
     const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
     const ids = new IdGenerator(clock);
     const agents = new InboxAgents({ store, clock, ids });
-    const entries = new InboxEntries({ store, clock, ids, agents });
+    const entries = new InboxEntries({ store, clock, ids, agents, logger: createLogger('silent') });
     const watch = new InboxWatch({ store, clock, entries, agents });
     try {
       const { agentId } = agents.create({ name: 'w' });

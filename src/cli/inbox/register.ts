@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { resolveInboxAgentRefs } from './agent-ref.js';
 import { registerInboxDelivery } from './delivery.js';
+import { registerInboxEntries } from './entries.js';
 import { registerInboxStreams } from './streams.js';
 import { registerInboxSubscriptions } from './subscriptions.js';
 
@@ -13,6 +14,7 @@ export function registerInbox(program: Command): void {
   const inbox = program.command('inbox').description('the inbox and event-source service (over its Unix socket)');
   registerInboxStreams(inbox);
   registerInboxSubscriptions(inbox);
+  registerInboxEntries(inbox);
   registerInboxDelivery(inbox);
   resolveInboxAgentRefs(inbox);
 }

@@ -1,21 +1,17 @@
 /**
- * `svc inbox …` commands over the inbox socket: agents, subscriptions, read, ack, watch, items,
- * compact (docs/cli.md#inbox-commands). `watch` follows the SSE stream and reconnects from the last
- * entry id it printed (Last-Event-ID), so an entry is printed once.
+ * `svc inbox …` commands over the inbox socket: agents and subscriptions (docs/cli.md#inbox-commands);
+ * the inbox itself (read, ack, watch, send, compact, policy) is entries.ts.
  */
-import type http from 'node:http';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ApiError, clientOptions, inboxApi, inboxPath, ok, open, resolveTarget, sleep, type ClientFlags, type InboxBody, type InboxClient, type Target } from '../client.js';
-import { SseParser, unreadableStream } from '../control/index.js';
+import { clientOptions, inboxApi, ok, resolveTarget, type ClientFlags, type InboxBody, type InboxClient } from '../client.js';
 import { jsonArg } from './streams.js';
-import { action, cell, print, record, table, type Row } from '../output.js';
+import { action, print, record, table, type Row } from '../output.js';
 
 const SUB_COLUMNS = ['subscriptionId', 'agentId', 'sourceId', 'startPolicy', 'consumedOffset', 'cleanupPolicy'];
 
 export function registerInboxSubscriptions(root: Command): void {
   registerAgents(root);
   registerSubscriptions(root);
-  registerInbox(root);
 }
 
 function registerAgents(root: Command): void {
@@ -154,134 +150,7 @@ function registerSubscriptions(root: Command): void {
     );
 }
 
-interface Entry extends Row {
-  entryId: string;
-  kind: string;
-  event: { type: string; subject: string | null; offset: number } | null;
-  sender: string | null;
-  message: string | null;
-}
-
-/** One human line per entry. */
-function entryLine(e: Entry): string {
-  const what = e.event ? `${e.event.type}${e.event.subject ? ` ${e.event.subject}` : ''} @${e.event.offset}` : `${e.sender ? `${e.sender}: ` : ''}${cell(e.message)}`;
-  return `${e.entryId}  ${e.kind}  ${what}`;
-}
-
-function registerInbox(root: Command): void {
-  clientOptions(root.command('read <agent>').description("a page of the agent's inbox (unacknowledged entries unless --include-acked)"))
-    .option('--after <entry>', 'entries after this entry id')
-    .option('--limit <n>', 'max entries (default 100)', positive)
-    .option('--include-acked', 'also acknowledged entries')
-    .action(
-      action(async (agent: string, flags: ClientFlags & { after?: string; limit?: number; includeAcked?: boolean }) => {
-        const query = { after: flags.after, limit: flags.limit?.toString(), includeAcked: flags.includeAcked ? ('true' as const) : undefined };
-        const res = await ok(inboxApi(resolveTarget(flags)).GET('/agents/{agentId}/inbox/items', { params: { path: { agentId: agent }, query } }));
-        print(res, flags.json, (r: { entries: Entry[]; nextCursor: string | null }) =>
-          [r.entries.length ? r.entries.map(entryLine).join('\n') : '(no entries)', r.nextCursor ? `(more: --after ${r.nextCursor})` : '']
-            .filter(Boolean)
-            .join('\n'),
-        );
-      }),
-    );
-
-  clientOptions(root.command('ack <agent>').description('acknowledge entries: --all, --through ENTRY_ID or --ids a,b'))
-    .option('--all', 'every entry')
-    .option('--through <entry>', 'every entry up to and including this one')
-    .option('--ids <ids>', 'these entries (comma-separated)')
-    .action(
-      action(async (agent: string, flags: ClientFlags & { all?: boolean; through?: string; ids?: string }) => {
-        const forms = [flags.all ? { all: true as const } : null, flags.through ? { throughEntryId: flags.through } : null, flags.ids ? { entryIds: flags.ids.split(',').filter(Boolean) } : null];
-        const [body, ...more] = forms.filter((f) => f !== null);
-        if (!body || more.length) throw new Error('give exactly one of --all, --through ENTRY_ID, --ids a,b');
-        const res = await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/ack', { params: { path: { agentId: agent } }, body }));
-        print(res, flags.json, (r: { acked: number }) => `acked ${r.acked}`);
-      }),
-    );
-
-  clientOptions(root.command('compact <agent>').description("delete the agent's acknowledged entries")).action(
-    action(async (agent: string, flags: ClientFlags) => {
-      const res = await ok(inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/compact', { params: { path: { agentId: agent } }, body: {} }));
-      print(res, flags.json, (r: { removed: number }) => `removed ${r.removed}`);
-    }),
-  );
-
-  const items = root.command('items').description('direct inbox items');
-  clientOptions(items.command('add <agent> <message>').description('add a direct text item'))
-    .option('--sender <sender>', 'who it is from')
-    .action(
-      action(async (agent: string, message: string, flags: ClientFlags & { sender?: string }) => {
-        const res = await ok(
-          inboxApi(resolveTarget(flags)).POST('/agents/{agentId}/inbox/items', { params: { path: { agentId: agent } }, body: { message, sender: flags.sender } }),
-        );
-        print(res, flags.json, (r: Entry) => entryLine(r));
-      }),
-    );
-
-  clientOptions(root.command('watch <agent>').description('follow the inbox: unacknowledged backlog, then live entries (one JSON per line with --json)'))
-    .option('--after <entry>', 'start after this entry id')
-    .action(
-      action(async (agent: string, flags: ClientFlags & { after?: string }) => {
-        await watch(resolveTarget(flags), agent, flags.after, (e) => process.stdout.write(flags.json ? `${JSON.stringify(e)}\n` : `${entryLine(e)}\n`));
-      }),
-    );
-}
-
-const BACKOFF_MIN_MS = 200;
-const BACKOFF_MAX_MS = 5000;
-
-/** Follow the watch stream until interrupted; 4xx answers (unknown agent) end it, anything else reconnects. */
-async function watch(target: Target, agent: string, after: string | undefined, onEntry: (e: Entry) => void): Promise<never> {
-  let last = after;
-  let delay = BACKOFF_MIN_MS;
-  for (;;) {
-    const { error, received } = await watchOnce(target, agent, last, (e) => {
-      last = e.entryId;
-      onEntry(e);
-    });
-    if (error && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429) throw error;
-    if (error) process.stderr.write(`svc: ${error.code}: ${error.message}; reconnecting in ${delay} ms\n`);
-    delay = received ? BACKOFF_MIN_MS : Math.min(delay * 2, BACKOFF_MAX_MS);
-    await sleep(delay);
-  }
-}
-
-function watchOnce(target: Target, agent: string, after: string | undefined, onEntry: (e: Entry) => void): Promise<{ error?: ApiError; received: boolean }> {
-  return new Promise((resolve) => {
-    let received = false;
-    const done = (error?: ApiError) => resolve({ error, received });
-    const headers: Record<string, string> = { accept: 'text/event-stream', ...(after ? { 'last-event-id': after } : {}) };
-    const req = open(target, inboxPath('/agents/{agentId}/inbox/watch', { path: { agentId: agent } }), { surface: 'inbox', headers }, (res: http.IncomingMessage) => {
-      res.setEncoding('utf8');
-      if (res.statusCode !== 200) {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => {
-          const env = safeJson(text) as { code?: string; error?: string } | null;
-          done(new ApiError(res.statusCode ?? 0, env?.code ?? `http_${res.statusCode}`, env?.error ?? text));
-        });
-        return;
-      }
-      const parser = new SseParser((f) => {
-        const frame = f.event === 'items' ? (safeJson(f.data) as { entries?: Entry[] } | null) : null;
-        for (const entry of frame?.entries ?? []) {
-          received = true;
-          onEntry(entry);
-        }
-      }, (err) => {
-        done(unreadableStream(err));
-        req.destroy();
-      });
-      res.on('data', (chunk: string) => parser.push(chunk));
-      res.on('close', () => done());
-      res.on('error', () => done());
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => done(new ApiError(0, 'unreachable', `cannot reach the inbox socket ${target.socketPath}: ${err.code ?? err.message}`)));
-    req.end();
-  });
-}
-
-function safeJson(text: string): unknown {
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -302,7 +171,7 @@ function json(flag: string): (v: string) => Row {
   };
 }
 
-function positive(v: string): number {
+export function positive(v: string): number {
   if (!/^[1-9]\d*$/.test(v)) throw new InvalidArgumentError('must be a positive integer');
   return Number(v);
 }

@@ -1,7 +1,8 @@
 /**
  * Aggregation policies (src/inbox/delivery/aggregation.ts): an agent's by PATCH /agents/{agentId},
- * a target's by PATCH /agents/{agentId}/targets/{targetId}, and AgentInbox's
- * `inbox policy show|set` (GET/POST /agents/{agentId}/inbox/policy), which also takes svc's shape.
+ * a target's by PATCH /agents/{agentId}/targets/{targetId}; AgentInbox's inbox policy (digest
+ * threads, src/inbox/entries/policy.ts) by `inbox policy show|set` (GET/POST
+ * /agents/{agentId}/inbox/policy), which also take and show svc's.
  */
 import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -15,6 +16,11 @@ import {
   Target,
   TargetParams,
 } from '../schemas/inbox/index.js';
+
+const INBOX_POLICY =
+  'The inbox policy decides what the agent reads: enabled (default false) groups related items of a grouping source (GitHub comments, reviews, ' +
+  'CI runs of one resource) into a digest thread read as one digest_snapshot entry, snapshotted windowMs (default 30000) after its last item, ' +
+  'at maxItems (default 20) unacknowledged items, or at once for a close; a thread older than maxThreadAgeMs (default 86400000) takes no more items.';
 
 const POLICY_DESCRIPTION =
   'immediate: every commit of new entries is one notification, at once. coalesce {windowMs, maxEntries?}: the first new entry opens a window ' +
@@ -64,7 +70,8 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
       url: '/agents/:agentId/inbox/policy',
       auth: 'control',
       tags: ['agents'],
-      summary: "The agent's aggregation policy, its targets' effective policies and digest schedules (AgentInbox's `inbox policy show`)",
+      summary: "The agent's inbox policy (AgentInbox's `inbox policy show`), with svc's notification policies of the agent and its targets beside",
+      description: `${INBOX_POLICY} An agent that does not exist has the defaults.`,
       params: InboxAgentParams,
       responses: { 200: { description: 'The policy', schema: InboxPolicyView } },
       handler: ({ params }) => view(params.agentId),
@@ -76,19 +83,18 @@ export function inboxAggregationRoutes(s: Services): AnyRoute[] {
       bodyExample: { enabled: true, windowMs: 30000, maxItems: 10 },
       auth: 'control',
       tags: ['agents'],
-      summary: "Change the agent's aggregation policy, AgentInbox's way (`inbox policy set`) or with svc's {aggregation}",
+      summary: "Change the agent's inbox policy, AgentInbox's way (`inbox policy set`), or svc's notification policy with {aggregation}",
       description:
-        'AgentInbox\'s {enabled?, windowMs?, maxItems?, maxThreadAgeMs?}: enabled false sets immediate; enabled true, windowMs or maxItems set ' +
-        'coalesce {windowMs, maxEntries: maxItems}, keeping what is not sent (a new window: 30000 ms, AgentInbox\'s default); maxThreadAgeMs has no effect. ' +
-        `{aggregation} sets svc's policy as PATCH /agents/{agentId} does. ${POLICY_DESCRIPTION}`,
+        `AgentInbox's {enabled?, windowMs?, maxItems?, maxThreadAgeMs?}: as AgentInbox, enabled keeps its value unless sent, and windowMs, maxItems, maxThreadAgeMs not sent go back to their defaults. ${INBOX_POLICY} ` +
+        `{aggregation} sets svc's notification policy as PATCH /agents/{agentId} does: ${POLICY_DESCRIPTION} 404 agent_not_found for an unknown agent.`,
       params: InboxAgentParams,
       body: AgentInboxPolicyBody,
       bodyOptional: true,
       responses: { 200: { description: 'The policy', schema: InboxPolicyView } },
       handler: ({ params, body }) => {
-        const { aggregation: policy, ...agentInbox } = body;
+        const { aggregation: policy, ...fields } = body;
         if (policy !== undefined) aggregation.setAgent(params.agentId, policy);
-        else aggregation.setFromAgentInbox(params.agentId, agentInbox);
+        else aggregation.setInboxPolicy(params.agentId, fields);
         return view(params.agentId);
       },
     }),

@@ -1,10 +1,11 @@
 /**
- * The inbox of an agent: entries, direct items, watch, acks, compaction (spec/inbox.md Inbox;
- * docs/inbox-api.md#inbox).
+ * The inbox of an agent as AgentInbox's daemon answers it: details, entries, direct items, watch,
+ * acks, compaction (spec/inbox.md Inbox; docs/inbox-api.md#inbox, docs/agentinbox.md#inbox-items-and-entries).
+ * Reads of an agent that does not exist answer an empty inbox, as AgentInbox does.
  */
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../core/index.js';
-import type { AckForm } from '../../inbox/entries/index.js';
+import { inboxIdOf, type AckForm } from '../../inbox/entries/index.js';
 import type { Services } from '../../services.js';
 import { openStream } from '../sse-stream.js';
 import { defineRoute, type AnyRoute } from '../route.js';
@@ -14,33 +15,37 @@ import {
   CompactInboxBody,
   CompactInboxResult,
   DirectItemBody,
+  DirectItemResult,
   InboxAgentParams,
-  InboxEntry,
+  InboxDetails,
   InboxItemsQuery,
   InboxPage,
-  InboxSummary,
   WatchHeaders,
   WatchQuery,
 } from '../schemas/inbox/index.js';
 
-const DEFAULT_PAGE = 100;
-const SSE_RESPONSE = { 200: { description: 'text/event-stream: event = items, data = {event, agentId, entries}, id = last entry id', contentType: 'text/event-stream' } };
+/** Entries per page: AgentInbox's path lists (nearly) everything, svc's own pages. */
+const PAGE = { entries: 1000, items: 100 };
+const SSE_RESPONSE = {
+  200: { description: 'text/event-stream: event = items (data {event, agentId, entries}, id = last entry id) or heartbeat (data {event, agentId, timestamp})', contentType: 'text/event-stream' },
+};
 
 export function inboxEntryRoutes(s: Services): AnyRoute[] {
-  const { agents, entries, watch } = s.inbox;
-  const entryList = (url: string, summary: string) =>
+  const { agents, entries, watch, targets, agentViews } = s.inbox;
+  const entryList = (url: 'entries' | 'items', summary: string) =>
     defineRoute({
       method: 'GET',
-      url,
+      url: `/agents/:agentId/inbox/${url}`,
       auth: 'control',
       tags: ['inbox'],
       summary,
-      description: 'nextCursor is the last entry id of a full page (pass it as after), null at the end.',
+      description:
+        'Entries in entry order: unacknowledged and unsuperseded ones, or every one with includeAcked. An unknown agent has none. ' +
+        `At most limit (default ${PAGE[url]}); nextCursor is the last entry id of a full page (pass it as after), null at the end.`,
       params: InboxAgentParams,
       query: InboxItemsQuery,
       responses: { 200: { description: 'Page', schema: InboxPage } },
-      handler: ({ params, query }) =>
-        entries.page(params.agentId, { after: query.after, limit: query.limit ?? DEFAULT_PAGE, includeAcked: query.includeAcked ?? false }),
+      handler: ({ params, query }) => entries.page(params.agentId, { after: query.after, limit: query.limit ?? PAGE[url], includeAcked: query.includeAcked ?? false }),
     });
   return [
     defineRoute({
@@ -48,26 +53,33 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
       url: '/agents/:agentId/inbox',
       auth: 'control',
       tags: ['inbox'],
-      summary: 'Inbox summary: unacknowledged count, latest entry, delivery pause',
+      summary: "The agent's inbox (AgentInbox's `inbox show`): agent, inbox, subscriptions, targets, item counts",
+      description: '404 agent_not_found for an agent that does not exist.',
       params: InboxAgentParams,
-      responses: { 200: { description: 'Summary', schema: InboxSummary } },
-      handler: ({ params }) => entries.summary(params.agentId),
+      responses: { 200: { description: 'The inbox', schema: InboxDetails } },
+      handler: ({ params }) => {
+        const { agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts } = agentViews.details(params.agentId);
+        return { agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts, ...entries.summary(params.agentId) };
+      },
     }),
-    entryList('/agents/:agentId/inbox/items', 'A page of entries in entry order (unacknowledged only unless includeAcked)'),
-    entryList('/agents/:agentId/inbox/entries', "The same list under AgentInbox's path (its clients read entries here)"),
+    entryList('entries', "The agent's entries (AgentInbox's `inbox read`)"),
+    entryList('items', 'The same list under svc\'s path, 100 a page'),
     defineRoute({
       method: 'POST',
       url: '/agents/:agentId/inbox/items',
       bodyExample: { message: 'Look at PR 88 before the release', sender: 'me' },
       auth: 'control',
       tags: ['inbox'],
-      summary: 'Add a direct text item to the inbox',
+      summary: 'Add a direct text item to the inbox (AgentInbox\'s `inbox send`)',
+      description: 'activated: the agent has an active target and its delivery is not paused (the item will be notified). 404 agent_not_found for an unknown agent.',
       params: InboxAgentParams,
       body: DirectItemBody,
-      responses: { 201: { description: 'Created', schema: InboxEntry } },
+      responses: { 201: { description: 'Created', schema: DirectItemResult } },
       handler: ({ params, body, reply }) => {
+        const entry = entries.create(params.agentId, { kind: 'direct', message: body.message, sender: body.sender ?? null, metadata: body.metadata });
+        const activated = !agents.get(params.agentId).deliveryPaused && targets.list(params.agentId).some((t) => t.status === 'active');
         reply.code(201);
-        return entries.create(params.agentId, { kind: 'direct', message: body.message, sender: body.sender ?? null, metadata: body.metadata });
+        return { itemId: entry.itemId, inboxId: inboxIdOf(params.agentId), activated, entryId: entry.entryId, agentId: params.agentId };
       },
     }),
     defineRoute({
@@ -80,14 +92,14 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
       description:
         'Frames: `event: items`, data `{event:"items", agentId, entries:[InboxEntry]}`, `id:` = the last entry id of the frame. The first frame ' +
         'is the backlog (sent even when empty, then without an id); live frames follow as entries are created. The cursor is the later of ' +
-        'after (after_entry_id) and Last-Event-ID, so a reconnect that repeats the first URL still resumes. heartbeatMs (heartbeat_ms) adds ' +
-        '`event: heartbeat` frames {event:"heartbeat", agentId, timestamp}. A client that falls too far behind is disconnected; reconnect with Last-Event-ID.',
+        'after (after_entry_id) and Last-Event-ID, so a reconnect that repeats the first URL still resumes. Every heartbeatMs (heartbeat_ms, ' +
+        'default 15000) an `event: heartbeat` frame {event:"heartbeat", agentId, timestamp}. An unknown agent has an empty backlog. ' +
+        'A client that falls too far behind is disconnected; reconnect with Last-Event-ID.',
       params: InboxAgentParams,
       query: WatchQuery,
       sse: true,
       responses: SSE_RESPONSE,
       handler: async ({ params, query, request, reply }) => {
-        agents.get(params.agentId);
         const after = [query.after, lastEntryId(request)].filter((c) => c !== undefined).sort().at(-1);
         await watch.stream(openStream(s, reply), params.agentId, { after, includeAcked: query.includeAcked, heartbeatMs: query.heartbeatMs });
       },
@@ -99,7 +111,9 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags: ['inbox'],
       summary: 'Acknowledge entries: exactly one of {throughEntryId}, {entryIds}, {all: true}',
-      description: 'acked counts entries newly acknowledged; durable before the answer. Unknown entry ids: 404 entry_not_found, nothing acknowledged.',
+      description:
+        'An id is an entry id or an item id (its entry; an item of a thread: the latest snapshot listing it). A snapshot acknowledges the items it lists. ' +
+        'acked counts the entries this call acknowledged; durable before the answer. Unknown ids: 404 entry_not_found, nothing acknowledged; {all: true} of an unknown agent acknowledges nothing.',
       params: InboxAgentParams,
       body: AckBody,
       responses: { 200: { description: 'Acknowledged', schema: AckResult } },
@@ -111,12 +125,12 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
       bodyExample: {},
       auth: 'control',
       tags: ['inbox'],
-      summary: "Delete the agent's acknowledged entries (unacknowledged ones are never removed)",
+      summary: "Delete the agent's items acknowledged more than retentionMs ago (AgentInbox: 24 h); unacknowledged ones are never removed",
       params: InboxAgentParams,
       body: CompactInboxBody,
       bodyOptional: true,
       responses: { 200: { description: 'Compacted', schema: CompactInboxResult } },
-      handler: ({ params }) => ({ agentId: params.agentId, removed: entries.compact(params.agentId) }),
+      handler: ({ params, body }) => ({ ...entries.compact(params.agentId, body.retentionMs), agentId: params.agentId }),
     }),
   ];
 }

@@ -9,11 +9,9 @@
  * its targets. An offline agent keeps its entries and is never removed for being offline.
  */
 import { isoAt } from '../../core/index.js';
-import type { AggregationPolicy } from '../types.js';
-import { inboxIdOf, type InboxAgent, type InboxAgents } from '../entries/index.js';
+import type { InboxAgent, InboxAgents, InboxRecord, ItemCounts } from '../entries/index.js';
 import type { Source, SourceService } from '../sources/index.js';
 import type { ConsumerRecord, Subscription, SubscriptionLag, SubscriptionService } from '../subscriptions/index.js';
-import { toAgentInboxPolicy } from './aggregation.js';
 import { isSessionBound } from './terminal-sessions.js';
 import type { TargetService } from './targets.js';
 import type { ResumeResult, TargetResumeResult } from './pause.js';
@@ -28,17 +26,6 @@ export interface AgentRecord extends InboxAgent {
   runtimeSessionId: string | null;
   updatedAt: string;
   lastSeenAt: string;
-}
-
-/** AgentInbox's Inbox record: one per agent; its aggregation fields are the agent's own policy (null: none set). */
-export interface InboxRecord {
-  inboxId: string;
-  ownerAgentId: string;
-  aggregationEnabled: boolean;
-  aggregationWindowMs: number | null;
-  aggregationMaxItems: number | null;
-  aggregationMaxThreadAgeMs: number | null;
-  createdAt: string;
 }
 
 /**
@@ -62,12 +49,6 @@ export interface DispatchState {
   pendingSubscriptionIds: string[];
   pendingSourceIds: string[];
   updatedAt: string;
-}
-
-export interface ItemCounts {
-  total: number;
-  unacked: number;
-  acked: number;
 }
 
 /** `GET /agents/{id}`: AgentInbox's details with svc's agent fields beside. */
@@ -146,17 +127,7 @@ export class AgentViews {
   }
 
   inbox(agent: InboxAgent): InboxRecord {
-    const own: AggregationPolicy | undefined = agent.aggregation;
-    const p = own ? toAgentInboxPolicy(own) : null;
-    return {
-      inboxId: inboxIdOf(agent.agentId),
-      ownerAgentId: agent.agentId,
-      aggregationEnabled: p?.enabled ?? false,
-      aggregationWindowMs: p?.windowMs ?? null,
-      aggregationMaxItems: p?.maxItems ?? null,
-      aggregationMaxThreadAgeMs: p?.maxThreadAgeMs ?? null,
-      createdAt: agent.createdAt,
-    };
+    return this.deps.agents.inbox(agent.agentId);
   }
 
   details(agentId: string): AgentDetails {

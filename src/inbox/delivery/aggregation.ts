@@ -17,7 +17,18 @@
 import { type Clock, errors } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
-import { checkTimezone, hostTimezone, parseCron, readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
+import {
+  checkTimezone,
+  effectivePolicy,
+  hostTimezone,
+  mergePolicy,
+  parseCron,
+  readPolicy,
+  writePolicy,
+  type InboxAgents,
+  type InboxPolicy,
+  type InboxPolicyInput,
+} from '../entries/index.js';
 import type { TargetService } from './targets.js';
 import type { TargetKind, TargetRow } from './types.js';
 
@@ -62,39 +73,11 @@ export function normalizePolicy(input: AggregationPolicyInput, nowMs: number): A
 }
 
 /**
- * AgentInbox's policy shape (`agentinbox inbox policy show|set`, GET/POST
- * /agents/{id}/inbox/policy): `{enabled, windowMs, maxItems, maxThreadAgeMs}`. AgentInbox groups
- * bursts of items within `windowMs` (at most `maxItems`) into one digest entry; svc's nearest
- * equivalent is `coalesce`, so `enabled: true` (or a window or item count alone) sets
- * `coalesce {windowMs, maxEntries: maxItems}` and `enabled: false` sets `immediate`. Fields not
- * sent keep their value. `maxThreadAgeMs` has no equivalent (a coalescing window is never
- * extended, so nothing grows old): accepted, no effect.
+ * GET/POST /agents/{id}/inbox/policy answer AgentInbox's inbox policy (entries/policy.ts: what the
+ * agent reads, digest threads) first, and svc's aggregation policies (when targets are notified)
+ * beside it.
  */
-export interface AgentInboxPolicy {
-  enabled?: boolean | undefined;
-  windowMs?: number | undefined;
-  maxItems?: number | undefined;
-  maxThreadAgeMs?: number | undefined;
-}
-
-/** AgentInbox's window when enabling aggregation without a window (its DEFAULT_INBOX_AGGREGATION_WINDOW_MS). */
-const AGENTINBOX_DEFAULT_WINDOW_MS = 30_000;
-
-export function fromAgentInboxPolicy(current: AggregationPolicy, body: AgentInboxPolicy): AggregationPolicy {
-  if (body.enabled === false) return { mode: 'immediate' };
-  if (body.enabled === undefined && body.windowMs === undefined && body.maxItems === undefined) return current;
-  const was = current.mode === 'coalesce' ? current : null;
-  return { mode: 'coalesce', windowMs: body.windowMs ?? was?.windowMs ?? AGENTINBOX_DEFAULT_WINDOW_MS, maxEntries: body.maxItems ?? was?.maxEntries ?? null };
-}
-
-export function toAgentInboxPolicy(p: AggregationPolicy): { enabled: boolean; windowMs: number | null; maxItems: number | null; maxThreadAgeMs: null } {
-  if (p.mode === 'immediate') return { enabled: false, windowMs: null, maxItems: null, maxThreadAgeMs: null };
-  if (p.mode === 'coalesce') return { enabled: true, windowMs: p.windowMs, maxItems: p.maxEntries, maxThreadAgeMs: null };
-  return { enabled: true, windowMs: p.every, maxItems: p.maxEntries, maxThreadAgeMs: null };
-}
-
-/** An agent's policy with its targets' (GET/POST /agents/{id}/inbox/policy), with AgentInbox's fields. */
-export interface PolicyView extends ReturnType<typeof toAgentInboxPolicy> {
+export interface PolicyView extends InboxPolicy {
   agentId: string;
   aggregation: AggregationPolicy;
   isDefault: boolean;
@@ -130,13 +113,18 @@ export class AggregationPolicies {
     return readPolicy(row.aggregation) ?? this.deps.agents.aggregationOf(row.agent_id) ?? DEFAULT_POLICY;
   }
 
-  /** The policy view of an agent; `digestOf` reads a target's digest schedule (digests.ts). */
+  /**
+   * The policy view of an agent; `digestOf` reads a target's digest schedule (digests.ts). An
+   * agent that does not exist has AgentInbox's defaults and svc's default, as AgentInbox answers.
+   */
   view(agentId: string, digestOf: (targetId: string) => DigestScheduleView | null): PolicyView {
+    const inbox = effectivePolicy(this.deps.agents.inboxPolicyOf(agentId));
+    if (!this.deps.agents.exists(agentId)) return { ...inbox, agentId, aggregation: DEFAULT_POLICY, isDefault: true, targets: [] };
     const own = this.deps.agents.get(agentId).aggregation ?? null;
-    const aggregation = own ?? DEFAULT_POLICY;
     return {
+      ...inbox,
       agentId,
-      aggregation,
+      aggregation: own ?? DEFAULT_POLICY,
       isDefault: own === null,
       targets: this.deps.targets.rowsOf(agentId).map((row) => ({
         targetId: row.target_id,
@@ -145,8 +133,15 @@ export class AggregationPolicies {
         effective: this.effective(row),
         digest: digestOf(row.target_id),
       })),
-      ...toAgentInboxPolicy(aggregation),
     };
+  }
+
+  /** AgentInbox's `inbox policy set` (entries/policy.ts mergePolicy). Throws 404 agent_not_found. */
+  setInboxPolicy(agentId: string, change: InboxPolicyInput): void {
+    this.deps.store.tx(() => {
+      this.deps.agents.get(agentId);
+      this.deps.agents.setInboxPolicy(agentId, mergePolicy(this.deps.agents.inboxPolicyOf(agentId), change));
+    });
   }
 
   /** Set (null: clear back to the default) the agent's policy, in one transaction with its targets' digest schedules. */
@@ -171,13 +166,6 @@ export class AggregationPolicies {
   /** The stored form of a policy sent by a caller (null stays null: no own policy). Throws 400 before anything is written. */
   normalize(input: AggregationPolicyInput | null | undefined): AggregationPolicy | null {
     return input === null || input === undefined ? null : normalizePolicy(input, this.deps.clock.now());
-  }
-
-  /** AgentInbox's `inbox policy set` (fromAgentInboxPolicy); a body that changes nothing writes nothing. */
-  setFromAgentInbox(agentId: string, body: AgentInboxPolicy): void {
-    const current = this.ofAgent(agentId);
-    const next = fromAgentInboxPolicy(current, body);
-    if (next !== current) this.setAgent(agentId, next);
   }
 
   /** Runs inside the transaction that changed the policy (and when a target is created). */

@@ -12,7 +12,6 @@ export {
   MAX_POLICY_ENTRIES,
   MAX_WINDOW_MS,
   MIN_DIGEST_EVERY_MS,
-  type AgentInboxPolicy,
   type AggregationPolicyInput,
   type PolicyView,
 } from './aggregation.js';
@@ -26,8 +25,6 @@ export {
   type AgentDetails,
   type AgentRecord,
   type DispatchState,
-  type InboxRecord,
-  type ItemCounts,
   type SubscriptionDetails,
   type TargetResumeOutcome,
 } from './agent-views.js';

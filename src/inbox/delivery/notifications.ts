@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { InboxEntries, InboxEntry } from '../entries/index.js';
-import { activationOf, ActivationTally, type DescribeSource } from './activation.js';
+import { activationOf, ActivationTally } from './activation.js';
 import type { TargetService } from './targets.js';
 import type { Activation, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetRow } from './types.js';
 
@@ -46,8 +46,6 @@ export interface NotificationRowsDeps {
   ids: IdGenerator;
   entries: InboxEntries;
   targets: TargetService;
-  /** Source type and key of a source (the entries' AgentInbox summaries); null when it is gone. */
-  describeSource: DescribeSource;
 }
 
 /** What a notification covers, for its activation fields (activation.ts). */
@@ -158,7 +156,7 @@ export class NotificationRows {
 
   /** A tally for the entries a notification covers (digests.ts feeds its own). */
   newTally(): ActivationTally {
-    return new ActivationTally(this.deps.describeSource);
+    return new ActivationTally();
   }
 
   /** queueUnnotified until the backlog is covered (several rows only past MAX_COVERED entries). */

@@ -27,7 +27,7 @@ import type { Tracer } from '../../telemetry/index.js';
 import type { AggregationPolicy } from '../types.js';
 import type { InboxAgents, InboxEntries, InboxEntry } from '../entries/index.js';
 import { DEFAULT_COALESCE_MS } from './aggregation.js';
-import type { ActivationTally, DescribeSource } from './activation.js';
+import type { ActivationTally } from './activation.js';
 import { DeliveryAttempts } from './attempts.js';
 import { NotificationRows, type Activate } from './notifications.js';
 import type { TargetService } from './targets.js';
@@ -45,8 +45,6 @@ export interface NotifierDeps {
   agents: InboxAgents;
   entries: InboxEntries;
   targets: TargetService;
-  /** Source type and key of a source, for AgentInbox's summaries in the bodies (null when gone). */
-  describeSource: DescribeSource;
   deliverers: Record<TargetKind, Deliverer>;
   /** The target's effective aggregation policy (aggregation.ts). */
   policyOf: (row: TargetRow) => AggregationPolicy;
@@ -67,7 +65,7 @@ export class Notifier implements Lifecycle {
 
   constructor(private readonly deps: NotifierDeps) {
     const { store, clock, ids, entries, targets } = deps;
-    this.rows = new NotificationRows({ store, clock, ids, entries, targets, describeSource: deps.describeSource });
+    this.rows = new NotificationRows({ store, clock, ids, entries, targets });
     this.attempts = new DeliveryAttempts({
       store,
       clock,

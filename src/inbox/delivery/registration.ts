@@ -19,10 +19,10 @@
 import { errors } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
-import type { InboxAgent, InboxAgents } from '../entries/index.js';
+import type { InboxAgent, InboxAgents, InboxRecord } from '../entries/index.js';
 import type { DeliveryPause } from './pause.js';
 import type { TargetService } from './targets.js';
-import type { AgentRecord, AgentViews, InboxRecord } from './agent-views.js';
+import type { AgentRecord, AgentViews } from './agent-views.js';
 import type { ActivationMode, CreatedTarget, Target } from './types.js';
 import { findTerminal, isSessionBound, type TerminalRegistration } from './terminal-sessions.js';
 

@@ -4,7 +4,7 @@
  * digests, webhook.ts, terminal.ts and runtime.ts send them).
  */
 import type { AggregationPolicy } from '../types.js';
-import type { EntryDigest, InboxEntry } from '../entries/index.js';
+import type { EntryDigest, InboxEntry, InboxItem } from '../entries/index.js';
 
 // --- targets -------------------------------------------------------------------------------------
 
@@ -119,17 +119,7 @@ export interface NotificationHeader {
  * them and says what each means; docs/agentinbox.md#notifications).
  */
 /** AgentInbox's `ActivationItem`: one item as a webhook in activation_with_items mode lists it. */
-export interface ActivationItem {
-  itemId: string;
-  sourceId: string;
-  sourceNativeId: string;
-  eventVariant: string;
-  inboxId: string;
-  occurredAt: string;
-  metadata: Record<string, unknown>;
-  rawPayload: Record<string, unknown>;
-  deliveryHandle: null;
-}
+export type ActivationItem = InboxItem;
 
 /** AgentInbox's `Activation`, field for field (`entries` is svc's, on the payload types). */
 export interface Activation {

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock, errors, AGENT_ID_PATTERN, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
+import { jsonReader, readInboxPolicy, type InboxPolicyInput } from './policy.js';
 
 export interface InboxAgent {
   agentId: string;
@@ -19,6 +20,20 @@ export interface InboxAgent {
   createdAt: string;
   /** The agent's own aggregation policy; absent while it has none (the default applies). */
   aggregation?: AggregationPolicy;
+}
+
+/**
+ * AgentInbox's inbox record of an agent (GET /agents/{id}/inbox `inbox`): every agent has one inbox,
+ * named after it; the aggregation fields are its inbox policy as set (null, or false, when not set).
+ */
+export interface InboxRecord {
+  inboxId: string;
+  ownerAgentId: string;
+  aggregationEnabled: boolean;
+  aggregationWindowMs: number | null;
+  aggregationMaxItems: number | null;
+  aggregationMaxThreadAgeMs: number | null;
+  createdAt: string;
 }
 
 export interface CreateInboxAgentInput {
@@ -32,27 +47,22 @@ export interface CreateInboxAgentInput {
  * delivery/aggregation.ts normalizes it): stored JSON -> policy, parsed once per distinct string
  * (policies are read on every new entry).
  */
-const parsed = new Map<string, AggregationPolicy>();
-export function readPolicy(json: string | null): AggregationPolicy | null {
-  if (json === null) return null;
-  let p = parsed.get(json);
-  if (!p) {
-    if (parsed.size > 1000) parsed.clear();
-    p = JSON.parse(json) as AggregationPolicy;
-    parsed.set(json, p);
-  }
-  return p;
-}
+export const readPolicy = jsonReader((raw) => raw as AggregationPolicy);
+
+/** AgentInbox's id alphabet and token length (its src/util.ts). */
+const ID_ALPHABET = '23456789abcdefghjkmnpqrstvwxyz';
+const ID_TOKEN_LENGTH = 12;
 
 /**
  * The id of an agent's inbox in AgentInbox's records (`inbox.inboxId`, `ownerAgentId`). svc keeps
- * one inbox per agent and no inbox row: the id is derived from the agent id, so it is stable and
- * needs no storage. `agt_X` has inbox `inb_X`; a chosen id (`agent-alpha`) has `inb_` and the
- * first 16 hex digits of its SHA-256, id-shaped as AgentInbox's are.
+ * one inbox per agent and no inbox row: the id is derived from the agent id (its SHA-256), so it is
+ * stable and needs no storage, and it has AgentInbox's form: `inb_` + 12 characters of its alphabet.
  */
 export function inboxIdOf(agentId: string): string {
-  if (/^agt_[0-9A-Z]{26}$/.test(agentId)) return `inb_${agentId.slice(4)}`;
-  return `inb_${createHash('sha256').update(agentId).digest('hex').slice(0, 16)}`;
+  const digest = createHash('sha256').update(`inbox:${agentId}`).digest();
+  let token = '';
+  for (let i = 0; i < ID_TOKEN_LENGTH; i++) token += ID_ALPHABET[digest[i]! % ID_ALPHABET.length];
+  return `inb_${token}`;
 }
 
 export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));
@@ -69,6 +79,7 @@ interface AgentRow {
   delivery_paused: number;
   created_at: string;
   aggregation: string | null;
+  inbox_policy: string | null;
 }
 
 function toAgent(r: AgentRow): InboxAgent {
@@ -80,7 +91,10 @@ function toAgent(r: AgentRow): InboxAgent {
 
 export class InboxAgents {
   private readonly deletedListeners: Array<(agentId: string) => void> = [];
-  private readonly stmt: Record<'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation', Database.Statement>;
+  private readonly stmt: Record<
+    'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation' | 'inboxPolicy' | 'setInboxPolicy',
+    Database.Statement
+  >;
 
   constructor(private readonly deps: InboxAgentsDeps) {
     const db = deps.store.db;
@@ -92,6 +106,8 @@ export class InboxAgents {
       setPaused: db.prepare('UPDATE inbox_agents SET delivery_paused = ? WHERE agent_id = ?'),
       setAggregation: db.prepare('UPDATE inbox_agents SET aggregation = ? WHERE agent_id = ?'),
       aggregation: db.prepare('SELECT aggregation FROM inbox_agents WHERE agent_id = ?').pluck(),
+      inboxPolicy: db.prepare('SELECT inbox_policy FROM inbox_agents WHERE agent_id = ?').pluck(),
+      setInboxPolicy: db.prepare('UPDATE inbox_agents SET inbox_policy = ? WHERE agent_id = ?'),
     };
   }
 
@@ -156,6 +172,31 @@ export class InboxAgents {
   /** Set or clear (null) the agent's own policy, stored as given (delivery/aggregation.ts normalizes it). Throws 404 agent_not_found. */
   setAggregation(agentId: string, policyJson: string | null): void {
     if (this.stmt.setAggregation.run(policyJson, agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** The inbox policy fields the agent has set (null: none, or no such agent); read for every item of a grouping source. */
+  inboxPolicyOf(agentId: string): InboxPolicyInput | null {
+    return readInboxPolicy((this.stmt.inboxPolicy.get(agentId) as string | null | undefined) ?? null);
+  }
+
+  /** Store the agent's inbox policy fields (policy.ts merges them). Throws 404 agent_not_found. */
+  setInboxPolicy(agentId: string, fields: InboxPolicyInput): void {
+    if (this.stmt.setInboxPolicy.run(JSON.stringify(fields), agentId).changes === 0) throw errors.inboxAgentNotFound(agentId);
+  }
+
+  /** AgentInbox's inbox record of the agent. Throws 404 agent_not_found. */
+  inbox(agentId: string): InboxRecord {
+    const agent = this.get(agentId);
+    const p = this.inboxPolicyOf(agentId);
+    return {
+      inboxId: inboxIdOf(agentId),
+      ownerAgentId: agentId,
+      aggregationEnabled: p?.enabled ?? false,
+      aggregationWindowMs: p?.windowMs ?? null,
+      aggregationMaxItems: p?.maxItems ?? null,
+      aggregationMaxThreadAgeMs: p?.maxThreadAgeMs ?? null,
+      createdAt: agent.createdAt,
+    };
   }
 
   /** Called inside the delete transaction, before the agent row goes. */

@@ -1,51 +1,46 @@
 /**
- * Inbox entries (spec/inbox.md Inbox; docs/inbox-api.md#inbox): matched events, direct items and
- * timer reminders, in one per-agent order (`seq`). The public cursor is the `ent_` id.
+ * An agent's inbox (spec/inbox.md Inbox; docs/inbox-api.md#inbox), as AgentInbox's daemon keeps
+ * it (records.ts): items (stream events, direct items, timer reminders) read as entries, in one
+ * per-agent order (`sequence`, the row's seq). The public cursor is the `ent_` id.
  *
- * An event entry is unique per subscription and stream offset (a unique index; inserts of an
- * existing pair are ignored), so replays after a reset or a catch-up never duplicate an entry.
- * Entries are created inside the caller's transaction; `onCreated` listeners (watchers, delivery)
- * hear about them only after that transaction commits.
+ * - One item per stream event per agent: however many of the agent's subscriptions match an event,
+ *   it becomes one item listing them; a subscription that matches it later (a reset, a new
+ *   subscription from `earliest`) adds itself to the item. `inbox_materialized` remembers every
+ *   (agent, source, offset) that became an item, also once the item is compacted away, so nothing
+ *   materialised once is materialised again.
+ * - With the agent's inbox policy enabled, items of a grouping source join digest threads and are
+ *   read through their snapshots (threads.ts); acks are in acks.ts.
+ * - Compaction removes items acknowledged more than `retentionMs` ago (AgentInbox: 24 h); nothing
+ *   unacknowledged is ever removed.
+ *
+ * Items are created inside the caller's transaction; `onCreated` listeners (watchers, delivery)
+ * hear about the new entries only after that transaction commits. An agent that does not exist
+ * has an empty inbox to the readers (AgentInbox answers so); writes to it are 404 agent_not_found.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js';
+import type { Logger } from 'pino';
+import { isoAt, type Clock, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
+import { InboxAcks, type AckForm } from './acks.js';
+import { effectivePolicy } from './policy.js';
+import { directSummary, eventSummary, IS_ENTRY, timerSummary, toEntry, type EntryRow, type InboxEntry, type ItemKind, type SourceInfo } from './records.js';
+import { groupingOf, InboxThreads } from './threads.js';
 import type { StoredEvent } from '../streams/index.js';
 
-/** POST /gc removes entries acknowledged longer ago than this (AgentInbox keeps them a day too). */
+/** Acknowledged items are kept this long before compaction and POST /gc remove them (AgentInbox's default). */
 export const ACKED_RETENTION_MS = 24 * 60 * 60 * 1000;
 
-export type EntryKind = 'event' | 'direct' | 'timer';
-
-export interface InboxEntry {
-  entryId: string;
-  agentId: string;
-  kind: EntryKind;
-  subscriptionId: string | null;
-  sourceId: string | null;
-  offset: number | null;
-  event: StoredEvent | null;
-  sender: string | null;
-  message: string | null;
-  /** The inbox timer that fired (kind `timer`). */
-  scheduleId: string | null;
-  createdAt: string;
-  ackedAt: string | null;
-  /** A direct item's machine-readable fields, when it was given some (absent otherwise). */
-  metadata?: Record<string, unknown>;
-}
-
-/** One matched event for one subscription (the matcher's input). */
+/** One event one subscription matched (the matcher's input). */
 export interface EventMatch {
   agentId: string;
   subscriptionId: string;
   event: StoredEvent;
   /** JSON of `event`, serialised once however many subscriptions matched it. */
   eventJson: string;
+  /** AgentInbox's `metadata.matchReason` of the item. */
+  matchReason: string;
 }
-
-export type AckForm = { throughEntryId: string } | { entryIds: string[] } | { all: true };
 
 export interface EntryPage {
   entries: InboxEntry[];
@@ -53,84 +48,80 @@ export interface EntryPage {
   nextCursor: string | null;
 }
 
+/** AgentInbox's `itemCounts` of an inbox. */
+export interface ItemCounts {
+  total: number;
+  unacked: number;
+  acked: number;
+}
+
 export interface InboxSummary {
   agentId: string;
+  /** Unacknowledged items. */
   unackedCount: number;
   latestEntryId: string | null;
   deliveryPaused: boolean;
 }
 
-/** Unacknowledged entries after a cursor, summarised (a digest's content). */
+/** Unacknowledged items after a cursor, summarised (a digest notification's content). */
 export interface EntryDigest {
   entryCount: number;
-  /** How many per kind and source (a source for `event` entries; null for direct items and timer reminders), most first. */
-  sources: Array<{ kind: EntryKind; sourceId: string | null; count: number }>;
-  /** The first ones, in entry order. */
+  /** How many per kind and source (a source for `event` items; null for direct items and timer reminders), most first. */
+  sources: Array<{ kind: ItemKind; sourceId: string | null; count: number }>;
+  /** The first entries, in entry order. */
   entries: InboxEntry[];
   firstEntryId: string;
   lastEntryId: string;
+}
+
+export interface CompactResult {
+  deleted: number;
+  retentionMs: number;
 }
 
 export interface InboxEntriesDeps {
   store: Store;
   clock: Clock;
   ids: IdGenerator;
+  logger: Logger;
   agents: InboxAgents;
+  /** A source's type and key (summaries, grouping); null for a source that is gone. */
+  describeSource?: (sourceId: string) => SourceInfo | null;
 }
-
-interface EntryRow {
-  seq: number;
-  entry_id: string;
-  agent_id: string;
-  kind: EntryKind;
-  subscription_id: string | null;
-  source_id: string | null;
-  stream_offset: number | null;
-  event: string | null;
-  sender: string | null;
-  message: string | null;
-  schedule_id: string | null;
-  created_at: string;
-  acked_at: string | null;
-  metadata: string | null;
-}
-
-const toEntry = (r: EntryRow): InboxEntry => ({
-  entryId: r.entry_id,
-  agentId: r.agent_id,
-  kind: r.kind,
-  subscriptionId: r.subscription_id,
-  sourceId: r.source_id,
-  offset: r.stream_offset,
-  event: r.event === null ? null : (JSON.parse(r.event) as StoredEvent),
-  sender: r.sender,
-  message: r.message,
-  scheduleId: r.schedule_id,
-  createdAt: r.created_at,
-  ackedAt: r.acked_at,
-  ...(r.metadata === null ? {} : { metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
-});
 
 type Listener = (entries: InboxEntry[]) => void;
 
+const ITEMS_ONLY = "kind <> 'digest_snapshot'";
+/** A cutoff after every acknowledgement (compaction with retentionMs 0). */
+const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+
 export class InboxEntries {
+  readonly threads: InboxThreads;
+  private readonly acks: InboxAcks;
   private readonly createdListeners: Listener[] = [];
   private readonly stmt: Record<
     | 'insert'
     | 'insertEvent'
+    | 'materialized'
+    | 'remember'
+    | 'forgetAgent'
+    | 'subscriptionsOf'
+    | 'setSubscriptions'
     | 'seqOf'
     | 'seqAtOrBefore'
     | 'pageAcked'
     | 'pageUnacked'
-    | 'ackThrough'
-    | 'ackOne'
-    | 'ackAll'
-    | 'compact'
-    | 'removeUnacked'
-    | 'unackedCount'
+    | 'pageUnackedAll'
+    | 'removeAgent'
+    | 'unackedItems'
+    | 'ackedItems'
     | 'latestUnacked'
     | 'latestAcked'
-    | 'gc'
+    | 'compactItems'
+    | 'compactSnapshots'
+    | 'gcItems'
+    | 'gcSnapshots'
+    | 'gcLedger'
     | 'lastUnackedAfter'
     | 'nextKind'
     | 'nextSource'
@@ -141,32 +132,44 @@ export class InboxEntries {
 
   constructor(private readonly deps: InboxEntriesDeps) {
     const db = deps.store.db;
-    const cols = '(entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, sender, message, schedule_id, created_at)';
+    const entries = `${IS_ENTRY} AND superseded_at IS NULL`;
     this.stmt = {
       insert: db.prepare(
-        'INSERT INTO inbox_entries (entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, sender, message, schedule_id, created_at, metadata) ' +
-          'VALUES (?, ?, ?, NULL, NULL, NULL, NULL, ?, ?, ?, ?, ?)',
+        'INSERT INTO inbox_entries (entry_id, agent_id, kind, sender, message, schedule_id, created_at, metadata, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      insertEvent: db.prepare(`INSERT OR IGNORE INTO inbox_entries ${cols} VALUES (?, ?, 'event', ?, ?, ?, ?, NULL, NULL, NULL, ?)`),
+      insertEvent: db.prepare(
+        `INSERT INTO inbox_entries (entry_id, agent_id, kind, subscription_id, source_id, stream_offset, event, created_at, subscription_ids, match_reason, summary, thread_id)
+         VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      // The memory of materialised events is written first: a conflict means the agent had the event.
+      remember: db.prepare('INSERT OR IGNORE INTO inbox_materialized (source_id, stream_offset, agent_id, entry_id) VALUES (?, ?, ?, ?)'),
+      materialized: db.prepare('SELECT entry_id FROM inbox_materialized WHERE source_id = ? AND stream_offset = ? AND agent_id = ?').pluck(),
+      // Keyed by stream position (fan-out writes land together): an agent's rows are found by a scan, on its deletion only.
+      forgetAgent: db.prepare('DELETE FROM inbox_materialized WHERE agent_id = ?'),
+      subscriptionsOf: db.prepare('SELECT seq, subscription_ids FROM inbox_entries WHERE entry_id = ?'),
+      setSubscriptions: db.prepare('UPDATE inbox_entries SET subscription_ids = ? WHERE seq = ?'),
       seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
       // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
       seqAtOrBefore: db.prepare('SELECT seq FROM inbox_entries WHERE entry_id <= ? ORDER BY entry_id DESC LIMIT 1').pluck(),
-      // Every per-agent statement names `acked_at IS [NOT] NULL` so that it uses one of the two partial indexes.
-      pageUnacked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NULL ORDER BY seq LIMIT ?'),
-      pageAcked: db.prepare('SELECT * FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NOT NULL ORDER BY seq LIMIT ?'),
-      ackThrough: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND seq <= ? AND acked_at IS NULL'),
-      ackOne: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND entry_id = ? AND acked_at IS NULL'),
-      ackAll: db.prepare('UPDATE inbox_entries SET acked_at = ? WHERE agent_id = ? AND acked_at IS NULL'),
-      compact: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL'),
-      removeUnacked: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL'),
-      unackedCount: db.prepare('SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL').pluck(),
-      latestUnacked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL ORDER BY seq DESC LIMIT 1'),
-      latestAcked: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL ORDER BY seq DESC LIMIT 1'),
-      gc: db.prepare(
-        `DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND (acked_at < ?
-           OR (subscription_id IS NOT NULL AND subscription_id NOT IN (SELECT subscription_id FROM inbox_subscriptions)))`,
+      // Per-agent reads name `acked_at IS [NOT] NULL` and the index, so that they walk one of the two partial indexes.
+      pageUnacked: db.prepare(`SELECT * FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND seq > ? AND acked_at IS NULL AND ${entries} ORDER BY seq LIMIT ?`),
+      pageUnackedAll: db.prepare(`SELECT * FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND seq > ? AND acked_at IS NULL AND ${IS_ENTRY} ORDER BY seq LIMIT ?`),
+      pageAcked: db.prepare(`SELECT * FROM inbox_entries INDEXED BY inbox_entries_acked WHERE agent_id = ? AND seq > ? AND acked_at IS NOT NULL AND ${IS_ENTRY} ORDER BY seq LIMIT ?`),
+      removeAgent: db.prepare('DELETE FROM inbox_entries WHERE agent_id = ?'),
+      unackedItems: db.prepare(`SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NULL AND ${ITEMS_ONLY}`).pluck(),
+      ackedItems: db.prepare(`SELECT count(*) FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL AND ${ITEMS_ONLY}`).pluck(),
+      latestUnacked: db.prepare(`SELECT seq, entry_id FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND acked_at IS NULL AND ${IS_ENTRY} ORDER BY seq DESC LIMIT 1`),
+      latestAcked: db.prepare(`SELECT seq, entry_id FROM inbox_entries INDEXED BY inbox_entries_acked WHERE agent_id = ? AND acked_at IS NOT NULL AND ${IS_ENTRY} ORDER BY seq DESC LIMIT 1`),
+      compactItems: db.prepare(`DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL AND acked_at < ? AND ${ITEMS_ONLY}`),
+      compactSnapshots: db.prepare("DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL AND acked_at < ? AND kind = 'digest_snapshot'"),
+      // Old acknowledged items, and acknowledged event items none of whose subscriptions exists any more.
+      gcItems: db.prepare(
+        `DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND ${ITEMS_ONLY} AND (acked_at < ? OR (kind = 'event' AND NOT EXISTS (
+           SELECT 1 FROM json_each(inbox_entries.subscription_ids) j JOIN inbox_subscriptions s ON s.subscription_id = j.value)))`,
       ),
-      lastUnackedAfter: db.prepare('SELECT seq, entry_id FROM inbox_entries WHERE agent_id = ? AND seq > ? AND acked_at IS NULL ORDER BY seq DESC LIMIT 1'),
+      gcSnapshots: db.prepare("DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND acked_at < ? AND kind = 'digest_snapshot'"),
+      gcLedger: db.prepare('DELETE FROM inbox_materialized WHERE source_id NOT IN (SELECT source_id FROM inbox_sources)'),
+      lastUnackedAfter: db.prepare(`SELECT seq, entry_id FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND seq > ? AND acked_at IS NULL AND ${entries} ORDER BY seq DESC LIMIT 1`),
       // Digest counts walk inbox_entries_unacked_source group by group (kind, then source) with
       // seeks and count each group's range, so no entry row is read and no sort is needed.
       nextKind: db.prepare(`SELECT kind FROM inbox_entries INDEXED BY inbox_entries_unacked_source WHERE agent_id = ? AND acked_at IS NULL AND kind > ? ORDER BY kind LIMIT 1`).pluck(),
@@ -180,67 +183,90 @@ export class InboxEntries {
         .prepare(`SELECT count(*) FROM inbox_entries INDEXED BY inbox_entries_unacked_source WHERE agent_id = ? AND acked_at IS NULL AND kind = ? AND source_id = ? AND seq > ? AND seq <= ?`)
         .pluck(),
     };
+    this.acks = new InboxAcks(deps.store);
+    this.threads = new InboxThreads({ store: deps.store, clock: deps.clock, ids: deps.ids, logger: deps.logger, announce: (e) => this.announce(e) });
+    // inbox_threads go with the agent row (ON DELETE CASCADE).
     deps.agents.onDeleted((agentId) => {
-      this.stmt.removeUnacked.run(agentId);
-      this.stmt.compact.run(agentId);
+      this.stmt.removeAgent.run(agentId);
+      this.stmt.forgetAgent.run(agentId);
     });
   }
 
-  /** A direct item or a timer reminder, inside the caller's transaction (or its own). */
+  /** A direct item or a timer reminder, inside the caller's transaction (or its own). Throws 404 agent_not_found. */
   create(agentId: string, input: { kind: 'direct' | 'timer'; sender?: string | null; message: string; scheduleId?: string; metadata?: Record<string, unknown> | undefined }): InboxEntry {
     return this.deps.store.tx(() => {
       this.deps.agents.get(agentId);
-      const entry: InboxEntry = {
-        entryId: this.deps.ids.make('entry'),
-        agentId,
-        kind: input.kind,
-        subscriptionId: null,
-        sourceId: null,
-        offset: null,
-        event: null,
-        sender: input.sender ?? null,
-        message: input.message,
-        scheduleId: input.scheduleId ?? null,
-        createdAt: isoAt(this.deps.clock.now()),
-        ackedAt: null,
-        ...(input.metadata ? { metadata: input.metadata } : {}),
-      };
+      const entryId = this.deps.ids.make('entry');
+      const sender = input.sender ?? null;
+      const summary = input.kind === 'direct' ? directSummary(sender) : timerSummary(input.scheduleId ?? null);
       const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
-      this.stmt.insert.run(entry.entryId, agentId, entry.kind, entry.sender, entry.message, entry.scheduleId, entry.createdAt, metadata);
+      const createdAt = isoAt(this.deps.clock.now());
+      const { lastInsertRowid } = this.stmt.insert.run(entryId, agentId, input.kind, sender, input.message, input.scheduleId ?? null, createdAt, metadata, summary);
+      const entry = toEntry(row({ seq: Number(lastInsertRowid), entry_id: entryId, agent_id: agentId, kind: input.kind, sender, message: input.message, schedule_id: input.scheduleId ?? null, created_at: createdAt, metadata, summary }));
       this.announce([entry]);
       return entry;
     });
   }
 
   /**
-   * Event entries for matched events, inside the caller's transaction. A (subscription, offset)
-   * pair that already has an entry is skipped. Returns the entries actually created.
+   * Items for matched events, inside the caller's transaction: one per event per agent, listing
+   * every subscription of the agent that matched it. An event that is (or was) an item of the
+   * agent adds the subscriptions to it if it still exists and creates nothing. Returns how many
+   * items were created (an item that joined a thread is read once its thread is snapshotted).
    */
-  addEventEntries(matches: EventMatch[]): InboxEntry[] {
-    if (matches.length === 0) return [];
+  materialize(matches: EventMatch[]): number {
+    if (matches.length === 0) return 0;
+    let items = 0;
     const createdAt = isoAt(this.deps.clock.now());
     const created: InboxEntry[] = [];
-    for (const m of matches) {
+    const sources = new Map<string, SourceInfo | null>();
+    for (const group of byAgentEvent(matches)) {
+      const m = group[0]!;
+      const subscriptionIds = [...new Set(group.map((g) => g.subscriptionId))].sort();
       const entryId = this.deps.ids.make('entry');
-      const { changes } = this.stmt.insertEvent.run(entryId, m.agentId, m.subscriptionId, m.event.sourceId, m.event.offset, m.eventJson, createdAt);
-      if (changes === 0) continue;
-      created.push({
-        entryId,
-        agentId: m.agentId,
+      if (this.stmt.remember.run(m.event.sourceId, m.event.offset, m.agentId, entryId).changes === 0) {
+        this.addSubscriptions(this.stmt.materialized.get(m.event.sourceId, m.event.offset, m.agentId) as string, subscriptionIds);
+        continue;
+      }
+      let source = sources.get(m.event.sourceId);
+      if (source === undefined) sources.set(m.event.sourceId, (source = this.deps.describeSource?.(m.event.sourceId) ?? null));
+      // Only an event of a grouping source reads the agent's policy.
+      const groupable = groupingOf(source, m.event);
+      const policy = groupable ? effectivePolicy(this.deps.agents.inboxPolicyOf(m.agentId)) : null;
+      const grouping = policy?.enabled ? groupable : null;
+      const threadId = grouping ? this.threads.join(m.agentId, m.event.sourceId, grouping, policy!, created) : null;
+      const r = row({
+        entry_id: entryId,
+        agent_id: m.agentId,
         kind: 'event',
-        subscriptionId: m.subscriptionId,
-        sourceId: m.event.sourceId,
-        offset: m.event.offset,
-        event: m.event,
-        sender: null,
-        message: null,
-        scheduleId: null,
-        createdAt,
-        ackedAt: null,
+        subscription_id: m.subscriptionId,
+        source_id: m.event.sourceId,
+        stream_offset: m.event.offset,
+        event: m.eventJson,
+        created_at: createdAt,
+        subscription_ids: JSON.stringify(subscriptionIds),
+        match_reason: m.matchReason,
+        summary: eventSummary(source, m.event.sourceId, m.event.type),
+        thread_id: threadId,
       });
+      r.seq = Number(
+        this.stmt.insertEvent.run(entryId, r.agent_id, r.subscription_id, r.source_id, r.stream_offset, r.event, createdAt, r.subscription_ids, r.match_reason, r.summary, threadId).lastInsertRowid,
+      );
+      items++;
+      if (grouping && threadId) this.threads.joined(threadId, grouping.immediate, policy!, created);
+      else created.push(toEntry(r, m.event));
     }
     if (created.length > 0) this.announce(created);
-    return created;
+    return items;
+  }
+
+  /** A later matching subscription lists itself on the item (if it is still there). */
+  private addSubscriptions(entryId: string, subscriptionIds: string[]): void {
+    const item = this.stmt.subscriptionsOf.get(entryId) as { seq: number; subscription_ids: string | null } | undefined;
+    if (!item) return;
+    const have = item.subscription_ids === null ? [] : (JSON.parse(item.subscription_ids) as string[]);
+    const next = [...new Set([...have, ...subscriptionIds])].sort();
+    if (next.length !== have.length) this.stmt.setSubscriptions.run(JSON.stringify(next), item.seq);
   }
 
   /** Listeners hear about new entries after their transaction commits (watchers, notifications). */
@@ -260,8 +286,8 @@ export class InboxEntries {
   }
 
   /**
-   * The unacknowledged entries after the cursor as a digest: counts per kind and source, the
-   * first `list` entries, the first and last ids; null when there are none. Counting reads only
+   * The unacknowledged items after the cursor as a digest: counts per kind and source, the first
+   * `list` entries, the first and last entry ids; null when there are none. Counting reads only
    * the index, so 100,000 entries cost a few milliseconds (bench/scenarios/digest.js).
    */
   digest(agentId: string, opts: { afterEntryId?: string | undefined; list: number }): EntryDigest | null {
@@ -269,13 +295,15 @@ export class InboxEntries {
     const last = this.stmt.lastUnackedAfter.get(agentId, after) as { seq: number; entry_id: string } | undefined;
     if (!last) return null;
     const sources: EntryDigest['sources'] = [];
-    const add = (kind: EntryKind, sourceId: string | null, count: number) => {
+    const add = (kind: ItemKind, sourceId: string | null, count: number) => {
       if (count > 0) sources.push({ kind, sourceId, count });
     };
-    for (let kind = this.stmt.nextKind.get(agentId, '') as EntryKind | undefined; kind !== undefined; kind = this.stmt.nextKind.get(agentId, kind) as EntryKind | undefined) {
-      add(kind, null, this.stmt.countNoSource.get(agentId, kind, after, last.seq) as number);
-      for (let src = this.stmt.nextSource.get(agentId, kind, '') as string | undefined; src !== undefined; src = this.stmt.nextSource.get(agentId, kind, src) as string | undefined) {
-        add(kind, src, this.stmt.countSource.get(agentId, kind, src, after, last.seq) as number);
+    for (let kind = this.stmt.nextKind.get(agentId, '') as string | undefined; kind !== undefined; kind = this.stmt.nextKind.get(agentId, kind) as string | undefined) {
+      if (kind === 'digest_snapshot') continue;
+      const k = kind as ItemKind;
+      add(k, null, this.stmt.countNoSource.get(agentId, k, after, last.seq) as number);
+      for (let src = this.stmt.nextSource.get(agentId, k, '') as string | undefined; src !== undefined; src = this.stmt.nextSource.get(agentId, k, src) as string | undefined) {
+        add(k, src, this.stmt.countSource.get(agentId, k, src, after, last.seq) as number);
       }
     }
     sources.sort((a, b) => b.count - a.count || (a.sourceId ?? a.kind).localeCompare(b.sourceId ?? b.kind));
@@ -289,73 +317,80 @@ export class InboxEntries {
     };
   }
 
-  /** GET /agents/{id}/inbox/items: a page in entry order; unacknowledged only unless includeAcked. */
+  /** GET /agents/{id}/inbox/entries: a page in entry order; unacknowledged, unsuperseded ones unless includeAcked. Empty for an unknown agent. */
   page(agentId: string, opts: { after?: string | undefined; limit: number; includeAcked?: boolean }): EntryPage {
-    this.deps.agents.get(agentId);
     const rows = this.list(agentId, { afterEntryId: opts.after, limit: opts.limit + 1, includeAcked: opts.includeAcked });
     const more = rows.length > opts.limit;
     const entries = rows.slice(0, opts.limit);
     return { entries, nextCursor: more ? entries[entries.length - 1]!.entryId : null };
   }
 
-  /** Entries after the cursor in entry order, unacknowledged only unless includeAcked (no agent check). */
+  /** Entries after the cursor in entry order: unacknowledged and unsuperseded, or with includeAcked every one (no agent check). */
   list(agentId: string, opts: { afterEntryId?: string | undefined; limit: number; includeAcked?: boolean | undefined }): InboxEntry[] {
     const after = opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0;
-    let rows = this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[];
-    if (opts.includeAcked) {
-      const acked = this.stmt.pageAcked.all(agentId, after, opts.limit) as EntryRow[];
-      rows = [...rows, ...acked].sort((a, b) => a.seq - b.seq).slice(0, opts.limit);
-    }
-    return rows.map(toEntry);
+    if (!opts.includeAcked) return (this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[]).map((r) => toEntry(r));
+    const unacked = this.stmt.pageUnackedAll.all(agentId, after, opts.limit) as EntryRow[];
+    const acked = this.stmt.pageAcked.all(agentId, after, opts.limit) as EntryRow[];
+    return [...unacked, ...acked]
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, opts.limit)
+      .map((r) => toEntry(r));
   }
 
+  /** svc's summary of an inbox (GET /agents/{id}/inbox). Throws 404 agent_not_found. */
   summary(agentId: string): InboxSummary {
     const agent = this.deps.agents.get(agentId);
-    return {
-      agentId,
-      unackedCount: this.stmt.unackedCount.get(agentId) as number,
-      latestEntryId: this.latest(agentId),
-      deliveryPaused: agent.deliveryPaused,
-    };
+    return { agentId, unackedCount: this.stmt.unackedItems.get(agentId) as number, latestEntryId: this.latest(agentId), deliveryPaused: agent.deliveryPaused };
+  }
+
+  /** AgentInbox's itemCounts (zero for an unknown agent). */
+  counts(agentId: string): ItemCounts {
+    const unacked = this.stmt.unackedItems.get(agentId) as number;
+    const acked = this.stmt.ackedItems.get(agentId) as number;
+    return { total: unacked + acked, unacked, acked };
   }
 
   /**
-   * Acknowledge by one of the three forms; returns how many entries were newly acknowledged.
-   * Unknown entry ids answer 404 entry_not_found and acknowledge nothing. Durable before it resolves.
+   * Acknowledge by one of the three forms (acks.ts); returns how many entries were newly
+   * acknowledged. Unknown ids answer 404 entry_not_found and acknowledge nothing; `all` on an
+   * unknown agent acknowledges nothing. Durable before it resolves.
    */
   async ack(agentId: string, form: AckForm): Promise<number> {
     return this.deps.store.write(() => {
-      this.deps.agents.get(agentId);
-      const now = isoAt(this.deps.clock.now());
-      if ('all' in form) return this.stmt.ackAll.run(now, agentId).changes;
-      if ('throughEntryId' in form) {
-        const seq = this.stmt.seqOf.get(agentId, form.throughEntryId) as number | undefined;
-        if (seq === undefined) throw errors.entryNotFound(form.throughEntryId, agentId);
-        return this.stmt.ackThrough.run(now, agentId, seq).changes;
-      }
-      for (const id of form.entryIds) {
-        if (this.stmt.seqOf.get(agentId, id) === undefined) throw errors.entryNotFound(id, agentId);
-      }
-      let acked = 0;
-      for (const id of new Set(form.entryIds)) acked += this.stmt.ackOne.run(now, agentId, id).changes;
+      const { acked } = this.acks.ack(agentId, form, isoAt(this.deps.clock.now()));
+      const made: InboxEntry[] = [];
+      this.threads.reconcile(agentId, made);
+      if (made.length > 0) this.announce(made);
       return acked;
     });
   }
 
   /**
-   * POST /gc: acknowledged entries acknowledged more than ACKED_RETENTION_MS ago, and acknowledged
-   * leftovers of subscriptions that are gone. Unacknowledged entries are never removed here.
+   * POST /gc: items acknowledged more than ACKED_RETENTION_MS ago or whose subscriptions are all
+   * gone (and snapshots acknowledged as long ago), and the memory of materialised events of sources
+   * that are gone. Unacknowledged items are never removed here.
    */
   gc(): Record<string, number> {
     const cutoff = isoAt(this.deps.clock.now() - ACKED_RETENTION_MS);
-    return { ackedEntriesRemoved: this.deps.store.tx(() => this.stmt.gc.run(cutoff).changes) };
+    return this.deps.store.tx(() => {
+      const removed = this.stmt.gcItems.run(cutoff).changes;
+      this.stmt.gcSnapshots.run(cutoff);
+      this.stmt.gcLedger.run();
+      return { ackedEntriesRemoved: removed };
+    });
   }
 
-  /** Drop the agent's acknowledged entries (POST /agents/{id}/inbox/compact); unacknowledged ones stay. */
-  compact(agentId: string): number {
+  /**
+   * POST /agents/{id}/inbox/compact (AgentInbox's compactInbox): delete the agent's items
+   * acknowledged more than `retentionMs` ago (0: every acknowledged one), with the snapshots
+   * acknowledged as long ago. `deleted` counts items; unknown agents have nothing to delete.
+   */
+  compact(agentId: string, retentionMs = ACKED_RETENTION_MS): CompactResult {
+    const cutoff = retentionMs === 0 ? END_OF_TIME : isoAt(this.deps.clock.now() - retentionMs);
     return this.deps.store.tx(() => {
-      this.deps.agents.get(agentId);
-      return this.stmt.compact.run(agentId).changes;
+      const deleted = this.stmt.compactItems.run(agentId, cutoff).changes;
+      this.stmt.compactSnapshots.run(agentId, cutoff);
+      return { deleted, retentionMs };
     });
   }
 
@@ -367,10 +402,47 @@ export class InboxEntries {
     return last?.entry_id ?? null;
   }
 
-  /** The seq a cursor stands for: its own, or (compacted away) the last entry at or before it. */
-  private cursorSeq(agentId: string, entryId: string): number {
+  /** The seq a cursor stands for: its own (an item id: its entry's), or (compacted away) the last entry at or before it. */
+  private cursorSeq(agentId: string, cursor: string): number {
+    const entryId = cursor.startsWith('itm_') ? `ent_${cursor.slice(4)}` : cursor;
     const seq = this.stmt.seqOf.get(agentId, entryId) as number | undefined;
     if (seq !== undefined) return seq;
     return (this.stmt.seqAtOrBefore.get(entryId) as number | undefined) ?? 0;
   }
+}
+
+/** A row with its defaults (the columns a kind does not use are NULL). */
+function row(r: Partial<EntryRow> & Pick<EntryRow, 'entry_id' | 'agent_id' | 'kind' | 'created_at'>): EntryRow {
+  return {
+    seq: 0,
+    subscription_id: null,
+    source_id: null,
+    stream_offset: null,
+    event: null,
+    sender: null,
+    message: null,
+    schedule_id: null,
+    acked_at: null,
+    metadata: null,
+    subscription_ids: null,
+    match_reason: null,
+    summary: null,
+    thread_id: null,
+    revision: null,
+    superseded_at: null,
+    snapshot: null,
+    ...r,
+  };
+}
+
+/** The matches grouped by agent and event, in the order each group first appears. */
+function byAgentEvent(matches: EventMatch[]): EventMatch[][] {
+  const groups = new Map<string, EventMatch[]>();
+  for (const m of matches) {
+    const key = `${m.agentId}\u0000${m.event.sourceId}\u0000${m.event.offset}`;
+    const g = groups.get(key);
+    if (g) g.push(m);
+    else groups.set(key, [m]);
+  }
+  return [...groups.values()];
 }

@@ -2,8 +2,10 @@
  * Inbox watch (GET /agents/{agentId}/inbox/watch). The frames are AgentInbox's (spec/inbox.md
  * shows no watch body, so the real system's shape is the one served): `event: items` with data
  * `{event:"items", agentId, entries:[…]}`, and each frame with entries carries `id:` = its last
- * entry id, so a reconnect with Last-Event-ID resumes after it. Optional heartbeats are
- * `event: heartbeat` frames `{event:"heartbeat", agentId, timestamp}` without an id.
+ * entry id, so a reconnect with Last-Event-ID resumes after it. Heartbeats are `event: heartbeat`
+ * frames `{event:"heartbeat", agentId, timestamp}` without an id, every `heartbeatMs` (AgentInbox's
+ * default 15 s; any positive value is taken, and kept within MIN/MAX_HEARTBEAT_MS). An agent
+ * that does not exist has an empty backlog, as on AgentInbox; its entries come live once it exists.
  *
  * A watcher first gets the backlog after its cursor (all entries without one; unacknowledged only
  * unless includeAcked) in chunks that wait for the socket to drain, as one `items` frame per
@@ -17,9 +19,16 @@ import { isoAt, type Clock } from '../../core/index.js';
 import { sseFrame, type SseConnection } from '../../events/index.js';
 import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
-import type { InboxEntries, InboxEntry } from './entries.js';
+import type { InboxEntries } from './entries.js';
+import type { InboxEntry } from './records.js';
 
 const BACKLOG_CHUNK = 256;
+/** AgentInbox's heartbeat period when the watcher names none. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+/** Heartbeats asked for more often than this are sent this often. */
+export const MIN_HEARTBEAT_MS = 100;
+/** ... and less often than setInterval can wait (it would fire at once instead): this often. */
+export const MAX_HEARTBEAT_MS = 2 ** 31 - 1;
 
 export type WatchConnection = Pick<SseConnection, 'deliver' | 'writable' | 'onClose' | 'close' | 'closed'>;
 
@@ -28,7 +37,7 @@ export interface WatchOptions {
   after?: string | undefined;
   /** The backlog also lists acknowledged entries. */
   includeAcked?: boolean | undefined;
-  /** Send a heartbeat frame this often. */
+  /** Send a heartbeat frame this often (default DEFAULT_HEARTBEAT_MS). */
   heartbeatMs?: number | undefined;
 }
 
@@ -55,7 +64,7 @@ export class InboxWatch {
 
   /** Backlog after `opts.after` (from the start when absent), then live. */
   async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
-    if (opts.heartbeatMs) this.heartbeat(conn, agentId, opts.heartbeatMs);
+    this.heartbeat(conn, agentId, Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS)));
     let last = opts.after;
     for (let first = true; !conn.closed; first = false) {
       const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });

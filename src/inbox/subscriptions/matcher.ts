@@ -1,8 +1,10 @@
 /**
  * Matching, pushed on append (docs/inbox-api.md#subscriptions): the stream service calls
- * `onAppended` inside the append transaction, and every subscription on that source turns the
- * events it has not consumed yet into inbox entries in that same transaction, advancing its
- * consumer offset with them. No polling loop sits between an append and its entries.
+ * `onAppended` inside the append transaction, and every subscription on that source matches the
+ * events it has not consumed yet in that same transaction, advancing its consumer offset with
+ * them; the matches of one pass become inbox items together (entries/entries.ts `materialize`: one
+ * item per event per agent, whatever number of its subscriptions matched, never one that was
+ * materialised before). No polling loop sits between an append and its items.
  *
  * The live subscriptions are held in memory, indexed by source, so an append touches only the
  * subscriptions of its own source. Every in-memory change made inside a transaction is undone if
@@ -63,11 +65,15 @@ export class Matcher {
   private readonly bySource = new Map<string, LiveSubscription[]>();
   private readonly byId = new Map<string, LiveSubscription>();
   private readonly setConsumed: Database.Statement;
+  private readonly filterOf: Database.Statement;
+  /** AgentInbox's matchReason per subscription (its filter never changes). */
+  private readonly reasons = new Map<string, string>();
   private readonly costWarnings: LogLimiter;
   private terminalListener: (sub: LiveSubscription) => void = () => {};
 
   constructor(private readonly deps: MatcherDeps) {
     this.setConsumed = deps.store.db.prepare('UPDATE inbox_subscriptions SET consumed_offset = ? WHERE subscription_id = ?');
+    this.filterOf = deps.store.db.prepare('SELECT filter FROM inbox_subscriptions WHERE subscription_id = ?').pluck();
     this.costWarnings = new LogLimiter(deps.clock);
     deps.streams.onAppended((sourceId, events) => this.onAppended(sourceId, events));
     deps.streams.setConsumerCounter((sourceId) => this.count(sourceId));
@@ -102,13 +108,14 @@ export class Matcher {
     const sub = this.byId.get(subscriptionId);
     if (!sub) return undefined;
     this.unindex(sub);
+    this.reasons.delete(subscriptionId);
     this.deps.store.onRollback(() => this.index(sub));
     return sub;
   }
 
   /**
-   * Reposition (inside a transaction): the next offset consumed is `consumed + 1`. Offsets that
-   * already have an entry are not materialised again (entries are unique per subscription+offset).
+   * Reposition (inside a transaction): the next offset consumed is `consumed + 1`. Events that
+   * were ever an item of the agent are not materialised again (entries/entries.ts).
    */
   reposition(sub: LiveSubscription, consumed: number): void {
     this.advance([[sub, consumed]]);
@@ -116,7 +123,7 @@ export class Matcher {
 
   /**
    * Consume the stream up to `throughOffset` (inside a transaction): start policies, reset and
-   * poll. Returns the entries created.
+   * poll. Returns the items created.
    */
   catchUp(sub: LiveSubscription, throughOffset: number): number {
     const matches: EventMatch[] = [];
@@ -131,7 +138,7 @@ export class Matcher {
     }
     this.recordOverruns(sub, budget);
     this.advance([[sub, Math.max(consumed, sub.consumed)]]);
-    return this.deps.entries.addEventEntries(matches).length;
+    return this.deps.entries.materialize(matches);
   }
 
   /** streams.onAppended: inside the append transaction, with the newly stored events in offset order. */
@@ -157,17 +164,29 @@ export class Matcher {
       moves.push([sub, last]);
     }
     this.advance(moves);
-    this.deps.entries.addEventEntries(matches);
+    this.deps.entries.materialize(matches);
   }
 
   private consider(sub: LiveSubscription, event: StoredEvent, eventJson: string, out: EventMatch[], budget: CostBudget): void {
     budget.admit(eventJson.length);
-    if (!event.pruned && sub.filter.test(event, budget)) out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson });
+    if (!event.pruned && sub.filter.test(event, budget)) out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson, matchReason: this.reasonOf(sub) });
     if (!sub.terminal && isTerminalSignal(sub, event)) {
       sub.terminal = true;
       this.deps.store.onRollback(() => (sub.terminal = false));
       this.terminalListener(sub);
     }
+  }
+
+  /** AgentInbox's `matchReason` of an item a subscription matched (its filter.ts): whether the filter has an expr. */
+  private reasonOf(sub: LiveSubscription): string {
+    let reason = this.reasons.get(sub.subscriptionId);
+    if (reason === undefined) {
+      const json = this.filterOf.get(sub.subscriptionId) as string | undefined;
+      const expr = json === undefined ? undefined : (JSON.parse(json) as { expr?: unknown }).expr;
+      reason = typeof expr === 'string' && expr.trim() !== '' ? 'filter shortcuts and expr matched' : 'filter shortcuts matched';
+      this.reasons.set(sub.subscriptionId, reason);
+    }
+    return reason;
   }
 
   /** Inside the pass's transaction: the filter's overruns on the subscription (undone on rollback), and a warning. */

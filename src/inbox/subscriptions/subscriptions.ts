@@ -6,9 +6,10 @@
  *   `earliest` (from retainedFromOffset), `at_offset` (startOffset), `at_time` (the first event at
  *   or after startTime). Existing events from that position are materialised at creation; a start
  *   below the retained range is 409 history_unavailable.
- * - `reset` repositions the same way (or to `offset`) and materialises again; offsets that still
- *   have an entry are not duplicated, offsets whose entry was acknowledged and compacted away come
- *   back as new entries (a reset is an explicit replay).
+ * - `reset` moves the consumer offset the same way (or to `offset`) and consumes from there: an
+ *   event that was ever an item of the agent is not materialised again (the subscription only
+ *   lists itself on it while the item exists), also after compaction; only events the agent never
+ *   had become items (AgentInbox: the offset moves, the next poll creates nothing it had).
  * - Cleanup: `manual`; `at` (removed at `at`); `on_terminal` (removed `gracePeriodSecs` after the
  *   terminal signal: an event whose subject is trackedResourceRef with metadata.lifecycle
  *   "terminal"); `on_terminal_or_at` (whichever comes first). The removal time is persisted and
@@ -198,7 +199,7 @@ export class SubscriptionService {
     return pollView(this.lag(subscriptionId), before, materialized);
   }
 
-  /** Reposition to `offset` or a start policy, then materialise up to the high watermark. */
+  /** Move the consumer to `offset` or a start policy, then consume up to the high watermark (nothing the agent had comes back). */
   reset(subscriptionId: string, input: ResetInput): CatchUpResult {
     const sub = this.liveOf(subscriptionId);
     const start: StartInput & { startPolicy: StartPolicy } = 'offset' in input ? { startPolicy: 'at_offset', startOffset: input.offset } : input;

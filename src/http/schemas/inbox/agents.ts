@@ -15,7 +15,7 @@ import { TMUX_PANE_ID } from '../../../inbox/delivery/index.js';
 /** AgentInbox's Inbox record: one per agent, its aggregation fields the agent's own policy (false/null: none set). */
 export const InboxRecord = z
   .object({
-    inboxId: z.string().openapi({ description: "derived from the agent id: inb_ + an agt_ id's ULID, else inb_ + 16 hex digits of the id's SHA-256" }),
+    inboxId: z.string().openapi({ description: "derived from the agent id (its SHA-256): inb_ + 12 characters of AgentInbox's id alphabet" }),
     ownerAgentId: z.string(),
     aggregationEnabled: z.boolean(),
     aggregationWindowMs: z.number().int().nullable(),
@@ -24,6 +24,10 @@ export const InboxRecord = z
     createdAt: z.string(),
   })
   .openapi('InboxRecord');
+
+export const ItemCounts = z
+  .object({ total: z.number().int(), unacked: z.number().int(), acked: z.number().int() })
+  .openapi('InboxItemCounts', { description: "the agent's inbox items (digest snapshots not counted)" });
 
 export const DispatchState = z
   .object({
@@ -51,8 +55,23 @@ export const AgentDetail = InboxAgent.extend({
   subscriptions: z.array(Subscription),
   activationTargets: z.array(Target),
   activationDispatchStates: z.array(DispatchState),
-  itemCounts: z.object({ total: z.number().int(), unacked: z.number().int(), acked: z.number().int() }).openapi({ description: "the agent's inbox entries" }),
+  itemCounts: ItemCounts,
 }).openapi('InboxAgentDetail', { description: "AgentInbox's agent details {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's agent fields beside" });
+
+export const InboxDetails = z
+  .object({
+    agent: InboxAgent,
+    inbox: InboxRecord,
+    subscriptions: z.array(Subscription),
+    activationTargets: z.array(Target),
+    activationDispatchStates: z.array(DispatchState),
+    itemCounts: ItemCounts,
+    agentId: z.string(),
+    unackedCount: z.number().int().openapi({ description: 'svc: unacknowledged items' }),
+    latestEntryId: z.string().nullable(),
+    deliveryPaused: z.boolean(),
+  })
+  .openapi('InboxDetails', { description: "AgentInbox's `inbox show` {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's summary beside" });
 
 export const SubscriptionDetail = Subscription.extend({
   subscription: Subscription,

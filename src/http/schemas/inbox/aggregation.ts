@@ -12,6 +12,7 @@ import {
   MIN_DIGEST_EVERY_MS,
   TARGET_KINDS,
 } from '../../../inbox/delivery/index.js';
+import { INBOX_POLICY_LIMITS } from '../../../inbox/entries/index.js';
 
 const Entries = z.number().int().min(1).max(MAX_POLICY_ENTRIES);
 
@@ -62,19 +63,21 @@ export const PatchTargetBody = z
   })
   .openapi('PatchTargetBody');
 
+const PolicyField = (max: number) => z.number().int().min(1).max(max);
+
 export const AgentInboxPolicyBody = z
   .strictObject({
-    enabled: z.boolean().optional().openapi({ description: 'true: coalesce (windowMs, maxItems); false: immediate' }),
-    windowMs: z.number().int().min(1).max(MAX_WINDOW_MS).optional().openapi({ description: 'the coalescing window (default when enabling: 30000, as AgentInbox)' }),
-    maxItems: Entries.optional().openapi({ description: 'the window closes early at this many entries' }),
-    maxThreadAgeMs: z.number().int().min(1).optional().openapi({ description: 'accepted, no effect: svc never extends a window, so nothing grows old' }),
-    aggregation: AggregationPolicyBody.nullable().optional().openapi({ description: "svc's own policy instead of AgentInbox's fields (not with them); null: the default" }),
+    enabled: z.boolean().optional().openapi({ description: 'group related items of a grouping source into digest threads (default false)' }),
+    windowMs: PolicyField(INBOX_POLICY_LIMITS.windowMs).optional().openapi({ description: 'a thread is snapshotted once no item joined it for this long (default 30000)' }),
+    maxItems: PolicyField(INBOX_POLICY_LIMITS.maxItems).optional().openapi({ description: '... or once it holds this many unacknowledged items (default 20)' }),
+    maxThreadAgeMs: PolicyField(INBOX_POLICY_LIMITS.maxThreadAgeMs).optional().openapi({ description: 'a thread older than this takes no more items (default 86400000)' }),
+    aggregation: AggregationPolicyBody.nullable().optional().openapi({ description: "svc's notification policy instead of AgentInbox's fields (not with them); null: the default" }),
   })
   .refine((b) => b.aggregation === undefined || (b.enabled === undefined && b.windowMs === undefined && b.maxItems === undefined && b.maxThreadAgeMs === undefined), {
     message: "send either svc's aggregation or AgentInbox's fields, not both",
   })
   .openapi('InboxPolicyBody', {
-    description: "AgentInbox's `inbox policy set` {enabled?, windowMs?, maxItems?, maxThreadAgeMs?} (fields not sent keep their value), or svc's {aggregation}",
+    description: "AgentInbox's `inbox policy set` {enabled?, windowMs?, maxItems?, maxThreadAgeMs?} (as AgentInbox: enabled keeps its value unless sent; windowMs, maxItems, maxThreadAgeMs not sent go back to their defaults), or svc's {aggregation}",
   });
 
 const DigestSchedule = z
@@ -83,9 +86,13 @@ const DigestSchedule = z
 
 export const InboxPolicyView = z
   .object({
+    enabled: z.boolean().openapi({ description: "AgentInbox's inbox policy: digest threads on (default false)" }),
+    windowMs: z.number().int(),
+    maxItems: z.number().int(),
+    maxThreadAgeMs: z.number().int(),
     agentId: z.string(),
-    aggregation: AggregationPolicy.openapi({ description: "the agent's policy (its own, or the default)" }),
-    isDefault: z.boolean().openapi({ description: 'the agent has no policy of its own' }),
+    aggregation: AggregationPolicy.openapi({ description: "svc: the agent's notification policy (its own, or the default)" }),
+    isDefault: z.boolean().openapi({ description: 'svc: the agent has no notification policy of its own' }),
     targets: z.array(
       z.object({
         targetId: z.string(),
@@ -95,9 +102,5 @@ export const InboxPolicyView = z
         digest: DigestSchedule.nullable().openapi({ description: 'the digest schedule of a target whose effective policy is a digest' }),
       }),
     ),
-    enabled: z.boolean().openapi({ description: "AgentInbox's view: false for immediate" }),
-    windowMs: z.number().int().nullable().openapi({ description: "AgentInbox's view: the coalescing window (a digest: its every)" }),
-    maxItems: z.number().int().nullable(),
-    maxThreadAgeMs: z.null(),
   })
-  .openapi('InboxPolicy', { description: "An agent's aggregation policy, its targets' effective policies and digest schedules, and AgentInbox's view of it." });
+  .openapi('InboxPolicy', { description: "AgentInbox's inbox policy of an agent, and beside it svc's notification policies of the agent and its targets with their digest schedules." });

@@ -2,5 +2,6 @@
 export * from './agents.js';
 export * from './aggregation.js';
 export * from './delivery.js';
+export * from './entries.js';
 export * from './streams.js';
 export * from './subscriptions.js';

@@ -1,13 +1,12 @@
 /**
- * Inbox agents, subscriptions and inbox entries (spec/inbox.md Agents, Subscriptions, Inbox;
- * docs/inbox-api.md#subscriptions).
+ * Inbox agents and subscriptions (spec/inbox.md Agents, Subscriptions; docs/inbox-api.md#subscriptions);
+ * the inbox's entries are in entries.ts.
  */
 import { z } from 'zod';
-import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from '../common.js';
+import { ListLimit, OpenObject, withAliases } from '../common.js';
 import { AggregationPolicy } from './aggregation.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
-const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an entry id (ent_ + ULID)');
 
 // --- agents ----------------------------------------------------------------------------------
 
@@ -170,89 +169,3 @@ export const ResetSubscriptionBody = z
   .openapi('ResetSubscriptionBody');
 
 export const PollSubscriptionBody = z.strictObject({}).openapi('PollSubscriptionBody');
-
-// --- inbox -----------------------------------------------------------------------------------
-
-export const InboxEvent = z
-  .object({
-    sourceId: z.string(),
-    offset: z.number().int(),
-    id: z.string(),
-    type: z.string(),
-    subject: z.string().nullable(),
-    time: z.string(),
-    data: z.unknown(),
-    metadata: OpenObject,
-    appendedAt: z.string(),
-    pruned: z.boolean(),
-  })
-  .openapi('InboxEntryEvent');
-
-export const InboxEntry = z
-  .object({
-    entryId: z.string(),
-    agentId: z.string(),
-    kind: z.enum(['event', 'direct', 'timer']),
-    subscriptionId: z.string().nullable(),
-    sourceId: z.string().nullable(),
-    offset: z.number().int().nullable(),
-    event: InboxEvent.nullable(),
-    sender: z.string().nullable(),
-    message: z.string().nullable(),
-    scheduleId: z.string().nullable(),
-    createdAt: z.string(),
-    ackedAt: z.string().nullable(),
-    metadata: OpenObject.optional().openapi({ description: "a direct item's machine-readable fields, when it was given some" }),
-  })
-  .openapi('InboxEntry');
-
-export const InboxSummary = z
-  .object({ agentId: z.string(), unackedCount: z.number().int(), latestEntryId: z.string().nullable(), deliveryPaused: z.boolean() })
-  .openapi('InboxSummary');
-
-export const InboxItemsQuery = withAliases(
-  {
-    after: EntryId.optional().openapi({ description: 'exclusive cursor (an entry id, e.g. the previous nextCursor)' }),
-    limit: QueryInt.pipe(z.number().int().min(1).max(1000)).optional().openapi({ description: 'default 100, at most 1000' }),
-    includeAcked: QueryBool.optional().openapi({ description: 'also list acknowledged entries (default false)' }),
-  },
-  { after_entry_id: 'after', include_acked: 'includeAcked' },
-);
-
-export const InboxPage = z.object({ entries: z.array(InboxEntry), nextCursor: z.string().nullable() }).openapi('InboxPage');
-
-export const DirectItemBody = z
-  .strictObject({
-    message: z.string().min(1),
-    sender: z.string().min(1).nullable().optional(),
-    metadata: OpenObject.optional().openapi({ description: 'machine-readable fields kept with the item and shown as the entry\'s metadata (webhook receivers read them)' }),
-  })
-  .openapi('DirectItemBody');
-
-export const AckBody = z
-  .strictObject({
-    throughEntryId: EntryId.optional(),
-    entryIds: z.array(EntryId).min(1).max(10000).optional(),
-    all: z.literal(true).optional(),
-  })
-  .refine((b) => [b.throughEntryId, b.entryIds, b.all].filter((v) => v !== undefined).length === 1, {
-    message: 'give exactly one of throughEntryId, entryIds, all: true',
-  })
-  .openapi('AckBody');
-
-export const AckResult = z.object({ acked: z.number().int().min(0) }).openapi('AckResult');
-
-export const CompactInboxBody = z.strictObject({}).openapi('CompactInboxBody');
-
-export const CompactInboxResult = z.object({ agentId: z.string(), removed: z.number().int().min(0) }).openapi('CompactInboxResult');
-
-export const WatchHeaders = { lastEventId: EntryId };
-
-export const WatchQuery = withAliases(
-  {
-    after: EntryId.optional().openapi({ description: 'start after this entry (with Last-Event-ID too, the later of the two)' }),
-    includeAcked: QueryBool.optional().openapi({ description: 'the backlog also lists acknowledged entries (default false)' }),
-    heartbeatMs: QueryInt.pipe(z.number().int().min(1000).max(3_600_000)).optional().openapi({ description: 'send a heartbeat frame this often (1000 to 3600000 ms)' }),
-  },
-  { after_entry_id: 'after', include_acked: 'includeAcked', heartbeat_ms: 'heartbeatMs' },
-);
