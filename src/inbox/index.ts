@@ -99,7 +99,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, logger: deps.logger, agents, describeSource: (sourceId) => describeSource(sources, sourceId) });
-  const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries });
+  const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries, sourceFacts: (sourceId) => sources.get(sourceId) });
   const hostExists = (hostId: string) => void hosts.get(hostId);
   const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
   const watch = new InboxWatch({ store, clock, entries, agents });

@@ -84,7 +84,7 @@ function registerSubscriptions(root: Command): void {
     .option('--host <host>', 'host id: the host shortcut, one subscription per source')
     .option('--filter <json>', 'filter object: {"match": {...}, "expr": "..."}', json('--filter'))
     .option('--match <json>', 'filter.match: {"dot.path": value | [values]}', json('--match'))
-    .option('--expr <cel>', 'filter.expr: a CEL expression over `event`')
+    .option('--expr <expr>', "filter.expr: CEL over `event`, or AgentInbox's JEXL over metadata, payload, eventVariant, sourceType, sourceKey")
     .option('--start-policy <policy>', 'latest (default) | earliest | at_offset | at_time', oneOf(['latest', 'earliest', 'at_offset', 'at_time']))
     .option('--start-offset <n>', 'with at_offset', positive)
     .option('--start-time <iso>', 'with at_time')

@@ -39,7 +39,7 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       tags: ['subscriptions'],
       summary: 'Subscribe an agent to a source (or, with the host shortcut, to every source of a host)',
       description:
-        'Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, CEL) are 400 invalid_filter; a CEL expr known to be too costly (comprehensions nested more than 2 deep, or over the cost limit on an empty event) is 400 filter_too_costly. At run time an event the expr goes over its cost limit on is not matched, and filterError of the subscription says so.',
+        "Answers {subscriptions: [...]} always: one element for sourceId, one per source for the host shortcut. Events from the start position (startPolicy) are materialised at creation; a start below the retained range is 409 history_unavailable. Invalid filters (match paths, an expr in CEL or in AgentInbox's JEXL) are 400 invalid_filter; an expr known to be too costly (CEL comprehensions nested more than 2 deep, JEXL brackets more than 32, or over the cost limit on an empty event) is 400 filter_too_costly. At run time an event the expr goes over its cost limit on is not matched, and filterError of the subscription says so.",
       body: CreateSubscriptionBody,
       responses: { 201: { description: 'Created', schema: SubscriptionList } },
       handler: ({ body, reply }) => {

@@ -145,13 +145,34 @@ function costed(e: Expr | undefined): Expr | undefined {
   return { ...e, exprKind: { case: 'callExpr', value: { function: COST_FN, args: [e] } } } as unknown as Expr;
 }
 
-type CelOutcome = { ok: true; value: unknown; cost: number } | { ok: false; message: string; cost: number; overBudget: boolean };
+/** The variables an expression reads: identifiers not bound by an enclosing comprehension. */
+function freeNames(e: Expr | undefined, bound: ReadonlySet<string>, out: Set<string>): Set<string> {
+  if (!e) return out;
+  const k = e.exprKind;
+  if (k.case === 'identExpr') {
+    if (!bound.has(k.value.name)) out.add(k.value.name);
+  } else if (k.case === 'comprehensionExpr') {
+    const c = k.value;
+    freeNames(c.iterRange, bound, out);
+    freeNames(c.accuInit, bound, out);
+    const inner = new Set([...bound, c.iterVar, c.accuVar]);
+    for (const part of [c.loopCondition, c.loopStep, c.result]) freeNames(part, inner, out);
+  } else {
+    for (const child of children(e)) freeNames(child, bound, out);
+  }
+  return out;
+}
+
+/** What an evaluation of a filter expression gives (this file's CEL, and agentinbox-expr.ts). */
+export type ExprOutcome = { ok: true; value: unknown; cost: number } | { ok: false; message: string; cost: number; overBudget: boolean };
 
 export interface CelProgram {
   /** comprehensionNesting of the expression. */
   readonly nesting: number;
+  /** The variables it reads (svc binds only `event`). */
+  readonly names: ReadonlySet<string>;
   /** Evaluate with at most `limit` cost units; `cost` is what it used. */
-  run(vars: Record<string, unknown>, limit: number): CelOutcome;
+  run(vars: Record<string, unknown>, limit: number): ExprOutcome;
 }
 
 /** Parse and plan (throws the library's Error when the expression does not parse). */
@@ -159,10 +180,12 @@ export function compileCel(expr: string): CelProgram {
   const { lib, env } = loadCel();
   const parsed = lib.parse(expr);
   const nesting = comprehensionNesting(parsed.expr);
+  const names = freeNames(parsed.expr, new Set(), new Set());
   instrument(parsed.expr);
   const evaluate = lib.plan(env, parsed) as (vars: Record<string, unknown>) => CelResult;
   return {
     nesting,
+    names,
     run(vars, limit) {
       const m = { left: limit };
       meter = m;

@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import { isoAt, type Clock, LogLimiter } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { EventMatch, InboxEntries } from '../entries/index.js';
+import type { SourceLookup } from './agentinbox-expr.js';
 import { CostBudget, EVAL_COST_BASE, PASS_COST_BASE, type CompiledFilter } from './filters.js';
 import type { StoredEvent, StreamService } from '../streams/index.js';
 
@@ -56,6 +57,8 @@ export interface MatcherDeps {
   logger: Logger;
   streams: StreamService;
   entries: InboxEntries;
+  /** An event's source, for AgentInbox's `sourceType` and `sourceKey` in filters. */
+  sourceFacts?: SourceLookup;
 }
 
 /** Events read per step when a subscription catches up from the stream. */
@@ -169,7 +172,9 @@ export class Matcher {
 
   private consider(sub: LiveSubscription, event: StoredEvent, eventJson: string, out: EventMatch[], budget: CostBudget): void {
     budget.admit(eventJson.length);
-    if (!event.pruned && sub.filter.test(event, budget)) out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson, matchReason: this.reasonOf(sub) });
+    if (!event.pruned && sub.filter.test(event, budget, this.deps.sourceFacts)) {
+      out.push({ agentId: sub.agentId, subscriptionId: sub.subscriptionId, event, eventJson, matchReason: this.reasonOf(sub) });
+    }
     if (!sub.terminal && isTerminalSignal(sub, event)) {
       sub.terminal = true;
       this.deps.store.onRollback(() => (sub.terminal = false));

@@ -42,7 +42,10 @@ export const SubscriptionFilter = z
       .record(z.string(), z.union([MatchScalar, z.array(MatchScalar)]))
       .optional()
       .openapi({ description: 'dot path over the event (type, subject, id, time, data.*, metadata.*) -> value, or array of values (any of)' }),
-    expr: z.string().optional().openapi({ description: 'CEL expression over `event`, compiled at creation (invalid: 400 invalid_filter; comprehensions nested more than 2 deep: 400 filter_too_costly); run with a cost limit' }),
+    expr: z.string().optional().openapi({
+      description:
+        "CEL over `event`, or AgentInbox's JEXL over metadata, payload, eventVariant, sourceType, sourceKey (matching on a truthy value) when it reads those and not `event`; compiled at creation (invalid, or reading both: 400 invalid_filter; nested too deep: 400 filter_too_costly); run with a cost limit",
+    }),
     metadata: OpenObject.optional().openapi({
       description:
         "AgentInbox's block: dot path over event.metadata -> wanted value (an object matches key by key, an array any of its values, or all of them when the actual value is an array)",
@@ -106,7 +109,7 @@ export const Subscription = z
         events: z.number().int().openapi({ description: 'how many since the daemon started' }),
       })
       .nullable()
-      .openapi({ description: 'events the CEL filter went over its cost limit on (not matched), since the daemon started; null: none' }),
+      .openapi({ description: 'events the filter expr went over its cost limit on (not matched), since the daemon started; null: none' }),
   })
   .openapi('Subscription');
 
