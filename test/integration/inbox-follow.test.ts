@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, runSvc, type RunningDaemon } from '../helpers/daemon.js';
 
@@ -118,4 +119,35 @@ describe('POST /follow', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/^svc: unknown_follow_template: /m);
   });
+});
+
+describe('random input', () => {
+  it('follow, schema preview and shortcut bodies never yield a 500 (~4 s)', async () => {
+    const agentId = (await sock('POST', '/agents', { name: 'fuzzed' })).json.agentId;
+    const hostId = (await sock('POST', '/hosts', { hostType: 'github', hostKey: 'fuzz', config: { apiBaseUrl: 'http://127.0.0.1:9' } })).json.hostId;
+    const sourceId = (await sock('POST', '/streams', { hostId, streamKind: 'repo_events', streamKey: 'octo/fuzz' })).json.sourceId;
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', 'octo', 'hello', '..', '../x', '__proto__', 'remote:feed', 'github_repo', 'pr', 'repo', 'github'));
+    const anyJson = fc.jsonValue({ maxDepth: 3 });
+    const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, anyJson);
+    const args = fc.record({ owner: maybe(text), repo: maybe(text), number: maybe(fc.integer()), withCi: maybe(fc.boolean()) }, { requiredKeys: [] });
+    const bodies: Array<[string, fc.Arbitrary<unknown>]> = [
+      ['/follow', fc.record({ agentId: fc.constantFrom(agentId, 'nobody'), providerOrKind: maybe(text), template: maybe(text), templateArgs: maybe(args), config: fc.oneof(fc.constant({ apiBaseUrl: 'http://127.0.0.1:9' }), anyJson), configRef: maybe(text), startPolicy: maybe(text) }, { requiredKeys: [] })],
+      ['/streams/schema-preview', fc.record({ sourceRef: maybe(text), config: maybe(fc.record({ owner: maybe(text), repo: maybe(text), modulePath: maybe(text), moduleConfig: anyJson }, { requiredKeys: [] })), configRef: maybe(text) }, { requiredKeys: [] })],
+      ['/subscriptions', fc.record({ agentId: fc.constant(agentId), sourceId: fc.constantFrom(sourceId, 'src_nope'), shortcut: maybe(fc.record({ name: maybe(text), args: maybe(args) }, { requiredKeys: [] })), filter: fc.constantFrom(undefined, {}) }, { requiredKeys: [] })],
+    ];
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(bodies.length - 1), fc.integer(), async (b, seed) => {
+        runs++;
+        const [url, arb] = bodies[b]!;
+        const body = JSON.parse(JSON.stringify(fc.sample(arb, { numRuns: 1, seed })[0]) ?? 'null');
+        const res = await sock('POST', url, body);
+        expect(res.status, `POST ${url} ${JSON.stringify(body).slice(0, 200)} -> ${res.text}`).toBeLessThan(500);
+        if (res.status >= 400) expect(res.json).toMatchObject({ ok: false, code: expect.stringMatching(/^[a-z_]+$/) });
+      }),
+      { numRuns: 1_000_000, interruptAfterTimeLimit: 4000 },
+    );
+    expect(runs).toBeGreaterThan(20);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 60_000);
 });
