@@ -160,6 +160,12 @@ export const EXAMPLES: Record<string, string[]> = {
   'inbox sources poll': ['svc inbox sources poll src_01J0000000000000000000000'],
   'inbox sources delete': ['svc inbox sources delete src_01J0000000000000000000000', 'svc inbox sources delete src_01J0000000000000000000000 --with-subscriptions'],
   'inbox sources schema': ['svc inbox sources schema src_01J0000000000000000000000'],
+  'inbox sources schema-preview': ['svc inbox sources schema-preview github_repo --config \'{"owner":"octo","repo":"hello"}\'', 'svc inbox sources schema-preview local_event'],
+  'inbox follow': [
+    'svc inbox follow github repo --agent reviewer --arg owner=octo --arg repo=hello',
+    'svc inbox follow github pr --agent reviewer --arg owner=octo --arg repo=hello --arg number=7 --arg withCi=true',
+    'svc inbox follow github issue --agent reviewer --args \'{"owner":"octo","repo":"hello","number":12}\' --config-ref credential:github',
+  ],
   'inbox append': ['svc inbox append src_01J0000000000000000000000 --type build.finished --data \'{"status":"failed"}\' --subject build/1'],
   'inbox streams': ['svc inbox streams get src_01J0000000000000000000000'],
   'inbox streams get': ['svc inbox streams get src_01J0000000000000000000000'],

@@ -46,9 +46,9 @@ function InboxOverview() {
         empty="No sources."
         columns={[
           ['Source', (s) => <code>{s.sourceId}</code>],
-          ['Type', (s) => s.sourceType],
+          ['Type', (s) => (s.sourceType === s.hostType ? s.sourceType : `${s.hostType}: ${s.sourceType}`)],
           ['Stream', (s) => `${s.streamKind} / ${s.streamKey}`],
-          ['State', (s) => <Status value={s.state} />],
+          ['State', (s) => (s.error ? <span title={s.error}><Status value={s.state} /></span> : <Status value={s.state} />)],
           ['Created', (s) => <Time at={s.createdAt} />],
         ]}
       />

@@ -154,13 +154,16 @@ export interface InboxTimer {
   nextFireAt: string | null;
 }
 
+/** A source as GET /sources lists it: AgentInbox's record (sourceType is its kind, e.g. github_repo) with svc's fields. */
 export interface InboxSource {
   sourceId: string;
   hostId: string;
+  hostType: string;
   sourceType: string;
   streamKind: string;
   streamKey: string;
   state: string;
+  error: string | null;
   createdAt: string;
 }
 

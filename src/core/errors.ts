@@ -386,7 +386,13 @@ export const errors = {
       { sourceId, repository: named },
     ),
   sourceNotManaged: (sourceId: string, sourceType: string) =>
-    new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause, resume and poll apply only to managed remote sources`, { sourceId, sourceType }),
+    new AppError(409, 'source_not_managed', `source ${JSON.stringify(sourceId)} is a ${sourceType} source; pause and resume apply only to managed sources (remote_source, github)`, { sourceId, sourceType }),
+  /** POST /streams/schema-preview (docs/agentinbox.md#hosts-sources-and-streams). */
+  unknownSourceKind: (sourceRef: string, known: string[]) =>
+    new AppError(400, 'unknown_source_kind', `unknown source kind ${JSON.stringify(sourceRef)}; svc serves ${known.join(', ')} and remote:<module name>`, { sourceRef, known }),
+  /** POST /follow (docs/agentinbox.md#follow). */
+  unknownFollowTemplate: (providerOrKind: string, template: string, known: string[]) =>
+    new AppError(400, 'unknown_follow_template', `unknown follow template ${JSON.stringify(`${providerOrKind}.${template}`)}; svc serves ${known.join(', ')}`, { providerOrKind, template, known }),
 
   // --- inbox: agents, subscriptions, entries --------------------------------------------------
   /**

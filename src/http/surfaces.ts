@@ -38,6 +38,8 @@ import {
   inboxDeliveryRoutes,
   inboxEntryRoutes,
   inboxMetaRoutes,
+  inboxFollowRoutes,
+  inboxSourceRoutes,
   inboxStreamRoutes,
   inboxSubscriptionRoutes,
 } from './inbox/index.js';
@@ -114,7 +116,7 @@ function inboxOnControlPlane(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxSourceRoutes(s), ...inboxStreamRoutes(s), ...inboxFollowRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

@@ -7,7 +7,8 @@
  * - entries/: inbox agents, their entries, acks and watch, inbox timers;
  * - subscriptions/: subscriptions with filters, matching pushed on append;
  * - delivery/: activation targets (webhook, terminal, runtime), aggregation policies,
- *   notifications and digests, the delivery pause, AgentInbox-style registration.
+ *   notifications and digests, the delivery pause, AgentInbox-style registration;
+ * - follow/: AgentInbox's follow templates carried out (host, sources, subscriptions).
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/index.js';
@@ -21,6 +22,7 @@ import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
 import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport, type SourceInfo } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
+import { FollowService } from './follow/index.js';
 import {
   AgentRegistration,
   AgentViews,
@@ -72,6 +74,8 @@ export interface Inbox {
   registration: AgentRegistration;
   /** Agents, their inboxes and details as AgentInbox answers them. */
   agentViews: AgentViews;
+  /** AgentInbox's follow: a template's host, sources and subscriptions ensured in one call. */
+  follow: FollowService;
   // delivery
   targets: TargetService;
   /** Aggregation policies of agents and targets (immediate, coalesce, digest). */
@@ -102,6 +106,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const matcher = new Matcher({ store, clock, logger: deps.logger, streams, entries, sourceFacts: (sourceId) => sources.get(sourceId) });
   const hostExists = (hostId: string) => void hosts.get(hostId);
   const subscriptions = new SubscriptionService({ store, clock, ids: deps.ids, logger: deps.logger, streams, sources, agents, matcher, hostExists });
+  sources.listSubscriptionsWith((sourceId) => subscriptions.list({ sourceId }));
   const watch = new InboxWatch({ store, clock, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
@@ -146,6 +151,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     watch,
     registration: new AgentRegistration({ store, agents, targets, delivery: deliveryPause, views: agentViews }),
     agentViews,
+    follow: new FollowService({ store, hosts, sources, subscriptions, agentExists: (agentId) => void agents.get(agentId) }),
     targets,
     aggregation,
     notifier,

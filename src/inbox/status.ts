@@ -11,8 +11,8 @@ import { isoAt } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import type { AgentViews, TargetService } from './delivery/index.js';
 import type { InboxAgents } from './entries/index.js';
-import type { SourceService } from './sources/index.js';
-import { consumerView, streamIdOf, type SubscriptionService } from './subscriptions/index.js';
+import { streamRecord, type SourceService } from './sources/index.js';
+import { consumerView, type SubscriptionService } from './subscriptions/index.js';
 import type { StreamService } from './streams/index.js';
 
 /** svc's own counts, kept beside AgentInbox's in `counts`. */
@@ -152,7 +152,7 @@ export class InboxStatus {
       inboxes: agents.list().map((a) => views.inbox(a)),
       activationTargets: targets.all(),
       activationDispatchStates: dispatchStates,
-      streams: sourceList.map((src) => ({ streamId: streamIdOf(src.sourceId), sourceId: src.sourceId, streamKey: `source:${src.sourceId}`, backend: streams.backend.name, createdAt: src.createdAt })),
+      streams: sourceList.map((src) => streamRecord(src, { name: streams.backend.name, compaction: streams.backend.compaction !== undefined }, null)),
       consumers: subscriptionList.map(consumerView),
       adapters: {
         remote: {

@@ -82,7 +82,7 @@ describe('the quick start', () => {
       'inbox', 'sources', 'create', '--host', hostId, '--kind', 'repo_events', '--key', 'octo/hello',
       '--config', JSON.stringify({ since: '2030-01-01T00:00:00Z', webhookSecretRef: 'github-hook' }),
     ]); // prettier-ignore
-    expect(source).toMatchObject({ sourceType: 'github', state: 'active', error: null, cursor: null });
+    expect(source).toMatchObject({ sourceType: 'github_repo', hostType: 'github', state: 'active', error: null, cursor: null });
     sourceId = source.sourceId;
     const bad = await sock('POST', '/sources', { hostId, streamKind: 'repo_events', streamKey: 'octo/x', config: { token: TOKEN } });
     expect([bad.status, bad.json.code, bad.json.issues]).toEqual([400, 'invalid_request', [{ path: 'config.token', message: 'unknown field token' }]]);
@@ -158,7 +158,7 @@ describe('webhooks on the control port', () => {
     expect([unsigned.status, unsigned.json.code]).toEqual([401, 'webhook_signature_required']);
     const unknown = await deliver(d, 'src_01J0000000000000000000000', 'issue_comment', payload(), 'a1b2c3d4-0004');
     expect([unknown.status, unknown.json.code]).toEqual([404, 'source_not_found']);
-    const stats = (await sock('GET', `/sources/${sourceId}`)).json.streamStats;
+    const stats = (await sock('GET', `/sources/${sourceId}`)).json.stream.streamStats;
     expect(stats.eventCount).toBe(5); // issue 3, PR 7, comment 501, the merged PR, comment 902
   });
 

@@ -114,7 +114,7 @@ describe('two daemons on one JetStream cluster (replicas 3)', () => {
     }
     // Each daemon has only its own agents.
     expect((await call(a, 'GET', '/agents')).agents.map((x: Json) => x.agentId)).not.toContain(onB);
-    const stats = (await call(b, 'GET', `/streams/${sourceId}`)).streamStats;
+    const stats = (await call(b, 'GET', `/streams/${sourceId}`)).stream.streamStats;
     expect(stats).toEqual({ eventCount: 2, replayableEventCount: 2, retainedFromOffset: 1, highWatermarkOffset: 2 });
   });
 
@@ -253,7 +253,7 @@ describe('credentials, an unreachable cluster, and what other NATS clients can w
     // Right after a node's restart the consumer may stall until its watchdog starts it again: the
     // append is then answered from JetStream's acknowledgement before the mirror has it
     // (docs/jetstream.md).
-    const stats = await waitFor(async () => (await call(d, 'GET', `/streams/${source.sourceId}`)).streamStats, 15_000);
+    const stats = await waitFor(async () => (await call(d, 'GET', `/streams/${source.sourceId}`)).stream.streamStats, 15_000);
     expect(stats.highWatermarkOffset).toBe(1);
   }, 60_000);
 

@@ -52,14 +52,30 @@ describe.each(BACKENDS)('%s backend', (backend) => {
     it('POST is idempotent by hostType + hostKey (201, then 200 with the same record); GET one, list and schema', async () => {
       const created = await sock('POST', '/hosts', { hostType: 'remote_source', hostKey: 'gh', config: { credentials: 'ref:gh' } });
       expect(created.status).toBe(201);
-      expect(created.json).toEqual({ hostId: expect.stringMatching(/^hst_[0-9A-HJKMNP-TV-Z]{26}$/), hostType: 'remote_source', hostKey: 'gh', config: { credentials: 'ref:gh' }, createdAt: expect.any(String) });
+      expect(created.json).toEqual({
+        hostId: expect.stringMatching(/^hst_[0-9A-HJKMNP-TV-Z]{26}$/),
+        hostType: 'remote_source',
+        hostKey: 'gh',
+        configRef: null,
+        config: { credentials: 'ref:gh' },
+        status: 'active',
+        createdAt: expect.any(String),
+        updatedAt: created.json.createdAt,
+      });
       const again = await sock('POST', '/hosts', { hostType: 'remote_source', hostKey: 'gh' });
       expect(again.status).toBe(200);
       expect(again.json).toEqual(created.json);
-      expect((await sock('GET', `/hosts/${created.json.hostId}`)).json).toEqual(created.json);
-      expect((await sock('GET', '/hosts')).json.hosts).toContainEqual(created.json);
+      // AgentInbox's host show: the host, its schema and its streams.
       const schema = await sock('GET', `/hosts/${created.json.hostId}/schema`);
-      expect(schema.json).toMatchObject({ hostId: created.json.hostId, hostType: 'remote_source', sourceConfigSchema: { required: ['modulePath'] } });
+      expect(schema.json).toMatchObject({
+        hostType: 'remote_source',
+        configFields: [{ name: 'credentialRef', type: 'string', required: false }],
+        streamKinds: ['default'],
+        hostId: created.json.hostId,
+        sourceConfigSchema: { required: ['modulePath'] },
+      });
+      expect((await sock('GET', `/hosts/${created.json.hostId}`)).json).toEqual({ host: created.json, schema: schema.json, streams: [] });
+      expect((await sock('GET', '/hosts')).json.hosts).toContainEqual(created.json);
     });
 
     it('answers 404 host_not_found and 400 invalid_request for bad bodies', async () => {
@@ -78,19 +94,46 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       const created = await sock('POST', '/sources', body);
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({ sourceId: expect.stringMatching(/^src_/), hostId, sourceType: 'local_event', streamKind: 'pr', streamKey: 'repo/a', config: { x: 1 }, configRef: null, state: 'active', error: null, idleState: null });
+      // AgentInbox's SourceStream fields beside svc's.
+      expect(created.json).toMatchObject({ streamId: created.json.sourceId, sourceKey: 'repo/a', status: 'active', checkpoint: null, hostType: 'local_event' });
       const again = await sock('POST', '/sources', { ...body, config: { x: 2 } });
       expect(again.status).toBe(200);
       expect(again.json).toEqual(created.json);
       const id = created.json.sourceId;
-      expect((await sock('GET', `/sources/${id}`)).json).toEqual({ ...created.json, streamStats: null });
-      expect((await sock('GET', `/sources?hostId=${hostId}`)).json.sources).toEqual([created.json]);
-      expect((await sock('GET', `/sources/${id}/schema`)).json).toMatchObject({ sourceId: id, sourceType: 'local_event', configSchema: { type: 'object' }, eventSchema: { required: ['type'] } });
+      const schema = (await sock('GET', `/sources/${id}/schema`)).json;
+      expect(schema).toMatchObject({
+        sourceId: id,
+        sourceType: 'local_event',
+        metadataFields: [{ name: 'channel' }, { name: 'subject' }],
+        configFields: [],
+        hostType: 'local_event',
+        sourceKind: 'local_event',
+        implementationId: 'builtin.local_event',
+        configSchema: { type: 'object' },
+        eventSchema: { required: ['type'] },
+      });
+      expect(schema).not.toHaveProperty('subscriptionSchema');
+      const detail = (await sock('GET', `/sources/${id}`)).json;
+      expect(detail).toEqual({
+        source: created.json,
+        runtime: null,
+        host: (await sock('GET', `/hosts/${hostId}`)).json.host,
+        resolvedIdentity: { hostType: 'local_event', sourceKind: 'local_event', implementationId: 'builtin.local_event' },
+        schema,
+        stream: { streamId: id.replace(/^src_/, 'str_'), sourceId: id, streamKey: `source:${id}`, backend, createdAt: created.json.createdAt, compaction: backend === 'sqlite', streamStats: null },
+        subscriptions: [],
+        idleState: null,
+      });
+      expect((await sock('GET', `/streams/${id}`)).json).toEqual(detail);
+      expect((await sock('GET', `/sources?hostId=${hostId}`)).json.sources).toEqual([{ ...created.json, runtime: null }]);
     });
 
     it('PATCH replaces config and/or configRef; an empty PATCH is 400', async () => {
       const id = await localSource();
-      expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:1' })).json).toMatchObject({ configRef: 'cred:1', config: {} });
-      expect((await sock('PATCH', `/sources/${id}`, { config: { y: 2 } })).json).toMatchObject({ configRef: 'cred:1', config: { y: 2 }, state: 'active' });
+      expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:1' })).json).toMatchObject({ updated: true, source: { configRef: 'cred:1', config: {} } });
+      expect((await sock('PATCH', `/sources/${id}`, { config: { y: 2 } })).json).toMatchObject({ updated: true, source: { configRef: 'cred:1', config: { y: 2 }, state: 'active' } });
+      expect((await sock('PATCH', `/streams/${id}`, { configRef: null })).json).toMatchObject({ updated: true, source: { configRef: null, config: { y: 2 } } });
+      await expectError('PATCH', '/streams/src_nope', { config: {} }, 404, 'stream_not_found');
       await expectError('PATCH', `/sources/${id}`, {}, 400, 'invalid_request');
       await expectError('PATCH', '/sources/src_nope', { config: {} }, 404, 'source_not_found');
     });
@@ -125,12 +168,28 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       expect((await sock('DELETE', `/sources/${other}?withSubscriptions=1`)).json).toMatchObject({ removed: true, removedSubscriptions: 1 });
     });
 
-    it('answers 404 host_not_found / source_not_found and 409 source_not_managed for local sources', async () => {
+    it('answers 404 host_not_found / source_not_found, 409 source_not_managed for pausing local sources, and a note for polling them', async () => {
       await expectError('POST', '/sources', { hostId: 'hst_nope', streamKind: 'k', streamKey: 'x' }, 404, 'host_not_found');
       await expectError('GET', '/sources/src_nope', undefined, 404, 'source_not_found');
       await expectError('GET', '/sources/src_nope/schema', undefined, 404, 'source_not_found');
+      await expectError('GET', '/streams/src_nope/schema', undefined, 404, 'stream_not_found');
+      await expectError('POST', '/streams/src_nope/poll', undefined, 404, 'stream_not_found');
       const id = await localSource();
-      for (const verb of ['pause', 'resume', 'poll']) await expectError('POST', `/sources/${id}/${verb}`, undefined, 409, 'source_not_managed');
+      for (const verb of ['pause', 'resume']) {
+        await expectError('POST', `/sources/${id}/${verb}`, undefined, 409, 'source_not_managed');
+        await expectError('POST', `/streams/${id}/${verb}`, undefined, 409, 'source_not_managed');
+      }
+      const note = { sourceId: id, sourceType: 'local_event', appended: 0, deduped: 0, eventsRead: 0, note: 'local_event source has no background poller', state: 'active' };
+      expect((await sock('POST', `/sources/${id}/poll`)).json).toEqual(note);
+      expect((await sock('POST', `/streams/${id}/poll`)).json).toEqual(note);
+    });
+
+    it('a source without a configRef takes its host\'s', async () => {
+      const created = await sock('POST', '/hosts', { hostType: 'local_event', hostKey: 'with-ref', configRef: 'credential:ci' });
+      expect(created.json).toMatchObject({ configRef: 'credential:ci' });
+      const hostId = created.json.hostId;
+      expect((await sock('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'inherits' })).json).toMatchObject({ configRef: 'credential:ci' });
+      expect((await sock('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'own', configRef: 'credential:other' })).json).toMatchObject({ configRef: 'credential:other' });
     });
   });
 
@@ -141,17 +200,13 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       const batch = await sock('POST', `/sources/${id}/events`, { events: [{ id: 'a', type: 't' }, { id: 'b', type: 't' }, { type: 'u', subject: 's', time: '2030-01-01T00:00:00+01:00', metadata: { lifecycle: 'terminal' } }] });
       expect(batch.status).toBe(200);
       expect(batch.json).toEqual({ appended: 2, deduped: 1, firstOffset: 2, lastOffset: 3 });
-      expect((await sock('GET', `/streams/${id}`)).json).toEqual({
-        streamId: id,
+      expect((await sock('GET', `/streams/${id}`)).json.stream).toEqual({
+        streamId: id.replace(/^src_/, 'str_'),
         sourceId: id,
-        hostId: expect.any(String),
-        sourceType: 'local_event',
-        streamKind: 'events',
-        streamKey: expect.any(String),
-        state: 'active',
+        streamKey: `source:${id}`,
         backend,
+        createdAt: expect.any(String),
         compaction: backend === 'sqlite',
-        idleState: null,
         streamStats: env.stats({ eventCount: 3, retainedFromOffset: 1, highWatermarkOffset: 3 }),
       });
     });
@@ -174,7 +229,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       await expectError('POST', `/sources/${id}/events`, undefined, 400, 'invalid_request');
       const raw = await request({ socketPath: d.socket }, 'POST', `/sources/${id}/events`, { raw: '{"type":', headers: { 'content-type': 'application/json' } });
       expect(raw.json).toMatchObject({ code: 'invalid_json' });
-      expect((await sock('GET', `/sources/${id}`)).json.streamStats).toBeNull();
+      expect((await sock('GET', `/sources/${id}`)).json.stream.streamStats).toBeNull();
       await expectError('POST', '/sources/src_nope/events', { type: 't' }, 404, 'source_not_found');
       const remoteHost = await host('remote_source');
       const modulePath = path.join(d.home, 'source-modules', 'ok.mjs');
@@ -204,7 +259,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'x', eventVariant: 'v', occurredAt: 'yesterday' }, 400, 'invalid_request');
       const tooLong = await expectError('POST', `/sources/${id}/events`, { sourceNativeId: 'n'.repeat(500), eventVariant: 'v'.repeat(20) }, 400, 'invalid_request');
       expect(tooLong.error).toMatch(/together/);
-      expect((await sock('GET', `/sources/${id}`)).json.streamStats).toMatchObject({ highWatermarkOffset: 3 });
+      expect((await sock('GET', `/sources/${id}`)).json.stream.streamStats).toMatchObject({ highWatermarkOffset: 3 });
     });
   });
 
@@ -226,14 +281,22 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       const created = await sock('POST', '/sources', { hostId, streamKind: 'k', streamKey: 'c', config: { modulePath, moduleConfig: { prefix: 'p' } } });
       expect(created.status, created.text).toBe(201);
       const id = created.json.sourceId;
-      expect((await sock('POST', `/sources/${id}/poll`)).json).toEqual({ sourceId: id, appended: 1, deduped: 1, state: 'active' });
-      expect((await sock('POST', `/sources/${id}/poll`)).json).toEqual({ sourceId: id, appended: 1, deduped: 1, state: 'active' });
-      expect((await sock('GET', `/sources/${id}`)).json).toMatchObject({ cursor: 2, streamStats: { highWatermarkOffset: 2 } });
+      const polled = { sourceId: id, sourceType: 'remote_source', appended: 1, deduped: 1, eventsRead: 2, note: 'polled once', state: 'active' };
+      expect((await sock('POST', `/sources/${id}/poll`)).json).toEqual(polled);
+      expect((await sock('POST', `/streams/${id}/poll`)).json).toEqual(polled);
+      const detail = (await sock('GET', `/sources/${id}`)).json;
+      expect(detail).toMatchObject({
+        source: { cursor: 2, checkpoint: '2', sourceType: 'remote_source' },
+        runtime: { backend: 'svc', status: 'running', streamId: id, lastError: null },
+        resolvedIdentity: { hostType: 'remote_source', sourceKind: 'remote:count', implementationId: 'count' },
+        stream: { streamStats: { highWatermarkOffset: 2 } },
+      });
+      expect(detail).not.toHaveProperty('resolutionError');
       // Pause keeps it paused through PATCH and poll; resume is the ensure path.
-      expect((await sock('POST', `/sources/${id}/pause`)).json).toMatchObject({ state: 'paused' });
-      expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:x' })).json).toMatchObject({ state: 'paused', configRef: 'cred:x' });
-      expect((await sock('POST', `/sources/${id}/poll`)).json).toMatchObject({ appended: 1, state: 'paused' });
-      expect((await sock('POST', `/sources/${id}/resume`)).json).toMatchObject({ state: 'active', error: null });
+      expect((await sock('POST', `/sources/${id}/pause`)).json).toMatchObject({ paused: true, source: { state: 'paused', status: 'paused' } });
+      expect((await sock('PATCH', `/sources/${id}`, { configRef: 'cred:x' })).json).toMatchObject({ updated: true, source: { state: 'paused', configRef: 'cred:x' } });
+      expect((await sock('POST', `/sources/${id}/poll`)).json).toMatchObject({ appended: 1, note: 'polled once; the source stays paused', state: 'paused' });
+      expect((await sock('POST', `/streams/${id}/resume`)).json).toMatchObject({ resumed: true, source: { state: 'active', error: null } });
       // Removed with its subscriptions, a managed source reports that its polling was stopped.
       await consumer(id);
       expect((await sock('DELETE', `/sources/${id}?with_subscriptions=true`)).json).toMatchObject({ removed: true, removedSubscriptions: 1, pausedSource: true });
@@ -247,11 +310,11 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       const created = await sock('POST', '/sources', { hostId: await host('remote_source'), streamKind: 'jsonl', streamKey: 'feed', config: { modulePath, moduleConfig: { path: file }, pollIntervalMs: 1000 } });
       expect(created.status, created.text).toBe(201);
       const id = created.json.sourceId;
-      const hw = async () => (await sock('GET', `/sources/${id}`)).json.streamStats?.highWatermarkOffset ?? 0;
+      const hw = async () => (await sock('GET', `/sources/${id}`)).json.stream.streamStats?.highWatermarkOffset ?? 0;
       await waitFor(async () => (await hw()) === 1, 15_000, 200);
       fs.appendFileSync(file, '{"type":"b"}\n');
       await waitFor(async () => (await hw()) === 2, 15_000, 200);
-      expect((await sock('POST', `/sources/${id}/pause`)).json.state).toBe('paused');
+      expect((await sock('POST', `/sources/${id}/pause`)).json.source.state).toBe('paused');
       fs.appendFileSync(file, '{"type":"c"}\n');
       await new Promise((r) => setTimeout(r, 2500));
       expect(await hw()).toBe(2);
@@ -279,7 +342,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
         expect(created.status, created.text).toBe(201);
         const failed = await expectError('POST', `/sources/${created.json.sourceId}/poll`, undefined, 502, 'source_poll_failed');
         expect(failed.error, name).toMatch(message);
-        expect((await sock('GET', `/sources/${created.json.sourceId}`)).json).toMatchObject({ state: 'error', error: expect.stringMatching(message) });
+        expect((await sock('GET', `/sources/${created.json.sourceId}`)).json).toMatchObject({ source: { state: 'error', status: 'error', error: expect.stringMatching(message) }, runtime: { status: 'error' } });
       }
       expect((await sock('GET', '/healthz')).status).toBe(200);
       expect(d.proc.exitCode).toBeNull();
@@ -292,7 +355,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       await expectError('POST', '/streams/src_nope/compaction-apply', { apply: true, retentionMs: 1000 }, 404, 'stream_not_found');
       const id = await localSource();
       await expectError('POST', `/streams/${id}/compaction-preview`, { retentionMs: 1000, scanLimit: 10 }, 404, 'stream_not_found');
-      expect((await sock('GET', `/streams/${id}`)).json.streamStats).toBeNull();
+      expect((await sock('GET', `/streams/${id}`)).json.stream.streamStats).toBeNull();
       await sock('POST', `/sources/${id}/events`, { type: 't' });
       for (const body of [{}, { retentionMs: 0 }, { retentionMs: -5 }, { retentionMs: 1.5 }, { retentionMs: '1000' }, { retentionMs: 1000, scanLimit: 0 }, { retentionMs: 1000, scanLimit: 1e9 }, { retentionMs: 1000, apply: true }]) {
         await expectError('POST', `/streams/${id}/compaction-preview`, body, 400, 'invalid_request');
@@ -311,7 +374,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       ]) {
         await expectError('POST', `/streams/${id}/compaction-apply`, body, 400, 'invalid_request');
       }
-      expect((await sock('GET', `/streams/${id}`)).json.streamStats).toMatchObject({ prunedEventCount: 0, retainedFromOffset: 1 });
+      expect((await sock('GET', `/streams/${id}`)).json.stream.streamStats).toMatchObject({ prunedEventCount: 0, retainedFromOffset: 1 });
     });
 
     it('previews, skips a stream without consumers, applies, retries idempotently; replay below the range is 409 history_unavailable', async () => {
@@ -327,7 +390,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       const rest = await sock('POST', `/streams/${id}/compaction-apply`, { apply: true, retentionMs: 1 });
       expect(rest.json).toMatchObject({ prunedEvents: 12, retainedFromOffset: 21, nextOffset: 21, hasMore: false, stopReason: 'completed' });
       expect((await sock('POST', `/streams/${id}/compaction-apply`, { apply: true, retentionMs: 1 })).json).toMatchObject({ committedBatches: 0, prunedEvents: 0, prunedBytes: 0, stopReason: 'completed' });
-      expect((await sock('GET', `/sources/${id}`)).json.streamStats).toEqual({ eventCount: 20, replayableEventCount: 0, prunedEventCount: 20, prunedThroughOffset: 20, retainedFromOffset: 21, highWatermarkOffset: 20 });
+      expect((await sock('GET', `/sources/${id}`)).json.stream.streamStats).toEqual({ eventCount: 20, replayableEventCount: 0, prunedEventCount: 20, prunedThroughOffset: 20, retainedFromOffset: 21, highWatermarkOffset: 20 });
       // Offsets go on after compaction; a pruned id is still known.
       expect((await sock('POST', `/sources/${id}/events`, { events: [{ id: 'e0', type: 't' }, { type: 't' }] })).json).toMatchObject({ appended: 1, deduped: 1, firstOffset: 21 });
       const agent = await sock('POST', '/agents', {});
@@ -439,10 +502,10 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       // JetStream: the restarted daemon's mirror catches up from where its last commit stopped.
       const detail = await waitFor(async () => {
         const r = await request({ socketPath: daemon.socket }, 'GET', `/sources/${id}`);
-        return r.json.streamStats?.highWatermarkOffset >= acked.size ? r : null;
+        return r.json.stream.streamStats?.highWatermarkOffset >= acked.size ? r : null;
       }, 20_000);
-      const hw = detail.json.streamStats.highWatermarkOffset as number;
-      expect(detail.json.streamStats.eventCount).toBe(hw);
+      const hw = detail.json.stream.streamStats.highWatermarkOffset as number;
+      expect(detail.json.stream.streamStats.eventCount).toBe(hw);
       // Every acknowledged id is stored once, at the offset it was acknowledged with: re-appending it is a dedupe.
       const again = await request({ socketPath: daemon.socket }, 'POST', `/sources/${id}/events`, { body: { events: [...acked.keys()].slice(0, 5000).map((eid) => ({ id: eid, type: 't' })) } });
       expect(again.json).toEqual({ appended: 0, deduped: Math.min(acked.size, 5000), firstOffset: null, lastOffset: null });
@@ -472,8 +535,8 @@ describe('jetstream backend over HTTP', () => {
       expect(r.json).toMatchObject({ ok: false, code: 'compaction_unsupported', backend: 'jetstream', streamId: id });
     }
     const stream = await request(at, 'GET', `/streams/${id}`);
-    expect(stream.json).toMatchObject({ backend: 'jetstream', compaction: false, streamStats: { eventCount: 1, replayableEventCount: 1, retainedFromOffset: 1, highWatermarkOffset: 1 } });
-    expect(stream.json.streamStats).not.toHaveProperty('prunedEventCount');
+    expect(stream.json.stream).toMatchObject({ backend: 'jetstream', compaction: false, streamStats: { eventCount: 1, replayableEventCount: 1, retainedFromOffset: 1, highWatermarkOffset: 1 } });
+    expect(stream.json.stream.streamStats).not.toHaveProperty('prunedEventCount');
   });
 
   it('events dropped by JetStream retention (max_age_s) move the retained range: a replay below it is 409 history_unavailable', async () => {
@@ -484,7 +547,7 @@ describe('jetstream backend over HTTP', () => {
     const id = s.json.sourceId as string;
     await request(at, 'POST', `/sources/${id}/events`, { body: { events: [{ type: 't' }, { type: 't' }] } });
     // JetStream expires them after a second; the daemon reads the stream's first sequence every 5 s.
-    await waitFor(async () => (await request(at, 'GET', `/streams/${id}`)).json.streamStats.retainedFromOffset === 3, 15_000);
+    await waitFor(async () => (await request(at, 'GET', `/streams/${id}`)).json.stream.streamStats.retainedFromOffset === 3, 15_000);
     const agent = await request(at, 'POST', '/agents', { body: {} });
     const r = await request(at, 'POST', '/subscriptions', { body: { agentId: agent.json.agentId, sourceId: id, startPolicy: 'at_offset', startOffset: 1 } });
     expect(r.status, r.text).toBe(409);

@@ -89,7 +89,7 @@ describe('the same event id through two daemons at once', () => {
     }
     // Stored once each: two events per round, offsets 1..2*ROUNDS, on both daemons' mirrors.
     for (const d of [a, b]) {
-      await waitFor(async () => (await call(d, 'GET', `/streams/${sourceId}`)).streamStats.highWatermarkOffset === 2 * ROUNDS, 10_000);
+      await waitFor(async () => (await call(d, 'GET', `/streams/${sourceId}`)).stream.streamStats.highWatermarkOffset === 2 * ROUNDS, 10_000);
     }
   }, 90_000);
 });

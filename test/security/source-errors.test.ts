@@ -59,7 +59,7 @@ async function moduleSource(name: string, text: string): Promise<string> {
 async function failureTexts(sourceId: string): Promise<string[]> {
   const polled = await sock('POST', `/sources/${sourceId}/poll`);
   expect([polled.status, polled.json.code], polled.text).toEqual([502, 'source_poll_failed']);
-  const source = (await sock('GET', `/sources/${sourceId}`)).json;
+  const source = (await sock('GET', `/sources/${sourceId}`)).json.source;
   expect(source.state).toBe('error');
   const status: Json = (await sock('GET', '/status')).json;
   const listed = status.counts.sourceErrors.find((e: Json) => e.sourceId === sourceId);

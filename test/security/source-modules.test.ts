@@ -137,7 +137,7 @@ describe('where a module may be', () => {
     expectRefused(await sock('PATCH', `/sources/${created.json.sourceId}`, { config: { modulePath: file } }), file);
     expectRefused(await sock('PATCH', `/sources/${created.json.sourceId}`, { config: { modulePath: '../../patched.mjs' } }), '../../patched.mjs');
     expect(fs.existsSync(marker)).toBe(false);
-    expect((await sock('GET', `/sources/${created.json.sourceId}`)).json).toMatchObject({ config: { modulePath: 'patch-good.mjs' }, state: 'active' });
+    expect((await sock('GET', `/sources/${created.json.sourceId}`)).json.source).toMatchObject({ config: { modulePath: 'patch-good.mjs' }, state: 'active' });
   });
 
   it('inbox.module_dirs takes absolute paths only', () => {
@@ -164,7 +164,7 @@ describe('checked again at every load', () => {
     const polled = await sock('POST', `/sources/${created.json.sourceId}/poll`);
     expect(polled.status, polled.text).toBe(502);
     expect(polled.json).toMatchObject({ code: 'source_poll_failed', error: expect.stringContaining('source_module_not_allowed') });
-    expect((await sock('GET', `/sources/${created.json.sourceId}`)).json).toMatchObject({ state: 'error', error: expect.stringContaining('outside the module directories') });
+    expect((await sock('GET', `/sources/${created.json.sourceId}`)).json.source).toMatchObject({ state: 'error', error: expect.stringContaining('outside the module directories') });
     expect(fs.existsSync(marker)).toBe(false);
   });
 
@@ -184,7 +184,7 @@ describe('checked again at every load', () => {
     fs.symlinkSync(evil, path.join(dir, 'later.mjs'));
     r2 = await pool.start({ home: restartHome });
     const source = await waitFor(async () => {
-      const s = (await sock2('GET', `/sources/${created.json.sourceId}`)).json;
+      const s = (await sock2('GET', `/sources/${created.json.sourceId}`)).json.source;
       return s.state === 'error' ? s : null;
     }, 15_000, 200);
     expect(source.error).toContain('source_module_not_allowed');
@@ -247,7 +247,7 @@ describe('errors never quote the file', () => {
     const polled = await sock('POST', `/sources/${created.json.sourceId}/poll`);
     expect(polled.json.code).toBe('source_poll_failed');
     expect(polled.json.error.length).toBeLessThan(600);
-    const source = (await sock('GET', `/sources/${created.json.sourceId}`)).json;
+    const source = (await sock('GET', `/sources/${created.json.sourceId}`)).json.source;
     expect(source.state).toBe('error');
     expect(source.error.length).toBeLessThanOrEqual(500);
   });

@@ -270,8 +270,8 @@ describe('github sources (the built-in module, run in a worker from dist/)', () 
     await expect(githubSource({}, {}, 'no-slash')).rejects.toMatchObject({ code: 'invalid_request', extra: { issues: [{ path: 'config.owner', message: 'required' }, { path: 'config.repo', message: 'required' }] } });
     expect(t.s.inbox.sources.list()).toEqual([]);
     const { source } = await githubSource({}, { owner: 'octo', repo: 'hello', pollIntervalMs: 30_000 }, 'anything');
-    expect(source).toMatchObject({ sourceType: 'github', state: 'active', cursor: null });
-    expect(await t.s.inbox.sources.schema(source.sourceId)).toMatchObject({ sourceType: 'github', configSchema: { properties: { webhookSecretRef: {} } }, moduleConfigSchema: null });
+    expect(source).toMatchObject({ sourceType: 'github_repo', hostType: 'github', state: 'active', cursor: null, checkpoint: null });
+    expect(await t.s.inbox.sources.schema(source.sourceId)).toMatchObject({ sourceType: 'github_repo', sourceKind: 'github_repo', hostType: 'remote_source', configSchema: { properties: { webhookSecretRef: {} } }, moduleConfigSchema: null });
   });
 
   it('polls with the token of the host credentialRef; without it the source is in error naming the profile', async () => {

@@ -84,7 +84,7 @@ describe('polling', () => {
     const file = writeModule('counter.mjs', COUNTER);
     const { source } = await remoteSource({ modulePath: file, moduleConfig: { log, count: 3 } });
     await inbox().sources.update(source.sourceId, { configRef: 'cred:gh' });
-    expect(await inbox().sources.poll(source.sourceId)).toEqual({ sourceId: source.sourceId, appended: 3, deduped: 0, state: 'active' });
+    expect(await inbox().sources.poll(source.sourceId)).toEqual({ sourceId: source.sourceId, sourceType: 'remote_source', appended: 3, deduped: 0, eventsRead: 3, note: 'polled once', state: 'active' });
     expect(await inbox().sources.poll(source.sourceId)).toMatchObject({ appended: 3, deduped: 0 });
     expect(inbox().sources.get(source.sourceId).cursor).toBe(6);
     const calls = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -243,7 +243,13 @@ describe('idle auto-pause without subscriptions', () => {
     t.clock.advance(1);
     inbox().sources.runDue();
     expect(inbox().sources.get(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused', since: source.createdAt } });
-    expect(inbox().sources.streamDetail(id)).toMatchObject({ state: 'paused', idleState: { state: 'auto_paused' } });
+    // AgentInbox's form in the detail: when the wait began, and when it was due and paused the source.
+    const pausedAt = new Date(Date.parse(source.createdAt) + IDLE_AUTO_PAUSE_MS).toISOString();
+    expect(await inbox().sources.detail(id)).toMatchObject({
+      source: { state: 'paused', status: 'paused', idleState: { state: 'auto_paused' } },
+      runtime: { status: 'stopped' },
+      idleState: { sourceId: id, idleSince: source.createdAt, autoPauseAt: pausedAt, autoPausedAt: pausedAt },
+    });
   });
 
   it('a manual pause and resume keep the idle clock: the wait ends when it would have', async () => {

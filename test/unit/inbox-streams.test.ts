@@ -33,7 +33,16 @@ describe.each(BACKENDS)('%s backend', (backend) => {
     it('creates a host once per hostType + hostKey and returns the existing record after', () => {
       const a = inbox().hosts.create({ hostType: 'local_event', hostKey: 'k', config: { token: 'ref:x' } });
       expect(a.created).toBe(true);
-      expect(a.host).toEqual({ hostId: expect.stringMatching(/^hst_[0-9A-Z]{26}$/), hostType: 'local_event', hostKey: 'k', config: { token: 'ref:x' }, createdAt: expect.any(String) });
+      expect(a.host).toEqual({
+        hostId: expect.stringMatching(/^hst_[0-9A-Z]{26}$/),
+        hostType: 'local_event',
+        hostKey: 'k',
+        configRef: null,
+        config: { token: 'ref:x' },
+        status: 'active',
+        createdAt: expect.any(String),
+        updatedAt: a.host.createdAt,
+      });
       const b = inbox().hosts.create({ hostType: 'local_event', hostKey: 'k', config: { other: 1 } });
       expect(b).toEqual({ host: a.host, created: false });
       const c = inbox().hosts.create({ hostType: 'remote_source', hostKey: 'k' });
@@ -64,7 +73,7 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       expect(first.source).not.toHaveProperty('cursor');
       const again = await inbox().sources.create({ hostId: host.hostId, streamKind: 'k', streamKey: 'x', config: { a: 2 } });
       expect(again).toEqual({ source: first.source, created: false });
-      expect(inbox().sources.detail(first.source.sourceId).streamStats).toBeNull();
+      expect((await inbox().sources.detail(first.source.sourceId)).stream.streamStats).toBeNull();
       expect(inbox().sources.list({ hostId: host.hostId })).toHaveLength(1);
       expect(inbox().sources.list({ hostId: 'hst_other' })).toEqual([]);
     });
@@ -79,11 +88,19 @@ describe.each(BACKENDS)('%s backend', (backend) => {
       await expect(inbox().sources.update('src_missing', { config: {} })).rejects.toMatchObject({ code: 'source_not_found' });
     });
 
-    it('pause, resume and poll apply only to managed remote sources', async () => {
+    it('pause and resume apply only to managed remote sources; a poll of a local source answers that nothing polls it', async () => {
       const id = await localSource();
       expect(() => inbox().sources.pause(id)).toThrow(expect.objectContaining({ status: 409, code: 'source_not_managed' }));
       expect(() => inbox().sources.resume(id)).toThrow(expect.objectContaining({ status: 409, code: 'source_not_managed' }));
-      await expect(inbox().sources.poll(id)).rejects.toMatchObject({ status: 409, code: 'source_not_managed' });
+      expect(await inbox().sources.poll(id)).toEqual({
+        sourceId: id,
+        sourceType: 'local_event',
+        appended: 0,
+        deduped: 0,
+        eventsRead: 0,
+        note: 'local_event source has no background poller',
+        state: 'active',
+      });
     });
 
     it('delete removes the source and its stream inside one transaction that runs the onDeleted listeners', async () => {

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { resolveInboxAgentRefs } from './agent-ref.js';
 import { registerInboxDelivery } from './delivery.js';
 import { registerInboxEntries } from './entries.js';
+import { registerFollow } from './follow.js';
 import { registerInboxStreams } from './streams.js';
 import { registerInboxSubscriptions } from './subscriptions.js';
 
@@ -16,5 +17,6 @@ export function registerInbox(program: Command): void {
   registerInboxSubscriptions(inbox);
   registerInboxEntries(inbox);
   registerInboxDelivery(inbox);
+  registerFollow(inbox);
   resolveInboxAgentRefs(inbox);
 }

@@ -1,7 +1,9 @@
 /**
  * `svc inbox …` commands over the inbox socket: hosts, sources, append, streams and compaction
  * (docs/cli.md#inbox-commands). `compaction apply` repeats bounded apply calls until nothing
- * eligible is left, printing progress on stderr after each call.
+ * eligible is left, printing progress on stderr after each call. The API answers in
+ * AgentInbox's shapes (`{host, schema, streams}`, `{source, …, stream, subscriptions}`,
+ * `{updated, source}`, …); the human output shows the record they wrap.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CompactionResult } from '../../inbox/streams/index.js';
@@ -37,6 +39,12 @@ export function registerInboxStreams(root: Command): void {
   registerCompaction(root);
 }
 
+/** A source detail as one record: the source, its stream (backend, stats) and how many subscriptions it has. */
+function detailRecord(d: { source: Record<string, unknown>; stream: { backend: string; compaction: boolean; streamStats: Record<string, unknown> | null }; subscriptions: unknown[] }): string {
+  const { backend, compaction, streamStats } = d.stream;
+  return record({ ...d.source, backend, compaction, ...(streamStats ?? { streamStats: null }), subscriptions: d.subscriptions.length });
+}
+
 function registerHosts(root: Command): void {
   const hosts = root.command('hosts').description('hosts: provider/runtime configuration that sources live on');
   clientOptions(hosts.command('list').description('every host')).action(
@@ -49,15 +57,22 @@ function registerHosts(root: Command): void {
     .requiredOption('--type <type>', 'host type: local_event | remote_source | github')
     .requiredOption('--key <key>', 'host key')
     .option('--config <json>', 'host configuration (JSON object)', objectArg)
+    .option('--config-ref <ref>', 'the default configRef of the sources created on it (credential:PROFILE)')
     .action(
       action(async (// --type passes any word; the daemon refuses another (400).
-        flags: ClientFlags & { type: 'local_event' | 'remote_source' | 'github'; key: string; config?: Record<string, unknown> }) => {
-        const res = await ok(inboxApi(resolveTarget(flags)).POST('/hosts', { body: { hostType: flags.type, hostKey: flags.key, config: flags.config } }));
+        flags: ClientFlags & { type: 'local_event' | 'remote_source' | 'github'; key: string; config?: Record<string, unknown>; configRef?: string }) => {
+        const body = { hostType: flags.type, hostKey: flags.key, config: flags.config, configRef: flags.configRef };
+        const res = await ok(inboxApi(resolveTarget(flags)).POST('/hosts', { body }));
         print(res, flags.json, record);
       }),
     );
-  clientOptions(hosts.command('get <hostId>').description('one host')).action(
-    action(async (hostId: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/hosts/{hostId}', { params: { path: { hostId } } })), flags.json, record)),
+  clientOptions(hosts.command('get <hostId>').description('one host with its sources')).action(
+    action(async (hostId: string, flags: ClientFlags) => {
+      const res = await ok(inboxApi(resolveTarget(flags)).GET('/hosts/{hostId}', { params: { path: { hostId } } }));
+      print(res, flags.json, (r) => `${record(r.host)}
+
+${table(r.streams, SOURCE_COLUMNS)}`);
+    }),
   );
   clientOptions(hosts.command('schema <hostId>').description('JSON Schemas of the host config and of its sources configs')).action(
     action(async (hostId: string, flags: ClientFlags) => {
@@ -90,7 +105,7 @@ function registerSources(root: Command): void {
       }),
     );
   clientOptions(sources.command('get <sourceId>').description('one source with its stream stats')).action(
-    action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/sources/{sourceId}', { params: { path: { sourceId: id } } })), flags.json, record)),
+    action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/sources/{sourceId}', { params: { path: { sourceId: id } } })), flags.json, detailRecord)),
   );
   clientOptions(sources.command('update <sourceId>').description('replace config and/or configRef (a paused source stays paused)'))
     .option('--config <json>', 'new configuration (JSON object)', objectArg)
@@ -98,18 +113,23 @@ function registerSources(root: Command): void {
     .action(
       action(async (id: string, flags: ClientFlags & { config?: Record<string, unknown>; configRef?: string }) => {
         const body = { config: flags.config, configRef: flags.configRef };
-        print(await ok(inboxApi(resolveTarget(flags)).PATCH('/sources/{sourceId}', { params: { path: { sourceId: id } }, body })), flags.json, record);
+        print(await ok(inboxApi(resolveTarget(flags)).PATCH('/sources/{sourceId}', { params: { path: { sourceId: id } }, body })), flags.json, (r) => record(r.source));
       }),
     );
   for (const [verb, what] of [
     ['pause', 'pause a managed remote source'],
     ['resume', 'resume a managed remote source'],
-    ['poll', 'run one poll of a remote source now'],
   ] as const) {
     clientOptions(sources.command(`${verb} <sourceId>`).description(what)).action(
-      action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST(`/sources/{sourceId}/${verb}`, { params: { path: { sourceId: id } } })), flags.json, record)),
+      action(async (id: string, flags: ClientFlags) => {
+        const res = await ok(inboxApi(resolveTarget(flags)).POST(`/sources/{sourceId}/${verb}`, { params: { path: { sourceId: id } } }));
+        print(res, flags.json, (r) => record(r.source));
+      }),
     );
   }
+  clientOptions(sources.command('poll <sourceId>').description('run one poll of a remote source now (a local_event source: nothing to poll)')).action(
+    action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).POST('/sources/{sourceId}/poll', { params: { path: { sourceId: id } } })), flags.json, record)),
+  );
   clientOptions(sources.command('delete <sourceId>').description('delete a source and its stream (one with subscriptions only with --with-subscriptions)'))
     .option('--with-subscriptions', 'also remove the subscriptions of the source')
     .action(
@@ -118,9 +138,18 @@ function registerSources(root: Command): void {
         print(await ok(inboxApi(resolveTarget(flags)).DELETE('/sources/{sourceId}', { params: { path: { sourceId: id }, query } })), flags.json, () => `deleted ${id}`);
       }),
     );
-  clientOptions(sources.command('schema <sourceId>').description('JSON Schemas of the source config and of an event')).action(
+  clientOptions(sources.command('schema <sourceId>').description('the source kind, its metadata and config fields, shortcuts and follow templates, with JSON Schemas of its config and of an event')).action(
     action(async (id: string, flags: ClientFlags) => print(await ok(inboxApi(resolveTarget(flags)).GET('/sources/{sourceId}/schema', { params: { path: { sourceId: id } } })), true, () => '')),
   );
+  clientOptions(sources.command('schema-preview <kind>').description('the schema of a source kind before creating one: local_event, remote_source, github_repo, github_repo_ci, remote:NAME'))
+    .option('--config <json>', 'the source configuration, checked as at creation (JSON object)', objectArg)
+    .option('--config-ref <ref>', 'configuration reference (credential:PROFILE)')
+    .action(
+      action(async (kind: string, flags: ClientFlags & { config?: Record<string, unknown>; configRef?: string }) => {
+        const body = { sourceRef: kind, config: flags.config, configRef: flags.configRef };
+        print(await ok(inboxApi(resolveTarget(flags)).POST('/streams/schema-preview', { body })), true, () => '');
+      }),
+    );
 }
 
 function registerAppend(root: Command): void {
@@ -144,7 +173,7 @@ function registerStreams(root: Command): void {
   clientOptions(streams.command('get <streamId>').description('a stream with its stats')).action(
     action(async (id: string, flags: ClientFlags) => {
       const res = await ok(inboxApi(resolveTarget(flags)).GET('/streams/{streamId}', { params: { path: { streamId: id } } }));
-      print(res, flags.json, (r) => record({ ...r, streamStats: undefined, ...(r.streamStats ?? { streamStats: null }) }));
+      print(res, flags.json, detailRecord);
     }),
   );
 }

@@ -3,6 +3,8 @@ export * from './agents.js';
 export * from './aggregation.js';
 export * from './delivery.js';
 export * from './entries.js';
+export * from './follow.js';
 export * from './meta.js';
+export * from './sources.js';
 export * from './streams.js';
 export * from './subscriptions.js';

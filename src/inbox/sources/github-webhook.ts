@@ -138,7 +138,7 @@ export class GithubWebhooks {
       if (err instanceof AppError) throw notFound('no such source', false);
       throw err;
     }
-    if (source.sourceType !== 'github') throw notFound(`a ${source.sourceType} source`);
+    if (source.hostType !== 'github') throw notFound(`a ${source.hostType} source`);
     const ref = source.config.webhookSecretRef;
     if (typeof ref !== 'string') throw notFound('the source has no webhookSecretRef');
     const found = this.deps.credentials.lookup(ref);
@@ -152,7 +152,7 @@ export class GithubWebhooks {
 }
 
 function repoOf(source: Source): RepoRef {
-  const cfg = moduleSpecFor('github', source.streamKey, source.config)!.moduleConfig as RepoRef;
+  const cfg = moduleSpecFor('github', source.streamKind, source.streamKey, source.config)!.moduleConfig as RepoRef;
   return { owner: cfg.owner, repo: cfg.repo };
 }
 

@@ -17,6 +17,9 @@ import { schemaIssues, type JsonSchema } from './json-schema.js';
 import { GITHUB_HOST_CONFIG_SCHEMA, GITHUB_SOURCE_CONFIG_SCHEMA, type GithubSourceConfig } from './providers/index.js';
 import { DEFAULT_POLL_INTERVAL_MS, parseRemoteConfig, remoteModuleSpec, RemoteSourceConfigSchema, type ModuleSpec } from './remote-sources.js';
 
+/** A github stream of this kind (AgentInbox's github_repo_ci) polls only workflow runs unless its config names `resources`. */
+export const GITHUB_CI_STREAM_KIND = 'ci_runs';
+
 /** Host types whose sources a module polls (pause, resume, poll, idle auto-pause apply). */
 export const MANAGED_HOST_TYPES: readonly HostType[] = ['remote_source', 'github'];
 
@@ -64,9 +67,11 @@ export function checkHostConfig(hostType: HostType, config: Record<string, unkno
 
 /**
  * The module a managed source runs, from its config (400 when the config is wrong); null for
- * `local_event`. A github source's owner and repo default to its streamKey `owner/repo`.
+ * `local_event`. A github source's owner and repo default to its streamKey `owner/repo`, and a
+ * `ci_runs` stream (AgentInbox's github_repo_ci) polls only workflow runs unless `resources` says
+ * otherwise.
  */
-export function moduleSpecFor(hostType: HostType, streamKey: string, config: Record<string, unknown>): ModuleSpec | null {
+export function moduleSpecFor(hostType: HostType, streamKind: string, streamKey: string, config: Record<string, unknown>): ModuleSpec | null {
   if (hostType === 'remote_source') return remoteModuleSpec(parseRemoteConfig(config));
   if (hostType !== 'github') return null;
   const [keyOwner, keyRepo, ...rest] = streamKey.split('/');
@@ -75,6 +80,7 @@ export function moduleSpecFor(hostType: HostType, streamKey: string, config: Rec
   const issues = schemaIssues(GITHUB_SOURCE_NEEDS_REPO, merged, 'config');
   if (issues.length > 0) throw errors.invalidRequest(issues, 'config.owner and config.repo default to a streamKey of the form owner/repo');
   const { pollIntervalMs, pollTimeoutMs, webhookSecretRef: _hook, ...moduleConfig } = merged as Record<string, unknown> & GithubSourceConfig;
+  if (streamKind === GITHUB_CI_STREAM_KIND && moduleConfig.resources === undefined) moduleConfig.resources = ['workflow_runs'];
   return {
     modulePath: 'github (built in)',
     builtin: builtinModule('github'),

@@ -133,7 +133,7 @@ export class ManagedSources {
 
   private async pollOnce(sourceId: string): Promise<PollResult | Failure> {
     const row = this.deps.rows.get(sourceId);
-    const spec = moduleSpecFor(row.host_type, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>)!;
+    const spec = moduleSpecFor(row.host_type, row.stream_kind, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>)!;
     const host = this.deps.hosts.get(row.host_id);
     const resolved: CredentialResolution = this.deps.credentials.resolve(host, row.config_ref);
     if (!resolved.ok) return this.markError(sourceId, resolved.error);
@@ -158,7 +158,9 @@ export class ManagedSources {
       if (err instanceof AppError && err.code === 'invalid_request') return this.markError(sourceId, `poll returned an invalid event: ${err.message}`);
       throw err;
     }
-    return { sourceId, appended: appended.appended, deduped: appended.deduped, state: this.deps.rows.get(sourceId).state };
+    const after = this.view(sourceId);
+    const note = after.state === 'paused' ? 'polled once; the source stays paused' : 'polled once';
+    return { sourceId, sourceType: after.sourceType, appended: appended.appended, deduped: appended.deduped, eventsRead: outcome.output.events.length, note, state: after.state };
   }
 
   /** The message is stored, logged and answered (502) as one safe line (core/error-text.ts). */
@@ -270,7 +272,7 @@ export class ManagedSources {
 /** The module of a stored config, or null when the config no longer parses. */
 export function storedModuleSpec(row: SourceRow): ModuleSpec | null {
   try {
-    return moduleSpecFor(row.host_type, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>);
+    return moduleSpecFor(row.host_type, row.stream_kind, row.stream_key, JSON.parse(row.config_json) as Record<string, unknown>);
   } catch {
     return null;
   }

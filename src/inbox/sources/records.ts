@@ -8,9 +8,9 @@ import type Database from 'better-sqlite3';
 import { isoAt, type Clock, errors } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import type { HostType } from '../types.js';
-import type { StreamStats } from '../streams/index.js';
 import { isManaged } from './host-types.js';
 import type { JsonSchema } from './json-schema.js';
+import { sourceKindOf, type ResolvedSchema, type SourceKind } from './source-kinds.js';
 
 export type SourceState = 'active' | 'paused' | 'error';
 
@@ -21,37 +21,40 @@ export interface IdleState {
   pauseAt: string | null;
 }
 
+/**
+ * A source as AgentInbox's client reads it (its `SourceStream`: the source is the stream, `streamId`
+ * = `sourceId`, `sourceKey` = `streamKey`, `status`, `checkpoint`), with svc's fields beside:
+ * `hostType` (the host's type), `state` (= status), `error`, `idleState` and, for managed sources,
+ * `cursor` (whose JSON text is the `checkpoint`).
+ */
 export interface Source {
   sourceId: string;
+  streamId: string;
   hostId: string;
-  sourceType: HostType;
   streamKind: string;
   streamKey: string;
-  config: Record<string, unknown>;
+  /** AgentInbox's source kind (source-kinds.ts). */
+  sourceType: SourceKind;
+  sourceKey: string;
   configRef: string | null;
+  config: Record<string, unknown>;
+  status: SourceState;
+  /** Managed sources: the module's cursor as JSON text (null before the first poll, and for local_event). */
+  checkpoint: string | null;
+  createdAt: string;
+  updatedAt: string;
+  hostType: HostType;
   state: SourceState;
   error: string | null;
   idleState: IdleState | null;
   /** Managed sources only: the cursor the module returned last (null before the first poll). */
   cursor?: unknown;
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface SourceDetail extends Source {
-  streamStats: StreamStats | null;
-}
-
-export interface StreamDetail extends Pick<Source, 'sourceId' | 'hostId' | 'sourceType' | 'streamKind' | 'streamKey' | 'state' | 'idleState'> {
-  streamId: string;
-  backend: string;
-  compaction: boolean;
-  streamStats: StreamStats | null;
-}
-
-export interface SourceSchema {
+/** AgentInbox's resolved schema of a source, with svc's JSON Schemas beside. */
+export interface SourceSchema extends ResolvedSchema {
   sourceId: string;
-  sourceType: HostType;
+  /** JSON Schema of the source config (a remote module's own set in as `properties.moduleConfig`). */
   configSchema: JsonSchema;
   eventSchema: JsonSchema;
   /** remote_source: the module's own configSchema (null when it exports none or cannot be loaded). */
@@ -60,10 +63,15 @@ export interface SourceSchema {
   moduleError: string | null;
 }
 
+/** AgentInbox's poll answer, with the source's state after it. */
 export interface PollResult {
   sourceId: string;
+  sourceType: SourceKind;
   appended: number;
   deduped: number;
+  /** Events the module returned (appended + deduped). */
+  eventsRead: number;
+  note: string;
   state: SourceState;
 }
 
@@ -98,17 +106,22 @@ export interface SourceRemoved {
 export function sourceView(r: SourceRow, idleMs: number): Source {
   const source: Source = {
     sourceId: r.source_id,
+    streamId: r.source_id,
     hostId: r.host_id,
-    sourceType: r.host_type,
     streamKind: r.stream_kind,
     streamKey: r.stream_key,
-    config: JSON.parse(r.config_json) as Record<string, unknown>,
+    sourceType: sourceKindOf(r.host_type, r.stream_kind),
+    sourceKey: r.stream_key,
     configRef: r.config_ref,
+    config: JSON.parse(r.config_json) as Record<string, unknown>,
+    status: r.state,
+    checkpoint: null,
+    createdAt: isoAt(r.created_ms),
+    updatedAt: isoAt(r.updated_ms),
+    hostType: r.host_type,
     state: r.state,
     error: r.error,
     idleState: null,
-    createdAt: isoAt(r.created_ms),
-    updatedAt: isoAt(r.updated_ms),
   };
   if (!isManaged(r.host_type)) return source;
   if (r.state === 'paused' && r.paused_by === 'idle') {
@@ -117,6 +130,7 @@ export function sourceView(r: SourceRow, idleMs: number): Source {
     source.idleState = { state: 'waiting', since: isoAt(r.idle_since_ms), pauseAt: isoAt(r.idle_since_ms + idleMs) };
   }
   source.cursor = r.cursor_json === null ? null : JSON.parse(r.cursor_json);
+  source.checkpoint = r.cursor_json === null || r.cursor_json === 'null' ? null : r.cursor_json;
   return source;
 }
 

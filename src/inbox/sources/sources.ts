@@ -12,7 +12,8 @@
  *   `pauseAt` (IDLE_AUTO_PAUSE_MS later), then the source is paused with `idleState.state =
  *   auto_paused`. A new subscription cancels the wait, or resumes an auto-paused source (never
  *   one paused by the operator).
- * `local_event` sources are always `active`: pause, resume and poll answer 409 source_not_managed.
+ * `local_event` sources are always `active`: pause and resume answer 409 source_not_managed, poll
+ * answers that nothing polls them (AgentInbox's answer).
  *
  * Managed sources are those of `remote_source` and `github` hosts (host-types.ts); their polling,
  * pause, resume and idle auto-pause are polling.ts. Their module gets the host's config and the
@@ -21,28 +22,20 @@
  * profile.
  */
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { type Clock, errorText, errors, type IdGenerator } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
-import { EventInputSchema, type AppendResult, type EventInput, type SharedSource, type StreamService } from '../streams/index.js';
+import type { AppendResult, EventInput, SharedSource, StreamService } from '../streams/index.js';
 import type { SourceCredentials } from './credentials.js';
-import { isManaged, moduleSpecFor, sourceConfigSchema } from './host-types.js';
+import { expandShortcut, type PlannedSubscription } from './follow-templates.js';
+import { isManaged, moduleSpecFor } from './host-types.js';
 import type { Host, HostService } from './hosts.js';
 import type { JsonSchema } from './json-schema.js';
 import { ManagedSources, storedModuleSpec } from './polling.js';
-import {
-  SELECT_SOURCE,
-  SourceRows,
-  sourceView,
-  type PollResult,
-  type Source,
-  type SourceDetail,
-  type SourceRemoved,
-  type SourceRow,
-  type SourceSchema,
-  type StreamDetail,
-} from './records.js';
+import { SELECT_SOURCE, SourceRows, sourceView, type PollResult, type Source, type SourceRemoved, type SourceRow, type SourceSchema } from './records.js';
 import { IDLE_AUTO_PAUSE_MS, type RemoteModules, type RemoteSchedule } from './remote-sources.js';
+import { resolvedIdentity } from './source-kinds.js';
+import { previewSchema, schemaOf, type PreviewInput, type SchemaPreview } from './source-schemas.js';
+import { agentInboxIdleState, sourceRuntime, streamRecord, type HostDetail, type SourceDetail, type SourceRuntime } from './source-views.js';
 
 export interface SourceServiceDeps {
   store: Store;
@@ -100,9 +93,36 @@ export class SourceService {
     return this.toSource(this.rows.get(sourceId));
   }
 
-  detail(sourceId: string): SourceDetail {
-    return { ...this.get(sourceId), streamStats: this.deps.streams.stats(sourceId) };
+  /** AgentInbox's `source show` (and `stream show`): the source with its host, schema, stream and subscriptions. */
+  async detail(sourceId: string): Promise<SourceDetail> {
+    const source = this.get(sourceId);
+    const schema = await this.schema(sourceId);
+    const backend = this.deps.streams.backend;
+    const modulePath = this.modulePathOf(sourceId);
+    return {
+      source,
+      runtime: sourceRuntime(source),
+      host: this.deps.hosts.get(source.hostId),
+      resolvedIdentity: resolvedIdentity(source.sourceType, modulePath),
+      ...(schema.moduleError !== null ? { resolutionError: schema.moduleError } : {}),
+      schema,
+      stream: streamRecord(source, { name: backend.name, compaction: backend.compaction !== undefined }, this.deps.streams.stats(sourceId)),
+      subscriptions: this.subscriptionsOf(sourceId),
+      idleState: agentInboxIdleState(source, this.idleMs),
+    };
   }
+
+  /** AgentInbox's `host show`: the host, its schema and the sources on it. */
+  hostDetail(hostId: string): HostDetail {
+    return { host: this.deps.hosts.get(hostId), schema: this.deps.hosts.schema(hostId), streams: this.list({ hostId }) };
+  }
+
+  /** Where the detail's `subscriptions` come from (the composition sets the subscription service's list). */
+  listSubscriptionsWith(lister: (sourceId: string) => unknown[]): void {
+    this.subscriptionsOf = lister;
+  }
+
+  private subscriptionsOf: (sourceId: string) => unknown[] = () => [];
 
   /** The source behind a public stream id: 404 stream_not_found (stream routes). */
   streamSource(streamId: string): Source {
@@ -111,53 +131,57 @@ export class SourceService {
     return this.toSource(row);
   }
 
-  streamDetail(streamId: string): StreamDetail {
-    const src = this.streamSource(streamId);
-    const backend = this.deps.streams.backend;
-    return {
-      streamId,
-      sourceId: src.sourceId,
-      hostId: src.hostId,
-      sourceType: src.sourceType,
-      streamKind: src.streamKind,
-      streamKey: src.streamKey,
-      state: src.state,
-      backend: backend.name,
-      compaction: backend.compaction !== undefined,
-      idleState: src.idleState,
-      streamStats: this.deps.streams.stats(streamId),
-    };
-  }
-
   list(filter: { hostId?: string } = {}): Source[] {
     const rows = filter.hostId ? this.stmts.byHost.all(filter.hostId) : this.stmts.all.all();
     return rows.map((r) => this.toSource(r));
   }
 
+  /** AgentInbox's `source list`: each source with its runtime. */
+  listViews(filter: { hostId?: string } = {}): Array<Source & { runtime: SourceRuntime | null }> {
+    return this.list(filter).map((source) => ({ ...source, runtime: sourceRuntime(source) }));
+  }
+
   /** A remote_source module is loaded (in a worker) for its configSchema, which is also set into configSchema. */
   async schema(sourceId: string): Promise<SourceSchema> {
     const source = this.get(sourceId);
-    let configSchema = sourceConfigSchema(source.sourceType);
-    let moduleConfigSchema: JsonSchema | null = null;
-    let moduleError: string | null = null;
-    if (source.sourceType === 'remote_source') {
+    let module: { schema: JsonSchema | null; error: string | null } = { schema: null, error: null };
+    if (source.hostType === 'remote_source') {
       const spec = storedModuleSpec(this.rows.get(sourceId));
-      const described = spec ? await this.deps.modules.describe(spec) : { schema: null, error: 'the stored config is not a valid remote_source config' };
-      moduleConfigSchema = described.schema;
-      moduleError = described.error;
-      if (moduleConfigSchema) {
-        const properties = (configSchema.properties ?? {}) as Record<string, unknown>;
-        configSchema = { ...configSchema, properties: { ...properties, moduleConfig: moduleConfigSchema } };
-      }
+      module = spec ? await this.deps.modules.describe(spec) : { schema: null, error: 'the stored config is not a valid remote_source config' };
     }
-    return {
-      sourceId,
-      sourceType: source.sourceType,
-      configSchema,
-      eventSchema: z.toJSONSchema(EventInputSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema,
-      moduleConfigSchema,
-      moduleError,
-    };
+    return { sourceId, ...schemaOf(source.sourceType, this.modulePathOf(sourceId), module) };
+  }
+
+  /** AgentInbox's schema preview of a kind (`POST /streams/schema-preview`); nothing is stored. */
+  previewSchema(input: PreviewInput): Promise<SchemaPreview> {
+    return previewSchema(input, this.deps);
+  }
+
+  private modulePathOf(sourceId: string): string | null {
+    const row = this.rows.get(sourceId);
+    return row.host_type === 'remote_source' ? (storedModuleSpec(row)?.modulePath ?? null) : null;
+  }
+
+  /**
+   * A subscription shortcut on a source (AgentInbox's `pr`, github_repo sources only): the
+   * subscriptions it means, each on this source or its sibling stream of the same host and key
+   * (400 when the sibling does not exist or the source has no shortcuts).
+   */
+  expandShortcut(sourceId: string, name: string, args: Record<string, unknown>): Array<Omit<PlannedSubscription, 'streamKind'> & { sourceId: string }> {
+    const source = this.get(sourceId);
+    if (source.sourceType !== 'github_repo') {
+      throw errors.invalidRequest([{ path: 'body.shortcut.name', message: `a ${source.sourceType} source has no subscription shortcuts (GET /sources/${sourceId}/schema lists them)` }]);
+    }
+    return expandShortcut(source.streamKey, name, args).map(({ streamKind, ...planned }) => {
+      if (streamKind === source.streamKind) return { ...planned, sourceId };
+      const sibling = this.stmts.byKey.get(source.hostId, streamKind, source.streamKey);
+      if (!sibling) {
+        throw errors.invalidRequest([
+          { path: 'body.shortcut.args', message: `needs a ${streamKind} stream of host ${source.hostId} with streamKey ${source.streamKey}: create it first (POST /streams)` },
+        ]);
+      }
+      return { ...planned, sourceId: sibling.source_id };
+    });
   }
 
   // --- create, update, delete ----------------------------------------------------------------
@@ -178,8 +202,9 @@ export class SourceService {
     const existing = this.stmts.byKey.get(input.hostId, input.streamKind, input.streamKey);
     if (existing) return { source: this.toSource(existing), created: false };
     const config = input.config ?? {};
-    const configRef = input.configRef ?? null;
-    const credentialError = await this.checkManaged(host, input.streamKey, config, configRef);
+    // AgentInbox: a source without a configRef takes its host's.
+    const configRef = input.configRef ?? host.configRef;
+    const credentialError = await this.checkManaged(host, input.streamKind, input.streamKey, config, configRef);
     const now = this.deps.clock.now();
     const result = this.deps.store.tx(() => {
       const id = this.deps.ids.make('source');
@@ -250,7 +275,7 @@ export class SourceService {
     const before = this.rows.get(sourceId);
     const config = patch.config ?? (JSON.parse(before.config_json) as Record<string, unknown>);
     const configRef = patch.configRef !== undefined ? patch.configRef : before.config_ref;
-    const credentialError = await this.checkManaged(this.deps.hosts.get(before.host_id), before.stream_key, config, configRef);
+    const credentialError = await this.checkManaged(this.deps.hosts.get(before.host_id), before.stream_kind, before.stream_key, config, configRef);
     return this.deps.store.tx(() => {
       const row = this.rows.get(sourceId);
       const paused = row.state === 'paused';
@@ -308,8 +333,8 @@ export class SourceService {
    * Check a managed source's config (throws 400s, see create) and resolve its credential: the
    * error message when the named credential cannot be had, else null. Nothing for local_event.
    */
-  private async checkManaged(host: Host, streamKey: string, config: Record<string, unknown>, configRef: string | null): Promise<string | null> {
-    const spec = moduleSpecFor(host.hostType, streamKey, config);
+  private async checkManaged(host: Host, streamKind: string, streamKey: string, config: Record<string, unknown>, configRef: string | null): Promise<string | null> {
+    const spec = moduleSpecFor(host.hostType, streamKind, streamKey, config);
     if (!spec) return null;
     const resolved = this.deps.credentials.resolve(host, configRef);
     // svc's own modules are checked by their schema (moduleSpecFor); user modules load and validate.
@@ -329,8 +354,15 @@ export class SourceService {
     return this.managed.resume(sourceId);
   }
 
-  /** One poll now; 502 source_poll_failed when the module call fails. */
-  poll(sourceId: string): Promise<PollResult> {
+  /**
+   * One poll now; 502 source_poll_failed when the module call fails. A local_event source has
+   * nothing to poll: AgentInbox's answer says so (nothing read, a note).
+   */
+  async poll(sourceId: string): Promise<PollResult> {
+    const source = this.get(sourceId);
+    if (source.hostType === 'local_event') {
+      return { sourceId, sourceType: source.sourceType, appended: 0, deduped: 0, eventsRead: 0, note: 'local_event source has no background poller', state: source.state };
+    }
     return this.managed.poll(sourceId);
   }
 

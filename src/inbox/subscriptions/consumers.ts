@@ -6,6 +6,7 @@
  * stable and needs no storage (`sub_X` is consumed by `con_X`).
  */
 import type { StreamStats } from '../streams/index.js';
+import { streamIdOf } from '../sources/index.js';
 
 type StreamBounds = Pick<StreamStats, 'retainedFromOffset' | 'highWatermarkOffset'>;
 
@@ -69,14 +70,6 @@ export interface ConsumerOf {
 
 export function consumerIdOf(subscriptionId: string): string {
   return `con_${subscriptionId.startsWith('sub_') ? subscriptionId.slice(4) : subscriptionId}`;
-}
-
-/**
- * AgentInbox's backend stream id of a source (`str_…`, in consumers, lags and status; its routes
- * take the source id, as svc's do): `src_X` has stream `str_X`.
- */
-export function streamIdOf(sourceId: string): string {
-  return `str_${sourceId.startsWith('src_') ? sourceId.slice(4) : sourceId}`;
 }
 
 export function consumerView(sub: ConsumerOf): ConsumerRecord {

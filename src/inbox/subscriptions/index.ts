@@ -6,6 +6,6 @@ export {
   type Subscription,
   type SubscriptionListQuery,
 } from './subscriptions.js';
-export { consumerIdOf, consumerView, streamIdOf, type CatchUpResult, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
+export { consumerIdOf, consumerView, type CatchUpResult, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
 export { Matcher } from './matcher.js';
 export { compileFilter, type FilterSpec } from './filters.js';

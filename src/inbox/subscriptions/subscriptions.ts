@@ -64,8 +64,8 @@ export interface StartInput {
 export interface CreateSubscriptionInput extends StartInput {
   agentId: string;
   sourceId?: string;
-  /** The one built-in shortcut: every source of a host. */
-  shortcut?: { name: 'host'; args: { hostId: string } };
+  /** `host`: every source of a host (instead of sourceId); another name: a shortcut of the source (`pr`). */
+  shortcut?: { name: 'host'; args: { hostId: string } } | { name: string; args?: Record<string, unknown> };
   filter?: FilterSpec;
   trackedResourceRef?: string | null;
   cleanupPolicy?: { mode: CleanupMode; at?: string | null; gracePeriodSecs?: number | null };
@@ -154,6 +154,7 @@ export class SubscriptionService {
 
   /** One subscription, or several for a shortcut; all in one transaction. */
   create(input: CreateSubscriptionInput): Subscription[] {
+    if (input.shortcut && input.shortcut.name !== 'host') return this.createFromShortcut(input, input.shortcut);
     const cleanup = checkCleanup(input);
     const filter = input.filter ?? {};
     const compiled = compileFilter(filter, this.deps.logger);
@@ -162,6 +163,20 @@ export class SubscriptionService {
       return this.targetSources(input).map((sourceId) => this.insert(input, sourceId, filter, compiled, cleanup));
     });
     return created.map((id) => this.get(id));
+  }
+
+  /**
+   * A shortcut of the source (AgentInbox's `pr` on a github repo_events source): the subscriptions
+   * the source expands it to (sources/follow-templates.ts), in one transaction. The shortcut owns
+   * filter, trackedResourceRef and cleanupPolicy.
+   */
+  private createFromShortcut(input: CreateSubscriptionInput, shortcut: { name: string; args?: Record<string, unknown> }): Subscription[] {
+    if (input.sourceId === undefined) throw errors.invalidRequest([{ path: 'body.sourceId', message: `required with shortcut ${shortcut.name}` }]);
+    if (input.filter !== undefined || input.trackedResourceRef != null || input.cleanupPolicy !== undefined) {
+      throw errors.invalidRequest([{ path: 'body.shortcut', message: 'a shortcut sets filter, trackedResourceRef and cleanupPolicy itself: send none of them' }]);
+    }
+    const members = this.deps.sources.expandShortcut(input.sourceId, shortcut.name, shortcut.args ?? {});
+    return this.deps.store.tx(() => members.flatMap((m) => this.create({ ...input, shortcut: undefined, ...m })));
   }
 
   get(subscriptionId: string): Subscription {
@@ -251,7 +266,7 @@ export class SubscriptionService {
       throw errors.invalidRequest([{ path: 'body', message: 'give exactly one of sourceId and shortcut' }]);
     }
     if (input.sourceId !== undefined) return [this.deps.sources.get(input.sourceId).sourceId];
-    const { hostId } = input.shortcut!.args;
+    const { hostId } = (input.shortcut as { args: { hostId: string } }).args;
     this.deps.hostExists?.(hostId);
     return this.deps.sources
       .list()

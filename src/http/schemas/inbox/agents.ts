@@ -9,7 +9,7 @@ import { ListLimit, QueryBool, withAliases } from '../common.js';
 import { AggregationPolicyBody } from './aggregation.js';
 import { ActivationModeField, CreatedTarget, Target, WebhookUrl } from './delivery.js';
 import { Consumer, InboxAgent, Subscription, SubscriptionLag } from './subscriptions.js';
-import { Source } from './streams.js';
+import { Source } from './sources.js';
 import { TMUX_PANE_ID } from '../../../inbox/delivery/index.js';
 
 /** AgentInbox's Inbox record: one per agent, its aggregation fields the agent's own policy (false/null: none set). */

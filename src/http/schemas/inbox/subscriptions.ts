@@ -68,9 +68,15 @@ export const CreateSubscriptionBody = z
     agentId: z.string().min(1),
     sourceId: z.string().min(1).optional(),
     shortcut: z
-      .strictObject({ name: z.literal('host'), args: z.strictObject({ hostId: z.string().min(1) }) })
+      .union([
+        z.strictObject({ name: z.literal('host'), args: z.strictObject({ hostId: z.string().min(1) }) }),
+        z.strictObject({ name: z.string().min(1).max(100).refine((n) => n !== 'host', 'the host shortcut takes args {hostId}'), args: OpenObject.optional() }),
+      ])
       .optional()
-      .openapi({ description: 'instead of sourceId: subscribe to every source of the host' }),
+      .openapi({
+        description:
+          "{name: host, args: {hostId}} instead of sourceId: subscribe to every source of the host; another name with sourceId: a shortcut of that source (GET /sources/{id}/schema lists them; github_repo: pr {number, withCi?}), which sets filter, trackedResourceRef and cleanupPolicy",
+      }),
     filter: SubscriptionFilter.optional(),
     trackedResourceRef: z.string().min(1).nullable().optional(),
     cleanupPolicy: z
