@@ -38,6 +38,7 @@ import {
   inboxDeliveryRoutes,
   inboxEntryRoutes,
   inboxMetaRoutes,
+  inboxOutboundRoutes,
   inboxStreamRoutes,
   inboxSubscriptionRoutes,
 } from './inbox/index.js';
@@ -114,7 +115,7 @@ function inboxOnControlPlane(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxStreamRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s), ...inboxOutboundRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

@@ -7,7 +7,8 @@
  * - entries/: inbox agents, their entries, acks and watch, inbox timers;
  * - subscriptions/: subscriptions with filters, matching pushed on append;
  * - delivery/: activation targets (webhook, terminal, runtime), aggregation policies,
- *   notifications and digests, the delivery pause, AgentInbox-style registration.
+ *   notifications and digests, the delivery pause, AgentInbox-style registration;
+ * - outbound/: delivery handles and the operations run through them on GitHub (answering, not notifying).
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/index.js';
@@ -19,6 +20,7 @@ import type { Tracer } from '../telemetry/index.js';
 import { InboxStatus } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
+import { EntryReplies, Outbound } from './outbound/index.js';
 import { ACKED_RETENTION_MS, InboxAgents, InboxEntries, InboxTimers, InboxWatch, runGc, type GcReport } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import {
@@ -79,6 +81,10 @@ export interface Inbox {
   timers: InboxTimers;
   /** GET /status counts. */
   status: InboxStatus;
+  /** POST /deliveries/send|actions|invoke: operations through delivery handles (GitHub). */
+  outbound: Outbound;
+  /** The model tool reply_to_entry: an agent answers on the conversation of an entry it received. */
+  replies: EntryReplies;
   /** POST /gc: every service's housekeeping, now. */
   gc(): GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } };
 }
@@ -93,6 +99,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const credentials = new SourceCredentials(deps.credentials);
   const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules, credentials });
   const compaction = new CompactionService({ store, clock, sources, streams });
+  const outbound = new Outbound({ clock, ids: deps.ids, logger: deps.logger, sources, hosts, credentials });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, agents });
@@ -147,6 +154,8 @@ export function createInbox(deps: InboxDeps): Inbox {
     delivery: deliveryPause,
     timers,
     status: new InboxStatus(store),
+    outbound,
+    replies: new EntryReplies({ store, outbound }),
     gc: () => ({ ...runGc(gcHooks, () => clock.now()), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
 }

@@ -12,6 +12,7 @@ import { isoAt, type Clock, errors, type IdGenerator } from '../../core/index.js
 import type { Store } from '../../store/index.js';
 import type { InboxAgents } from './agents.js';
 import type { StoredEvent } from '../streams/index.js';
+import { withDeliveryHandle } from '../outbound/index.js';
 
 /** POST /gc removes entries acknowledged longer ago than this (AgentInbox keeps them a day too). */
 export const ACKED_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -95,7 +96,7 @@ interface EntryRow {
   metadata: string | null;
 }
 
-const toEntry = (r: EntryRow): InboxEntry => ({
+const toEntry = (r: EntryRow): InboxEntry => withDeliveryHandle({
   entryId: r.entry_id,
   agentId: r.agent_id,
   kind: r.kind,
@@ -224,7 +225,7 @@ export class InboxEntries {
       const entryId = this.deps.ids.make('entry');
       const { changes } = this.stmt.insertEvent.run(entryId, m.agentId, m.subscriptionId, m.event.sourceId, m.event.offset, m.eventJson, createdAt);
       if (changes === 0) continue;
-      created.push({
+      created.push(withDeliveryHandle({
         entryId,
         agentId: m.agentId,
         kind: 'event',
@@ -237,7 +238,7 @@ export class InboxEntries {
         scheduleId: null,
         createdAt,
         ackedAt: null,
-      });
+      }));
     }
     if (created.length > 0) this.announce(created);
     return created;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ListLimit, OpenObject, QueryBool, QueryInt, withAliases } from '../common.js';
 import { AggregationPolicy } from './aggregation.js';
+import { EntryDeliveryHandle } from './deliveries.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const EntryId = z.string().regex(/^ent_[0-9A-HJKMNP-TV-Z]{26}$/, 'must be an entry id (ent_ + ULID)');
@@ -166,6 +167,7 @@ export const InboxEntry = z
     createdAt: z.string(),
     ackedAt: z.string().nullable(),
     metadata: OpenObject.optional().openapi({ description: "a direct item's machine-readable fields, when it was given some" }),
+    deliveryHandle: EntryDeliveryHandle,
   })
   .openapi('InboxEntry');
 
