@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { resolveInboxAgentRefs } from './agent-ref.js';
+import { registerInboxDeliver } from './deliver.js';
 import { registerInboxDelivery } from './delivery.js';
 import { registerInboxStreams } from './streams.js';
 import { registerInboxSubscriptions } from './subscriptions.js';
@@ -14,5 +15,6 @@ export function registerInbox(program: Command): void {
   registerInboxStreams(inbox);
   registerInboxSubscriptions(inbox);
   registerInboxDelivery(inbox);
+  registerInboxDeliver(inbox);
   resolveInboxAgentRefs(inbox);
 }
