@@ -5,6 +5,7 @@
  * a handle naming a URL, huge texts, unknown operations, stray keys, a missing credential), each
  * checked against the fake's record of writes.
  */
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inboxOutboundRoutes } from '../../src/http/inbox/deliveries.js';
@@ -244,3 +245,33 @@ describe('requests that send nothing', () => {
     expect((await post('/deliveries/send', { sourceId, deliveryHandle: handle(), payload: { text: 'x' } })).status).toBe(200);
   });
 });
+
+describe('fuzzed requests', () => {
+  it('never answer 500, and nothing but a comment, state or merge call on a followed issue ever reaches GitHub', async () => {
+    const piece = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('octo', 'hello', '3', '#', '/', '..', '@', ':', '?', 'http://127.0.0.1:1', 'review_comment:', '%2F', '\u0000'));
+    const ref = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
+    const handleArb = fc.record(
+      {
+        provider: fc.oneof(fc.constant('github'), fc.string({ maxLength: 10 })),
+        surface: fc.constantFrom('issue_comment', 'pull_request_comment', 'review_comment', 'x', ''),
+        targetRef: fc.oneof(fc.constant('octo/hello#3'), fc.constant('octo/hello#7'), ref),
+        threadRef: fc.oneof(fc.constant(null), fc.constant('review_comment:12'), ref),
+        replyMode: fc.oneof(fc.constant(null), fc.string({ maxLength: 10 })),
+        apiBaseUrl: fc.constant('http://127.0.0.1:1'),
+      },
+      { requiredKeys: ['provider', 'surface', 'targetRef'] },
+    );
+    const input = fc.oneof(fc.constant({}), fc.record({ body: fc.string({ maxLength: 40 }) }), fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 })));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('send', 'invoke', 'actions'), handleArb, fc.constantFrom(...['add_comment', 'close_issue', 'reopen_issue', 'merge_pull_request', 'reply_in_review_thread', 'x']), input, async (route, h, operation, i) => {
+        const body = route === 'send' ? { deliveryHandle: h, payload: i } : route === 'invoke' ? { deliveryHandle: h, operation, input: i } : { deliveryHandle: h };
+        const res = await post(`/deliveries/${route}`, body);
+        expect(res.status, res.text).toBeLessThan(500);
+      }),
+      { numRuns: 300, interruptAfterTimeLimit: 15_000 },
+    );
+    expect(gh.writes.length, 'some fuzzed requests were valid').toBeGreaterThan(0);
+    for (const w of gh.writes) expect(`${w.method} ${w.path}`).toMatch(/^(POST \/repos\/octo\/hello\/(issues\/(3|7)\/comments|pulls\/(3|7)\/comments\/12\/replies)|PATCH \/repos\/octo\/hello\/issues\/(3|7)|PUT \/repos\/octo\/hello\/pulls\/7\/merge)$/);
+  });
+});
+
