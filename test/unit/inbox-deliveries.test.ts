@@ -69,7 +69,8 @@ describe('POST /deliveries/actions', () => {
     const empty = { type: 'object', additionalProperties: false, properties: {} };
     const issueOps = await post('/deliveries/actions', { provider: 'github', surface: 'issue_comment', targetRef: 'octo/hello#3' });
     expect(issueOps.json).toEqual({
-      sourceId,
+      sourceId: null,
+      deliveringSourceId: sourceId,
       handle: { provider: 'github', surface: 'issue_comment', targetRef: 'octo/hello#3', threadRef: null, replyMode: null },
       operations: [
         { name: 'add_comment', title: 'Add Comment', inputSchema: body, canonicalTextAlias: true },
@@ -90,9 +91,10 @@ describe('POST /deliveries/actions', () => {
   });
 
   it('a provider or surface svc has no adapter for has no operations; a repository no source follows has no source', async () => {
-    expect((await post('/deliveries/actions', { provider: 'feishu', surface: 'chat', targetRef: 'oc_1' })).json).toMatchObject({ sourceId: null, operations: [] });
-    expect((await post('/deliveries/actions', { deliveryHandle: handle('octo/hello#3', { surface: 'discussion' }) })).json).toMatchObject({ sourceId, operations: [] });
-    expect((await post('/deliveries/actions', { deliveryHandle: handle('octo/other#1') })).json).toMatchObject({ sourceId: null, operations: [{ name: 'add_comment' }, {}, {}] });
+    expect((await post('/deliveries/actions', { provider: 'feishu', surface: 'chat', targetRef: 'oc_1' })).json).toMatchObject({ sourceId: null, deliveringSourceId: null, operations: [] });
+    expect((await post('/deliveries/actions', { deliveryHandle: handle('octo/hello#3', { surface: 'discussion' }) })).json).toMatchObject({ deliveringSourceId: sourceId, operations: [] });
+    expect((await post('/deliveries/actions', { deliveryHandle: handle('octo/other#1') })).json).toMatchObject({ deliveringSourceId: null, operations: [{ name: 'add_comment' }, {}, {}] });
+    expect((await post('/deliveries/actions', { sourceId, deliveryHandle: handle() })).json).toMatchObject({ sourceId, deliveringSourceId: sourceId });
     expect(gh.writes).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ export function registerInboxDeliver(inbox: Command): void {
   handleOptions(deliver.command('actions').description('the operations a handle offers (sends nothing)')).action(
     action(async (flags: Flags) => {
       const res = await ok(inboxApi(resolveTarget(flags)).POST('/deliveries/actions', { body: handleOf(flags) }));
-      print(res, flags.json, (r) => `source ${r.sourceId ?? '(none follows the repository)'}\n${table(r.operations as unknown as Row[], ['name', 'title', 'canonicalTextAlias'])}`);
+      print(res, flags.json, (r) => `source ${r.deliveringSourceId ?? '(none follows the repository)'}\n${table(r.operations as unknown as Row[], ['name', 'title', 'canonicalTextAlias'])}`);
     }),
   );
 

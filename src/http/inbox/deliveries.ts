@@ -28,7 +28,7 @@ export function inboxOutboundRoutes(s: Services): AnyRoute[] {
       auth: 'control',
       tags,
       summary: 'The operations a delivery handle offers, with their input schemas (sends nothing)',
-      description: 'sourceId is the github source that would deliver (null when none follows the repository). A provider svc does not deliver to has no operations.',
+      description: "sourceId echoes the request's; deliveringSourceId is the github source that would deliver (null when none follows the repository). A provider svc does not deliver to has no operations.",
       body: DeliveryActionsBody,
       errors: { 400: REFUSALS[400], 404: REFUSALS[404] },
       responses: { 200: { description: 'Operations', schema: DeliveryActions } },

@@ -50,7 +50,10 @@ export interface InvokeRequest extends DeliveryTargetRequest {
 }
 
 export interface DeliveryActions {
+  /** The source the request named (null: none), as AgentInbox echoes it. */
   sourceId: string | null;
+  /** svc's: the github source that would deliver (null: none follows the repository). */
+  deliveringSourceId: string | null;
   handle: DeliveryHandle;
   operations: OperationDescriptor[];
 }
@@ -95,18 +98,19 @@ const HANDLE_FIELDS = ['provider', 'surface', 'targetRef', 'threadRef', 'replyMo
 export class Outbound {
   constructor(private readonly deps: OutboundDeps) {}
 
-  /** The operations the handle offers; sourceId is the source that would deliver (null: none follows the repository). */
+  /** The operations the handle offers, and which source would deliver through it. */
   actions(req: DeliveryTargetRequest): DeliveryActions {
     const handle = handleOf(req);
     if (handle.provider !== 'github') {
       // No operations, as AgentInbox answers for a provider it has no adapter for; a named source must exist.
-      return { sourceId: req.sourceId === undefined ? null : this.deps.sources.get(req.sourceId).sourceId, handle, operations: [] };
+      const named = req.sourceId === undefined ? null : this.deps.sources.get(req.sourceId).sourceId;
+      return { sourceId: named, deliveringSourceId: null, handle, operations: [] };
     }
     const operations = githubOperations(handle);
     const target = parseTargetRef(handle.targetRef);
     if (!target) throw badRef(req, 'targetRef', TARGET_REF_RULE);
     const source = req.sourceId !== undefined ? this.namedSource(req.sourceId, target) : this.followers(target)[0];
-    return { sourceId: source?.sourceId ?? null, handle, operations };
+    return { sourceId: req.sourceId ?? null, deliveringSourceId: source?.sourceId ?? null, handle, operations };
   }
 
   /** `text` (or `body`) of the payload through the handle's one text operation (add_comment, reply_in_review_thread). */

@@ -64,7 +64,8 @@ const AnswerHandle = z.object({ provider: z.string(), surface: z.string(), targe
 
 export const DeliveryActions = z
   .object({
-    sourceId: z.string().nullable().openapi({ description: 'the source that would deliver; null when no github source follows the repository' }),
+    sourceId: z.string().nullable().openapi({ description: "the request's sourceId (null without one), as AgentInbox answers" }),
+    deliveringSourceId: z.string().nullable().openapi({ description: 'the github source that would deliver; null when none follows the repository' }),
     handle: AnswerHandle,
     operations: z.array(
       z.object({
