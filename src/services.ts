@@ -197,7 +197,8 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const models = new ModelCatalog({ config, clock, logger, store, events, agents, providers });
   const skillUse = new SkillUse({ skills, store, events });
   const executions = new ToolExecutionService({ store, clock, retainDays: () => config.values.events.retain_days });
-  const tools = createTools({ config, clock, ids, events, store, logger, agents, ingress, queue, tasks, workItems, timers, briefs, skillUse, workspaces, executions, memory });
+  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
+  const tools = createTools({ config, clock, ids, events, store, logger, agents, ingress, queue, tasks, workItems, timers, briefs, skillUse, workspaces, executions, memory, inboxReplies: inbox.replies });
   const briefDelivery = new BriefDelivery({ config, clock, logger, store, events, queue, bindings, briefs, tracer });
   const policy = new PolicyService({ config, clock, store, events, agents });
   const approvals = new ApprovalService({ store, clock, ids, logger, events, agents, policy });
@@ -246,7 +247,6 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   });
   // The scheduler starts last (recovery runs once every other service is up) and stops first.
   const lifecycles: ResourceService[] = [workspaces, workItems, timers, tasks, triggers, bindings, skills, briefDelivery, policy, approvals, executions, memoryIndex, mcp, usage, runLoop.scheduler];
-  const inbox = createInbox({ config, clock, logger, ids, store, ingress, tracer, runtimeAgentStatus: (id) => (agents.find(id) === null ? 'missing' : agents.isPrivate(id) ? 'private' : 'ok'), secrets, credentials });
   // Approval requests announced in the inbox `[policy] notify_inbox` names (the runtime never imports the inbox).
   new ApprovalNotices({ clock, logger, approvals, inbox, target: () => config.values.policy.notify_inbox });
   for (const l of lifecycles) if (l.stopAgent) deletion.onStop((agentId) => l.stopAgent!(agentId));

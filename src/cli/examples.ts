@@ -218,4 +218,20 @@ export const EXAMPLES: Record<string, string[]> = {
   'inbox timers resume': ['svc inbox timers resume sch_01J0000000000000000000000'],
   'inbox timers delete': ['svc inbox timers delete sch_01J0000000000000000000000'],
   'inbox gc': ['svc inbox gc'],
+  'inbox deliver': [
+    'svc inbox deliver actions --provider github --surface issue_comment --target octo/hello#3',
+    'svc inbox deliver send --provider github --surface issue_comment --target octo/hello#3 --text "Fixed in #9"',
+  ],
+  'inbox deliver actions': [
+    'svc inbox deliver actions --provider github --surface pull_request_comment --target octo/hello#7',
+    'svc inbox deliver actions --handle-json \'{"provider":"github","surface":"issue_comment","targetRef":"octo/hello#3"}\'  # as an entry shows its deliveryHandle',
+  ],
+  'inbox deliver send': [
+    'svc inbox deliver send --provider github --surface issue_comment --target octo/hello#3 --text "Thanks, looking into it"',
+    'svc inbox deliver send --handle-json \'{"provider":"github","surface":"review_comment","targetRef":"octo/hello#7","threadRef":"review_comment:4242"}\' --text "Renamed"',
+  ],
+  'inbox deliver invoke': [
+    'svc inbox deliver invoke --provider github --surface issue_comment --target octo/hello#3 --operation close_issue',
+    'svc inbox deliver invoke --provider github --surface pull_request_comment --target octo/hello#7 --operation merge_pull_request --input-json \'{"mergeMethod":"squash"}\'',
+  ],
 };

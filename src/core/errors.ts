@@ -431,6 +431,22 @@ export const errors = {
   invalidCron: (cron: string, reason: string) =>
     new AppError(400, 'invalid_cron', `invalid cron expression ${JSON.stringify(cron)}: ${reason}`, { cron }),
 
+  // --- inbox: outbound deliveries through delivery handles (src/inbox/outbound/) ---------------
+  /** A provider, surface or operation svc does not deliver to (`offered`: what the handle offers). */
+  deliveryUnsupported: (message: string, extra: ErrorExtra = {}) => new AppError(400, 'delivery_unsupported', message, extra),
+  /** The handle names a repository no github source of svc follows (or not the one the named source follows). */
+  deliveryTargetNotFollowed: (message: string, extra: ErrorExtra = {}) => new AppError(400, 'delivery_target_not_followed', message, extra),
+  deliverySourceAmbiguous: (repository: string, sourceIds: string[]) =>
+    new AppError(409, 'delivery_source_ambiguous', `several github sources with different hosts or credentials follow ${JSON.stringify(repository)}: name one with sourceId`, { repository, sourceIds }),
+  /** Writing to GitHub needs a token; `reason` names the profile or where one is set, never a secret. */
+  deliveryCredentialMissing: (sourceId: string, reason: string) =>
+    new AppError(409, 'delivery_credential_missing', `source ${JSON.stringify(sourceId)} has no credential to deliver with: ${reason}`, { sourceId }),
+  /** An inbox entry whose event names no conversation svc can answer on (reply_to_entry). */
+  deliveryHandleMissing: (entryId: string) =>
+    new AppError(409, 'delivery_handle_missing', `entry ${JSON.stringify(entryId)} has no delivery handle: only entries of GitHub issues, pull requests and their comments can be answered`, { entryId }),
+  /** The provider refused or could not be reached; nothing is retried. `upstreamStatus` is its HTTP status (null: no answer). */
+  deliveryFailed: (message: string, extra: ErrorExtra) => new AppError(502, 'delivery_failed', message, extra),
+
   // --- runtime management --------------------------------------------------------------------
   shuttingDown: () => new AppError(503, 'shutting_down', 'the daemon is shutting down', {}, { 'retry-after': '5' }),
   /** The disk holding the database is full (src/store/faults.ts): nothing of the request was written. */

@@ -32,6 +32,8 @@ export const ID_PREFIX = {
   thread: 'thr',
   target: 'tgt',
   schedule: 'sch',
+  /** An outbound delivery (a comment posted, an issue closed) through a delivery handle. */
+  delivery: 'dlv',
   /** A daemon in a shared stream catalogue. */
   daemon: 'dmn',
 } as const;

@@ -40,6 +40,7 @@ import {
   inboxMetaRoutes,
   inboxFollowRoutes,
   inboxSourceRoutes,
+  inboxOutboundRoutes,
   inboxStreamRoutes,
   inboxSubscriptionRoutes,
 } from './inbox/index.js';
@@ -116,7 +117,7 @@ function inboxOnControlPlane(s: Services): AnyRoute[] {
 }
 
 export function inboxRoutes(s: Services): AnyRoute[] {
-  return [...inboxMetaRoutes(s), ...inboxSourceRoutes(s), ...inboxStreamRoutes(s), ...inboxFollowRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s)];
+  return [...inboxMetaRoutes(s), ...inboxSourceRoutes(s), ...inboxStreamRoutes(s), ...inboxFollowRoutes(s), ...inboxAgentRoutes(s), ...inboxSubscriptionRoutes(s), ...inboxEntryRoutes(s), ...inboxDeliveryRoutes(s), ...inboxAggregationRoutes(s), ...inboxOutboundRoutes(s)];
 }
 
 function openapiRoute(url: string, doc: () => Record<string, unknown>): AnyRoute {

@@ -8,7 +8,8 @@
  * - subscriptions/: subscriptions with filters, matching pushed on append;
  * - delivery/: activation targets (webhook, terminal, runtime), aggregation policies,
  *   notifications and digests, the delivery pause, AgentInbox-style registration;
- * - follow/: AgentInbox's follow templates carried out (host, sources, subscriptions).
+ * - follow/: AgentInbox's follow templates carried out (host, sources, subscriptions);
+ * - outbound/: delivery handles and the operations run through them on GitHub (answering, not notifying).
  */
 import type { Logger } from 'pino';
 import type { ResolvedConfig } from '../config/index.js';
@@ -20,6 +21,7 @@ import type { Tracer } from '../telemetry/index.js';
 import { InboxStatus } from './status.js';
 import { CompactionService, JetStreamBackend, SqliteStreamBackend, StreamService, type StreamBackend } from './streams/index.js';
 import { GithubWebhooks, HostService, RemoteModules, SourceCredentials, SourceService } from './sources/index.js';
+import { EntryReplies, Outbound } from './outbound/index.js';
 import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport, type SourceInfo } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import { FollowService } from './follow/index.js';
@@ -86,6 +88,10 @@ export interface Inbox {
   timers: InboxTimers;
   /** GET /status: counts and records. */
   status: InboxStatus;
+  /** POST /deliveries/send|actions|invoke: operations through delivery handles (GitHub). */
+  outbound: Outbound;
+  /** The model tool reply_to_entry: an agent answers on the conversation of an entry it received. */
+  replies: EntryReplies;
   /** POST /gc: every service's housekeeping, now. */
   gc(): GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } };
 }
@@ -100,6 +106,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const credentials = new SourceCredentials(deps.credentials);
   const sources = new SourceService({ store, clock, ids: deps.ids, logger: deps.logger, hosts, streams, modules, credentials });
   const compaction = new CompactionService({ store, clock, sources, streams });
+  const outbound = new Outbound({ clock, ids: deps.ids, logger: deps.logger, sources, hosts, credentials });
   // subscriptions
   const agents = new InboxAgents({ store, clock, ids: deps.ids });
   const entries = new InboxEntries({ store, clock, ids: deps.ids, logger: deps.logger, agents, describeSource: (sourceId) => describeSource(sources, sourceId) });
@@ -159,6 +166,8 @@ export function createInbox(deps: InboxDeps): Inbox {
     delivery: deliveryPause,
     timers,
     status: new InboxStatus({ store, agents, sources, streams, subscriptions, targets, views: agentViews, retention }),
+    outbound,
+    replies: new EntryReplies({ store, outbound }),
     gc: () => ({ ...housekeeping.run(), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),
   };
 }

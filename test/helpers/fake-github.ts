@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerWrite, type FakeWrite } from './fake-github-writes.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -39,6 +40,11 @@ export interface FakeGithub {
   pollInterval: number | null;
   /** Link `next` URLs point here instead of at this server (a Link to another origin). */
   linkOrigin: string | null;
+  /** POST/PATCH/PUT requests, in order (fake-github-writes.ts); comments are made as `login`. */
+  writes: FakeWrite[];
+  login: string;
+  /** `created_at`/`updated_at` of what writes make or change (default: now). */
+  writeTime: string | null;
   repo(fullName: string): RepoData;
   close(): Promise<void>;
 }
@@ -55,6 +61,9 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     script: [],
     pollInterval: null,
     linkOrigin: null,
+    writes: [],
+    login: 'svc-bot',
+    writeTime: null,
     repo(fullName) {
       let r = fake.repos.get(fullName);
       if (!r) fake.repos.set(fullName, (r = { issues: [], comments: [], runs: [] }));
@@ -86,6 +95,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     const scripted = at === -1 ? undefined : fake.script.splice(at, 1)[0];
     if (scripted) return send(scripted.status, scripted.body ?? { message: 'You have exceeded a secondary rate limit.' }, scripted.headers);
     if (fake.rate.remaining <= 0) return send(403, { message: 'API rate limit exceeded for user.' });
+    if (req.method !== 'GET') return answerWrite(fake, req, url, send);
 
     const m = /^\/repos\/([^/]+)\/([^/]+)\/(issues|issues\/comments|actions\/runs)$/.exec(url.pathname);
     const data = m ? fake.repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`) : undefined;

@@ -76,11 +76,6 @@ const KNOWN_DIFFERENCES = new Set<string>([
   'follow github repo',
   'follow github pr',
   // deliver
-  'deliver send',
-  'deliver actions',
-  'deliver actions --handle-json',
-  'deliver invoke',
-  'deliver invoke (unknown provider)',
 ]);
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'agentinbox-golden');

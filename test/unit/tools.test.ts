@@ -90,7 +90,7 @@ describe('tool catalogue', () => {
     expect(names.sort()).toEqual(
       ['attach_plan', 'cancel_timer', 'complete_work_item', 'create_timer', 'create_work_item', 'pick_work_item', 'read_task_output', 'read_tool_artifact', 'run_command', 'send_brief', 'update_work_item', 'open_skill', 'spawn_agent', 'followup_agent', 'stop_task',
         'wait_for', 'get_agent', 'list_tasks', 'task_status', 'task_input', 'send_message', 'get_workspace_state', 'attach_workspace', 'switch_workspace', 'web_fetch',
-        'read_file', 'list_files', 'search_files', 'write_file', 'edit_file', 'apply_patch', 'memory_search', 'memory_get'].sort(),
+        'read_file', 'list_files', 'search_files', 'write_file', 'edit_file', 'apply_patch', 'memory_search', 'memory_get', 'reply_to_entry'].sort(),
     );
     const fileClasses = Object.fromEntries(t.s.tools.map((x) => [x.name, x.class]));
     expect(fileClasses).toMatchObject({ read_file: 'read', list_files: 'read', search_files: 'read', write_file: 'write', edit_file: 'write', apply_patch: 'write', memory_search: 'read', memory_get: 'read' });

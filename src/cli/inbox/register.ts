@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { resolveInboxAgentRefs } from './agent-ref.js';
+import { registerInboxDeliver } from './deliver.js';
 import { registerInboxDelivery } from './delivery.js';
 import { registerInboxEntries } from './entries.js';
 import { registerFollow } from './follow.js';
@@ -18,5 +19,6 @@ export function registerInbox(program: Command): void {
   registerInboxEntries(inbox);
   registerInboxDelivery(inbox);
   registerFollow(inbox);
+  registerInboxDeliver(inbox);
   resolveInboxAgentRefs(inbox);
 }

@@ -15,18 +15,13 @@
 import { ID_PREFIX } from '../../core/index.js';
 import { nativeEventId, type StoredEvent } from '../streams/index.js';
 import { inboxIdOf } from './agents.js';
+import { deliveryHandleOf as githubHandleOf, type DeliveryHandle } from '../outbound/index.js';
 
 export type ItemKind = 'event' | 'direct' | 'timer';
 export type EntryKind = 'item' | 'digest_snapshot';
 
 /** Where a reply to an item goes (AgentInbox's DeliveryHandle), when its event names one. */
-export interface DeliveryHandle {
-  provider: string;
-  surface: string;
-  targetRef: string;
-  threadRef?: string | null;
-  replyMode?: string | null;
-}
+export type { DeliveryHandle } from '../outbound/index.js';
 
 /** AgentInbox's ActivationItem: one item as entries nest it. */
 export interface InboxItem {
@@ -155,10 +150,16 @@ export const timerSummary = (scheduleId: string | null): string => `timer:${sche
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A delivery handle the event carries (a `deliveryHandle` beside or inside its metadata), else null. */
-function deliveryHandleOf(event: StoredEvent): DeliveryHandle | null {
+/**
+ * An event's delivery handle: a GitHub event's is derived from the event itself (outbound/handles.ts),
+ * whatever it carries; another provider's is the one the event carries (a `deliveryHandle` beside or
+ * inside its metadata), shown but never used by svc's deliveries, which serve GitHub only.
+ */
+function deliveryHandleOfEvent(event: StoredEvent): DeliveryHandle | null {
+  const derived = githubHandleOf(event);
+  if (derived) return derived;
   const h = (event as { deliveryHandle?: unknown }).deliveryHandle ?? event.metadata.deliveryHandle;
-  if (!isObject(h) || typeof h.provider !== 'string' || typeof h.surface !== 'string' || typeof h.targetRef !== 'string') return null;
+  if (!isObject(h) || typeof h.provider !== 'string' || h.provider === 'github' || typeof h.surface !== 'string' || typeof h.targetRef !== 'string') return null;
   return h as unknown as DeliveryHandle;
 }
 
@@ -181,7 +182,7 @@ export function itemOf(r: EntryRow, event: StoredEvent | null = r.event === null
       occurredAt: event.time,
       metadata: { ...event.metadata, matchReason: r.match_reason ?? 'filter shortcuts matched', agentId: r.agent_id, subscriptionId: r.subscription_id },
       rawPayload: payloadOf(event.data),
-      deliveryHandle: deliveryHandleOf(event),
+      deliveryHandle: deliveryHandleOfEvent(event),
     };
   }
   if (r.kind === 'timer') {

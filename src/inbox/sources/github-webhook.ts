@@ -27,12 +27,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import { type Clock, AppError, errors, LogLimiter, parseJsonBody } from '../../core/index.js';
-import { moduleSpecFor } from './host-types.js';
+import { githubRepoOf } from './host-types.js';
 import type { SourceCredentials } from './credentials.js';
 import type { Source } from './records.js';
 import type { SourceService } from './sources.js';
 import { EventInputSchema, type StreamService } from '../streams/index.js';
-import { asObj, BODY_KINDS, bodyKind, webhookEvent, type RepoRef } from './providers/index.js';
+import { asObj, BODY_KINDS, bodyKind, webhookEvent } from './providers/index.js';
 
 /** GitHub caps payloads at 25 MB; the events svc maps are far smaller (an issue body is at most 64 KiB). */
 export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
@@ -105,7 +105,7 @@ export class GithubWebhooks {
     ];
     if (issues.length > 0) throw errors.invalidRequest(issues);
     const payload = asObj(readPayload(req.contentType, body));
-    const repo = repoOf(source);
+    const repo = githubRepoOf(source);
     const named = String(asObj(payload.repository).full_name ?? '');
     if (named.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase()) throw errors.webhookRepositoryMismatch(req.sourceId, `${repo.owner}/${repo.repo}`, named || null);
     if (MAPPED_EVENTS.has(event) && bodyKind(payload) !== event) {
@@ -149,11 +149,6 @@ export class GithubWebhooks {
   private refused(key: string, fields: Record<string, unknown>, message: string): void {
     this.refusals.limit(key, (suppressed) => this.deps.logger.warn({ ...fields, suppressed }, message));
   }
-}
-
-function repoOf(source: Source): RepoRef {
-  const cfg = moduleSpecFor('github', source.streamKind, source.streamKey, source.config)!.moduleConfig as RepoRef;
-  return { owner: cfg.owner, repo: cfg.repo };
 }
 
 /** JSON, or GitHub's `application/x-www-form-urlencoded` form whose `payload` field is the JSON. */

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { errors, PROFILE_NAME } from '../../core/index.js';
 import type { HostType } from '../types.js';
 import { schemaIssues, type JsonSchema } from './json-schema.js';
-import { GITHUB_HOST_CONFIG_SCHEMA, GITHUB_SOURCE_CONFIG_SCHEMA, type GithubSourceConfig } from './providers/index.js';
+import { GITHUB_HOST_CONFIG_SCHEMA, GITHUB_SOURCE_CONFIG_SCHEMA, type GithubSourceConfig, type RepoRef } from './providers/index.js';
 import { DEFAULT_POLL_INTERVAL_MS, parseRemoteConfig, remoteModuleSpec, RemoteSourceConfigSchema, type ModuleSpec } from './remote-sources.js';
 
 /** A github stream of this kind (AgentInbox's github_repo_ci) polls only workflow runs unless its config names `resources`. */
@@ -105,4 +105,10 @@ function builtinModule(name: string): string {
   } catch {
     return file;
   }
+}
+
+/** The repository a github source follows: its config's owner and repo, else its streamKey's (`owner/repo`). */
+export function githubRepoOf(source: { streamKind: string; streamKey: string; config: Record<string, unknown> }): RepoRef {
+  const cfg = moduleSpecFor('github', source.streamKind, source.streamKey, source.config)!.moduleConfig as RepoRef;
+  return { owner: cfg.owner, repo: cfg.repo };
 }

@@ -12,5 +12,6 @@ export type { PreviewInput, SchemaPreview } from './source-schemas.js';
 export { SOURCE_KINDS, STREAM_KINDS, type ResolvedSchema, type SchemaField, type SourceKind } from './source-kinds.js';
 export { expandFollow, GITHUB_FOLLOW_TEMPLATES, type FollowPlan, type FollowRequest, type PlannedSubscription } from './follow-templates.js';
 export { IDLE_AUTO_PAUSE_MS, RemoteModules } from './remote-sources.js';
-export { inboxCredentialUses, SourceCredentials } from './credentials.js';
+export { credentialReference, inboxCredentialUses, SourceCredentials } from './credentials.js';
+export { githubRepoOf, moduleSpecFor } from './host-types.js';
 export { GithubWebhooks, WEBHOOK_BODY_LIMIT, type WebhookRequest, type WebhookResult } from './github-webhook.js';

@@ -9,6 +9,7 @@ import { briefTools } from './briefs.js';
 import { coordinationTools } from './coordination.js';
 import { executionTools } from './executions.js';
 import { fileTools } from './files.js';
+import { inboxTools } from './inbox.js';
 import { memoryTools } from './memory.js';
 import { skillTools } from './skills.js';
 import { taskTools } from './tasks.js';
@@ -19,10 +20,10 @@ import { workItemTools } from './work-items.js';
 import { workspaceTools } from './workspaces.js';
 
 export { refused } from './define.js';
-export type { Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
+export type { InboxReplies, Tool, ToolArtifact, ToolContext, ToolDeps, ToolOutcome, ToolSet, ToolSource } from './types.js';
 
 /** The resource groups, in the order their tools are offered. */
-const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, fileTools, workItemTools, timerTools, briefTools, skillTools, coordinationTools, workspaceTools, webTools, executionTools, memoryTools];
+const TOOL_FACTORIES: readonly ToolFactory[] = [taskTools, fileTools, workItemTools, timerTools, briefTools, skillTools, coordinationTools, workspaceTools, webTools, executionTools, memoryTools, inboxTools];
 
 /** Every tool, in the order they are offered. Names are unique. */
 export function createTools(deps: ToolDeps): Tool[] {

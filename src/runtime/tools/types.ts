@@ -40,6 +40,14 @@ export interface ToolDeps {
   executions: ToolExecutionService;
   /** memory_search, memory_get: the calling agent's own memory only. */
   memory: MemorySearch;
+  /** reply_to_entry: the inbox's side (src/inbox/outbound/replies.ts), passed in: the runtime never imports the inbox. */
+  inboxReplies: InboxReplies;
+}
+
+/** Answering an inbox entry on the conversation it came from (reply_to_entry). */
+export interface InboxReplies {
+  /** `agentId`: the calling agent, whose own entries (its runtime targets') only are found; 404 entry_not_found otherwise. */
+  reply(input: { agentId: string; entryId: string; text: string; signal: AbortSignal }): Promise<{ url: string | null }>;
 }
 
 export interface ToolContext {
