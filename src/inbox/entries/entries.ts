@@ -239,7 +239,8 @@ export class InboxEntries {
         entry_id: entryId,
         agent_id: m.agentId,
         kind: 'event',
-        subscription_id: m.subscriptionId,
+        // The earliest subscription that matched made it (AgentInbox's item names the one whose poll came first).
+        subscription_id: subscriptionIds[0]!,
         source_id: m.event.sourceId,
         stream_offset: m.event.offset,
         event: m.eventJson,

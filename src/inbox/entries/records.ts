@@ -3,7 +3,8 @@
  * is read from (docs/agentinbox.md#inbox-items-and-entries).
  *
  * An **item** is one thing that reached the agent: a stream event (one per event per agent however
- * many of its subscriptions matched: `subscriptionIds` lists them), a direct text item or a timer
+ * many of its subscriptions matched: `subscriptionIds` names the one that made it, as AgentInbox's does,
+ * svc's `matchedSubscriptionIds` all of them), a direct text item or a timer
  * reminder. An **entry** is what the agent reads and acknowledges: `kind: "item"` (one item) or
  * `kind: "digest_snapshot"` (the items of a thread at one revision, threads.ts). Each row of
  * `inbox_entries` is an item; its item id is its entry id with `itm_` for `ent_`. Direct items and
@@ -71,6 +72,8 @@ export interface InboxEntry {
   createdAt: string;
   itemKind?: ItemKind;
   subscriptionId?: string | null;
+  /** svc's: every subscription of the agent that matched the item's event (AgentInbox lists the first only). */
+  matchedSubscriptionIds?: string[];
   offset?: number | null;
   event?: StoredEvent | null;
   sender?: string | null;
@@ -230,7 +233,7 @@ function itemEntry(r: EntryRow, event: StoredEvent | null): InboxEntry {
     count: 1,
     itemIds: [item.itemId],
     sourceIds: [item.sourceId],
-    subscriptionIds: parseList(r.subscription_ids),
+    subscriptionIds: r.subscription_id === null ? [] : [r.subscription_id],
     firstItemAt: item.occurredAt,
     lastItemAt: item.occurredAt,
     deliveryHandle: item.deliveryHandle,
@@ -248,6 +251,7 @@ function itemEntry(r: EntryRow, event: StoredEvent | null): InboxEntry {
     createdAt: r.created_at,
     itemKind: r.kind as ItemKind,
     subscriptionId: r.subscription_id,
+    matchedSubscriptionIds: parseList(r.subscription_ids),
     offset: r.stream_offset,
     event,
     sender: r.sender,

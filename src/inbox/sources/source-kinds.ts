@@ -163,10 +163,10 @@ interface KindEntry {
 const KINDS: Record<SourceKind, KindEntry> = {
   local_event: {
     metadataFields: [
-      field('channel', 'string', 'Producer-defined routing channel.'),
-      field('subject', 'string', 'Producer-defined short summary or subject.'),
+      field('channel', 'string', 'Producer-defined routing channel for local event ingress.'),
+      field('subject', 'string', 'Producer-defined short summary or subject field.'),
     ],
-    payloadExamples: [{ text: 'hello from a local event source' }],
+    payloadExamples: [{ text: 'hello from local event source' }],
     eventVariantExamples: ['message.created'],
   },
   remote_source: {
