@@ -407,7 +407,7 @@ describe('durability', () => {
     await ok(api('POST', '/subscriptions', { agentId, sourceId, filter: { match: { type: 'a' } } }, first), 201);
     await append(sourceId, [{ type: 'a' }, { type: 'b' }], first);
     const entries = (await items(agentId, '', first)).entries;
-    expect(entries.map((e: Json) => e.subscriptionIds.length)).toEqual([2, 1]);
+    expect(entries.map((e: Json) => e.matchedSubscriptionIds.length)).toEqual([2, 1]);
     expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [entries[0].itemId] }, first))).toEqual({ acked: 1 });
     expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`, { retentionMs: 0 }, first))).toMatchObject({ deleted: 1 });
     await first.stop('SIGKILL');

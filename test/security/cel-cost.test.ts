@@ -152,7 +152,7 @@ describe('ordinary filters still work', () => {
     const entries: Json[] = (await sock('GET', `/agents/${agent}/inbox/items`)).json.entries;
     const first = appended.json.firstOffset;
     // One item per event for the agent, listing every subscription whose filter matched it.
-    expect(entries.map((e) => [e.subscriptionIds, e.event.offset])).toEqual([
+    expect(entries.map((e) => [e.matchedSubscriptionIds, e.event.offset])).toEqual([
       [[...ids].sort(), first],
       [[ids[2]], first + 1],
     ]);

@@ -72,7 +72,9 @@ describe("entries in AgentInbox's shape", () => {
       count: 1,
       itemIds: [e.itemId],
       sourceIds: [sourceId],
-      subscriptionIds: subs.map((s) => s.subscriptionId).sort(),
+      // AgentInbox names the subscription that made the item; svc lists every one that matched beside.
+      subscriptionIds: [subs.map((s) => s.subscriptionId).sort()[0]],
+      matchedSubscriptionIds: subs.map((s) => s.subscriptionId).sort(),
       deliveryHandle: null,
       ackedAt: null,
       supersededAt: null,

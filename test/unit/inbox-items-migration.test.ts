@@ -69,7 +69,7 @@ describe('migration 032: one item per event per agent', () => {
     startServices(running);
     const { entries, subscriptions } = running.inbox;
     const all = entries.list('ops', { limit: 100, includeAcked: true });
-    expect(all.map((e) => [e.entryId, e.subscriptionIds, e.ackedAt])).toEqual([
+    expect(all.map((e) => [e.entryId, e.matchedSubscriptionIds, e.ackedAt])).toEqual([
       ['ent_01J00000000000000000000001', ['sub_a', 'sub_b'], null],
       ['ent_01J00000000000000000000003', ['sub_a', 'sub_b'], at(3)],
       ['ent_01J00000000000000000000005', [], null],

@@ -133,7 +133,7 @@ async function run(cmds: Cmd[], env: BackendEnv): Promise<void> {
       // An event's item lists every subscription that matched it: both for type a.
       for (const e of after.filter((x) => x.itemKind === 'event')) {
         const matched = types[e.offset! - 1] === 'a' ? [subs[0]!.subscriptionId, subs[1]!.subscriptionId].sort() : [subs[0]!.subscriptionId];
-        expect(e.subscriptionIds).toEqual(matched);
+        expect(e.matchedSubscriptionIds).toEqual(matched);
       }
       const present = new Set(after.map(keyOf));
       for (const k of expected) expect(present.has(k) !== gone.has(k), `${k} after ${c.kind}`).toBe(true);

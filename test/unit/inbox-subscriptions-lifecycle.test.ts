@@ -156,26 +156,26 @@ class FakeConnection implements WatchConnection {
 }
 
 describe('POST /gc housekeeping', () => {
-  it('removes expired subscriptions the timer has not reached, old and orphaned acknowledged items, never unacknowledged ones', async () => {
+  it('removes expired subscriptions the timer has not reached and items acknowledged a day ago (as AgentInbox does, whatever their subscriptions), never unacknowledged ones', async () => {
     const { s, clock, sourceId, agentId, subscribe, exists } = await setup();
     const expiring = subscribe({ cleanupPolicy: { mode: 'at', at: new Date(clock.now() + 60 * SECOND).toISOString() }, filter: { match: { type: ['a', 'b'] } } });
     const lasting = subscribe({ filter: { match: { type: ['b', 'c', 'd'] } } });
     await s.inbox.streams.append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }, { type: 'd' }]);
     // Four events, one item each; b is matched by both subscriptions.
     const all = s.inbox.entries.unacked(agentId, { limit: 100 });
-    expect(all.map((e) => e.subscriptionIds.length)).toEqual([1, 2, 1, 1]);
+    expect(all.map((e) => e.matchedSubscriptionIds!.length)).toEqual([1, 2, 1, 1]);
     // a (only the expiring subscription's), b (both) and c (the lasting one's) acknowledged; d stays unacknowledged.
     await s.inbox.entries.ack(agentId, { entryIds: all.slice(0, 3).map((e) => e.entryId) });
     clock.advance(61 * SECOND);
-    // The removal timer has not run (no runDue): gc removes the subscription, then the acknowledged item no subscription lists any more.
-    expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, ackedEntriesRemoved: 1, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
+    // The removal timer has not run (no runDue): gc removes the subscription; its acknowledged item stays its day, as on AgentInbox.
+    expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, ackedEntriesRemoved: 0, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
     expect(exists(s, expiring.subscriptionId)).toBe(false);
     const left = s.inbox.entries.list(agentId, { limit: 100, includeAcked: true }).map((e) => `${e.event!.type}:${e.ackedAt !== null}`);
-    expect(left).toEqual(['b:true', 'c:true', 'd:false']);
+    expect(left).toEqual(['a:true', 'b:true', 'c:true', 'd:false']);
     expect(lasting.subscriptionId).toBeDefined();
-    // A day later the other acknowledged items go too; the unacknowledged one stays.
+    // A day later the acknowledged items go; the unacknowledged one stays.
     clock.advance(24 * 3600 * SECOND);
-    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 2, notificationsRemoved: 0 });
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 3, notificationsRemoved: 0 });
     expect(s.inbox.entries.list(agentId, { limit: 100, includeAcked: true })).toHaveLength(1);
     expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
   });

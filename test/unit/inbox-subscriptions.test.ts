@@ -149,11 +149,11 @@ describe('matching pushed on append', () => {
     const all = subscribe();
     const onlyB = subscribe({ filter: { match: { type: 'b' } } });
     const heard: string[][] = [];
-    inbox.entries.onCreated((entries) => heard.push(entries.map((e) => `${e.itemKind}:${e.offset}:${e.subscriptionIds.length}`)));
+    inbox.entries.onCreated((entries) => heard.push(entries.map((e) => `${e.itemKind}:${e.offset}:${e.matchedSubscriptionIds!.length}`)));
     await append({ type: 'a' }, { type: 'b' });
     expect(heard).toEqual([['event:1:1', 'event:2:2']]);
     const [, b] = inbox.entries.unacked(all.agentId, { limit: 10 });
-    expect(b!.subscriptionIds).toEqual([all.subscriptionId, onlyB.subscriptionId].sort());
+    expect(b!.matchedSubscriptionIds).toEqual([all.subscriptionId, onlyB.subscriptionId].sort());
     expect(b!.metadata).toMatchObject({ subscriptionId: b!.subscriptionId, agentId: all.agentId, matchReason: 'filter shortcuts matched' });
   });
 
@@ -163,7 +163,7 @@ describe('matching pushed on append', () => {
     await append({ type: 'a' });
     const later = subscribe({ startPolicy: 'earliest', filter: { expr: "event.type == 'a'" } });
     expect(unacked()).toHaveLength(1);
-    expect(unacked()[0]!.subscriptionIds).toEqual([first.subscriptionId, later.subscriptionId].sort());
+    expect(unacked()[0]!.matchedSubscriptionIds).toEqual([first.subscriptionId, later.subscriptionId].sort());
     expect(unacked()[0]!.subscriptionId).toBe(first.subscriptionId);
   });
 });

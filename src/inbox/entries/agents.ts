@@ -101,7 +101,7 @@ export class InboxAgents {
     this.stmt = {
       insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at, aggregation) VALUES (?, ?, 0, ?, ?)'),
       get: db.prepare('SELECT * FROM inbox_agents WHERE agent_id = ?'),
-      list: db.prepare('SELECT * FROM inbox_agents ORDER BY agent_id'),
+      list: db.prepare('SELECT * FROM inbox_agents ORDER BY created_at, rowid'),
       remove: db.prepare('DELETE FROM inbox_agents WHERE agent_id = ?'),
       setPaused: db.prepare('UPDATE inbox_agents SET delivery_paused = ? WHERE agent_id = ?'),
       setAggregation: db.prepare('UPDATE inbox_agents SET aggregation = ? WHERE agent_id = ?'),

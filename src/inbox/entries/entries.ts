@@ -163,10 +163,7 @@ export class InboxEntries {
       compactItems: db.prepare(`DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL AND acked_at < ? AND ${ITEMS_ONLY}`),
       compactSnapshots: db.prepare("DELETE FROM inbox_entries WHERE agent_id = ? AND acked_at IS NOT NULL AND acked_at < ? AND kind = 'digest_snapshot'"),
       // Old acknowledged items, and acknowledged event items none of whose subscriptions exists any more.
-      gcItems: db.prepare(
-        `DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND ${ITEMS_ONLY} AND (acked_at < ? OR (kind = 'event' AND NOT EXISTS (
-           SELECT 1 FROM json_each(inbox_entries.subscription_ids) j JOIN inbox_subscriptions s ON s.subscription_id = j.value)))`,
-      ),
+      gcItems: db.prepare(`DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND acked_at < ? AND ${ITEMS_ONLY}`),
       gcSnapshots: db.prepare("DELETE FROM inbox_entries WHERE acked_at IS NOT NULL AND acked_at < ? AND kind = 'digest_snapshot'"),
       gcLedger: db.prepare('DELETE FROM inbox_materialized WHERE source_id NOT IN (SELECT source_id FROM inbox_sources)'),
       lastUnackedAfter: db.prepare(`SELECT seq, entry_id FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND seq > ? AND acked_at IS NULL AND ${entries} ORDER BY seq DESC LIMIT 1`),
@@ -367,9 +364,9 @@ export class InboxEntries {
   }
 
   /**
-   * POST /gc: items acknowledged more than ACKED_RETENTION_MS ago or whose subscriptions are all
-   * gone (and snapshots acknowledged as long ago), and the memory of materialised events of sources
-   * that are gone. Unacknowledged items are never removed here.
+   * POST /gc: items (and snapshots) acknowledged more than ACKED_RETENTION_MS ago, as AgentInbox's
+   * gc removes them, and the memory of materialised events of sources that are gone. Unacknowledged
+   * items are never removed here.
    */
   gc(): Record<string, number> {
     const cutoff = isoAt(this.deps.clock.now() - ACKED_RETENTION_MS);

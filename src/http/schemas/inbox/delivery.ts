@@ -213,7 +213,7 @@ export const GcResult = z
   .object({
     removed: z.record(z.string(), z.number().int()).openapi({
       description:
-        'what housekeeping removed, by kind: subscriptionsRemoved (cleanup time passed), ackedEntriesRemoved (acknowledged more than retention.ackedEntriesMs ago, or left by a removed subscription), notificationsRemoved (sent or failed, older than retention.notificationsMs)',
+        'what housekeeping removed, by kind: subscriptionsRemoved (cleanup time passed), ackedEntriesRemoved (items acknowledged more than retention.ackedEntriesMs ago; AgentInbox\'s deleted), notificationsRemoved (sent or failed, older than retention.notificationsMs)',
     }),
     durationMs: z.number(),
     retention: z.object({ ackedEntriesMs: z.number().int(), notificationsMs: z.number().int() }),
