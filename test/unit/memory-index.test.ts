@@ -160,6 +160,12 @@ describe('the backfill of events stored before the index', () => {
       raw.exec('DROP TABLE memory_fts; DROP TABLE memory_docs; DROP TABLE memory_agents; DROP TABLE memory_backfill');
       raw.exec('DROP TABLE usage_rounds; DROP TABLE usage_days; DROP TABLE usage_resumes');
       raw.exec('DROP TABLE context_compactions; DROP TABLE context_state; ALTER TABLE conversation_history DROP COLUMN tokens');
+      raw.exec(
+        'DROP INDEX inbox_entries_thread; DROP TABLE inbox_threads; DROP TABLE inbox_materialized; ' +
+          'CREATE UNIQUE INDEX inbox_entries_source_offset ON inbox_entries(source_id, stream_offset, subscription_id) WHERE subscription_id IS NOT NULL',
+      );
+      for (const column of ['subscription_ids', 'match_reason', 'summary', 'thread_id', 'revision', 'superseded_at', 'snapshot']) raw.exec(`ALTER TABLE inbox_entries DROP COLUMN ${column}`);
+      raw.exec('ALTER TABLE inbox_agents DROP COLUMN inbox_policy; ALTER TABLE inbox_hosts DROP COLUMN config_ref');
       raw.pragma('user_version = 28');
       raw.close();
 
