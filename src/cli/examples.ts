@@ -147,7 +147,7 @@ export const EXAMPLES: Record<string, string[]> = {
   inbox: ['svc inbox agents create --name ops', 'svc inbox read ops', 'svc inbox watch ops'],
   'inbox hosts': ['svc inbox hosts create --type local_event --key demo', 'svc inbox hosts list'],
   'inbox hosts list': ['svc inbox hosts list', 'svc inbox hosts list --json'],
-  'inbox hosts create': ['svc inbox hosts create --type local_event --key demo', 'svc inbox hosts create --type github --key acme --config \'{"tokenRef":"credential:github"}\''],
+  'inbox hosts create': ['svc inbox hosts create --type local_event --key demo', 'svc inbox hosts create --type github --key acme --config \'{"credentialRef":"github"}\''],
   'inbox hosts get': ['svc inbox hosts get hst_01J0000000000000000000000'],
   'inbox hosts schema': ['svc inbox hosts schema hst_01J0000000000000000000000'],
   'inbox sources': ['svc inbox sources create --host hst_01J0000000000000000000000 --kind ci --key builds', 'svc inbox sources list'],

@@ -151,6 +151,9 @@ const WORKER_HEAP_MB = 256;
  * Run one module call; resolves with its outcome (never rejects). At the time limit the module's
  * signal is aborted and the worker terminated at once (a synchronous loop never sees the signal).
  */
+/** How long a worker thread may take to start before its module's time limit begins. */
+const WORKER_START_GRACE_MS = 10_000;
+
 export function runModuleJob(job: ModuleJob, timeLimitMs: number, signal?: AbortSignal): Promise<ModuleOutcome> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve({ ok: false, stage: 'aborted', error: 'the daemon is shutting down' });
@@ -182,10 +185,17 @@ export function runModuleJob(job: ModuleJob, timeLimitMs: number, signal?: Abort
       void worker.terminate();
       resolve(outcome);
     };
-    const timer = setTimeout(() => {
+    // The limit is the module's: it runs from the moment the thread is up, so a busy machine's slow
+    // thread start is not charged to the module (a thread that never comes up fails after the grace).
+    const timeout = () => {
       worker.postMessage('abort');
       finish({ ok: false, stage: 'timeout', error: `the module did not finish within ${timeLimitMs} ms` });
-    }, timeLimitMs);
+    };
+    let timer = setTimeout(timeout, timeLimitMs + WORKER_START_GRACE_MS);
+    worker.once('online', () => {
+      clearTimeout(timer);
+      if (!settled) timer = setTimeout(timeout, timeLimitMs);
+    });
     // Shutdown: the worker goes at once, whatever the module is doing.
     const onAbort = () => finish({ ok: false, stage: 'aborted', error: 'the daemon is shutting down' });
     signal?.addEventListener('abort', onAbort);
