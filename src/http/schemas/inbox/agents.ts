@@ -49,23 +49,21 @@ export const DispatchState = z
   })
   .openapi('ActivationDispatchState', { description: "AgentInbox's dispatch state of a target that was notified at least once" });
 
-export const AgentDetail = InboxAgent.extend({
+/** AgentInbox's details of an agent's inbox: `agent show` and `inbox show` both answer them. */
+const AgentInboxDetails = {
   agent: InboxAgent,
   inbox: InboxRecord,
   subscriptions: z.array(Subscription),
   activationTargets: z.array(Target),
   activationDispatchStates: z.array(DispatchState),
   itemCounts: ItemCounts,
-}).openapi('InboxAgentDetail', { description: "AgentInbox's agent details {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's agent fields beside" });
+};
+
+export const AgentDetail = InboxAgent.extend(AgentInboxDetails).openapi('InboxAgentDetail', { description: "AgentInbox's agent details {agent, inbox, subscriptions, activationTargets, activationDispatchStates, itemCounts}, svc's agent fields beside" });
 
 export const InboxDetails = z
   .object({
-    agent: InboxAgent,
-    inbox: InboxRecord,
-    subscriptions: z.array(Subscription),
-    activationTargets: z.array(Target),
-    activationDispatchStates: z.array(DispatchState),
-    itemCounts: ItemCounts,
+    ...AgentInboxDetails,
     agentId: z.string(),
     unackedCount: z.number().int().openapi({ description: 'svc: unacknowledged items' }),
     latestEntryId: z.string().nullable(),
