@@ -117,7 +117,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const watch = new InboxWatch({ store, clock, entries, agents });
   // delivery
   const delivery = deps.config.values.delivery;
-  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentStatus: deps.runtimeAgentStatus, secrets: deps.secrets });
+  const targets = new TargetService({ store, clock, ids: deps.ids, agents, runtimeAgentStatus: deps.runtimeAgentStatus, secrets: deps.secrets, notifyLeaseMs: () => delivery.notify_lease_ms });
   const timeoutMs = () => delivery.timeout_ms;
   const aggregation = new AggregationPolicies({ store, clock, agents, targets });
   const notifier = new Notifier({
@@ -142,7 +142,7 @@ export function createInbox(deps: InboxDeps): Inbox {
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
   // Subscriptions first: the entries they leave behind are trimmed in the same run.
   const housekeeping = new Housekeeping({ hooks: [subscriptions, entries, notifier], clock, logger: deps.logger });
-  const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: (agentId) => entries.counts(agentId) });
+  const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: (agentId) => entries.counts(agentId), lease: notifier.lease });
   const retention = () => ({ ackedEntriesMs: ACKED_RETENTION_MS, gcIntervalMs: GC_INTERVAL_MS, lastGcAt: housekeeping.lastRunAt });
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.

@@ -51,8 +51,6 @@ interface Step {
 const KNOWN_DIFFERENCES = new Set<string>([
   // main
   'source event',
-  'webhook activation after ack',
-  'inbox show',
   'source event (ops, urgent)',
   'subscription reset --start-policy earliest',
   'status',
@@ -87,7 +85,7 @@ afterAll(async () => {
     return `${g}: ${rs.filter((r) => r.identical).length} of ${rs.length}`;
   });
   console.log(`AgentInbox golden steps identical on svc: ${lines.join(', ')}`);
-  if (process.env.GOLDEN_REPORT) for (const r of results.filter((x) => !x.identical)) console.log(`${r.group} / ${r.step}\n${formatDiffs(r.diffs, 4)}`);
+  if (process.env.GOLDEN_REPORT) for (const r of results.filter((x) => !x.identical)) console.log(`${r.group} / ${r.step}\n${formatDiffs(r.diffs, Number(process.env.GOLDEN_REPORT) > 1 ? 1000 : 4)}`);
 });
 
 const lookup = (name: string): unknown => {

@@ -198,7 +198,7 @@ describe("agent registration, AgentInbox's way", () => {
     const terminals = (await api('GET', '/agents?include_targets=true')).json.agents.flatMap((a: { activationTargets: Array<{ kind: string }> }) => a.activationTargets);
     expect(terminals.filter((t: { kind: string }) => t.kind === 'terminal')).toEqual([]);
     const policy = await api('POST', '/agents', { backend: 'tmux', tmuxPaneId: '%1', runtimeKind: 'unknown', minUnackedItems: 2 });
-    expect(policy.json.hint).toMatch(/no per-target notification policies/);
+    expect(policy.json.hint).toMatch(/no per-target notification policies.*notify_lease_ms/);
     expect((await api('GET', '/agents?include_targets=maybe')).status).toBe(400);
     expect((await api('GET', '/agents?include_targets=true&includeTargets=false')).status).toBe(400);
   });

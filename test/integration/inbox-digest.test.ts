@@ -144,6 +144,8 @@ describe('digest policy over the socket', () => {
     await advance(1);
     expect(got('switch').map((r) => [r.json.type, r.json.entryCount])).toEqual([['inbox.entries', 1]]);
     expect((await api('POST', `/agents/${agentId}/inbox/policy`, { aggregation: { mode: 'immediate' } })).json.aggregation).toEqual({ mode: 'immediate' });
+    // Acknowledged: the notify lease ends, so the next item is notified at once.
+    expect((await api('POST', `/agents/${agentId}/inbox/ack`, { all: true })).status).toBe(200);
     await item(agentId, 'now');
     await advance(0);
     expect(got('switch')).toHaveLength(2);

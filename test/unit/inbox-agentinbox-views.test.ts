@@ -167,20 +167,26 @@ describe('targets and resumes', () => {
     expect(await ok('POST', `/agents/${agentId}/targets/${a.targetId}/resume`, {})).toMatchObject({ resumed: true, recovered: true, status: 'active', reason: 'webhook_resumed' });
   });
 
-  it('a target has a dispatch state once it was notified: dirty while entries queued for it have not reached it', async () => {
+  it("a target under its notify lease has a dispatch state: notified, dirty while entries wait, gone once all are acknowledged", async () => {
     const agentId = await agentOf();
     const target = await webhook(agentId);
     const { targets } = t.s.inbox;
     const states = async () => (await ok('GET', `/agents/${agentId}`)).activationDispatchStates;
     expect(await states()).toEqual([]);
     const entry = (await ok('POST', `/agents/${agentId}/inbox/items`, { message: 'x' })).entryId as string;
+    // As the notifier leaves it once the entry is queued for the target.
+    const leaseEnd = t.clock.now() + 600_000;
     t.s.store.tx(() => {
       targets.setQueuedThrough(target.targetId, entry);
-      targets.markAttempted(target.targetId);
+      targets.setLease(target.targetId, leaseEnd);
     });
-    expect(await states()).toEqual([expect.objectContaining({ agentId, targetId: target.targetId, status: 'dirty', leaseExpiresAt: null, pendingSubscriptionIds: [] })]);
-    t.s.store.tx(() => targets.markSucceeded(target.targetId, entry));
-    expect((await states())[0].status).toBe('notified');
+    const leaseExpiresAt = new Date(leaseEnd).toISOString();
+    expect(await states()).toEqual([expect.objectContaining({ agentId, targetId: target.targetId, status: 'notified', leaseExpiresAt, pendingNewItemCount: 0, pendingSubscriptionIds: [] })]);
+    await ok('POST', `/agents/${agentId}/inbox/items`, { message: 'y', sender: 'ops' });
+    expect(await states()).toEqual([expect.objectContaining({ status: 'dirty', leaseExpiresAt, pendingNewItemCount: 1, pendingSummary: 'direct_text_message:ops' })]);
+    expect((await ok('GET', '/status')).counts.activationDispatchStates).toBe(1);
+    await ok('POST', `/agents/${agentId}/inbox/ack`, { all: true });
+    expect(await states()).toEqual([]);
   });
 });
 

@@ -249,6 +249,8 @@ describe('what each mode does to new-entry notifications', () => {
     t.s.inbox.aggregation.setAgent(agentId, { mode: 'immediate' });
     direct(agentId, 'a');
     await tick(0);
+    // Acknowledged: the notify lease ends, so the next commit is notified as the first was.
+    await t.s.inbox.entries.ack(agentId, { all: true });
     direct(agentId, 'b');
     await tick(0);
     expect(rx.received.map((r) => r.json.entries.map((e: Json) => e.message))).toEqual([['a'], ['b']]);
@@ -276,6 +278,7 @@ describe('what each mode does to new-entry notifications', () => {
     direct(agentId, 'c');
     await tick(0);
     expect(rx.received.map((r) => r.json.entryCount)).toEqual([3]);
+    await t.s.inbox.entries.ack(agentId, { all: true });
     direct(agentId, 'd');
     await tick(59_999);
     expect(rx.received).toHaveLength(1);

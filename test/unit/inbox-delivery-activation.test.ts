@@ -43,17 +43,22 @@ describe('activation fields', () => {
     const sub = subscribe(agentId, src);
     await inbox().streams.append(src, [{ type: 'local.demo' }, { type: 'local.demo' }]);
     await tick(COALESCE_MS);
-    // Nothing acknowledged: the next notification counts one new item among three unacknowledged entries.
+    // Under the notify lease the next item waits until an acknowledgement leaves entries unacknowledged.
     await inbox().streams.append(src, [{ type: 'other.kind' }]);
     await tick(COALESCE_MS);
+    expect(bodies()).toHaveLength(1);
+    const entries = inbox().entries.unacked(agentId, { limit: 10 });
+    await inbox().entries.ack(agentId, { entryIds: [entries[0]!.entryId] });
+    await tick(0);
     const [first, second] = bodies();
     expect(first).toMatchObject({ newItemCount: 2, newEntryCount: 2, subscriptionIds: [sub], sourceIds: [src], summary: `2 new items for agent ${agentId} from local_event:s1:local.demo` });
-    expect(second).toMatchObject({ newItemCount: 1, newEntryCount: 3, summary: `1 new item for agent ${agentId} from local_event:s1:other.kind` });
+    // One new item among two unacknowledged entries.
+    expect(second).toMatchObject({ newItemCount: 1, newEntryCount: 2, summary: `1 new item for agent ${agentId} from local_event:s1:other.kind` });
     expect(second.latestEntryId).toBe(second.lastEntryId);
-    const entries = inbox().entries.unacked(agentId, { limit: 10 });
-    await inbox().entries.ack(agentId, { throughEntryId: entries[1]!.entryId });
     inbox().entries.create(agentId, { kind: 'timer', message: 'standup', scheduleId: 'sch_1' });
     await tick(COALESCE_MS);
+    await inbox().entries.ack(agentId, { entryIds: [entries[1]!.entryId] });
+    await tick(0);
     expect(bodies()[2]).toMatchObject({ newItemCount: 1, newEntryCount: 2, subscriptionIds: [], sourceIds: ['__agentinbox_timer__'], summary: `1 new item for agent ${agentId} from timer:sch_1` });
     for (const b of bodies()) {
       expect(activationProblems(b)).toEqual([]);

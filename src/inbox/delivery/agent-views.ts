@@ -8,14 +8,14 @@
  * `updatedAt` (= `lastSeenAt`, and `offlineSince` while offline) the latest change of the agent or
  * its targets. An offline agent keeps its entries and is never removed for being offline.
  */
-import { isoAt } from '../../core/index.js';
 import type { InboxAgent, InboxAgents, InboxRecord, ItemCounts } from '../entries/index.js';
 import type { Source, SourceService } from '../sources/index.js';
 import type { ConsumerRecord, Subscription, SubscriptionLag, SubscriptionService } from '../subscriptions/index.js';
 import { isSessionBound } from './terminal-sessions.js';
 import type { TargetService } from './targets.js';
 import type { ResumeResult, TargetResumeResult } from './pause.js';
-import type { Target, TargetRow } from './types.js';
+import type { DispatchState, NotifyLease } from './lease.js';
+import type { Target } from './types.js';
 
 /** AgentInbox's Agent record, beside svc's agent fields. */
 export interface AgentRecord extends InboxAgent {
@@ -26,29 +26,6 @@ export interface AgentRecord extends InboxAgent {
   runtimeSessionId: string | null;
   updatedAt: string;
   lastSeenAt: string;
-}
-
-/**
- * AgentInbox's ActivationDispatchState of a target that has been notified at least once:
- * `dirty` while entries are queued for it that it has not received. svc has no notify lease, so
- * `leaseExpiresAt` is null and nothing is deferred.
- */
-export interface DispatchState {
-  agentId: string;
-  targetId: string;
-  status: 'notified' | 'dirty';
-  leaseExpiresAt: null;
-  lastNotifiedFingerprint: null;
-  deferReason: null;
-  deferAttempts: 0;
-  firstDeferredAt: null;
-  lastDeferredAt: null;
-  pendingFingerprint: null;
-  pendingNewItemCount: 0;
-  pendingSummary: null;
-  pendingSubscriptionIds: string[];
-  pendingSourceIds: string[];
-  updatedAt: string;
 }
 
 /** `GET /agents/{id}`: AgentInbox's details with svc's agent fields beside. */
@@ -89,6 +66,7 @@ export interface AgentViewsDeps {
   sources: SourceService;
   /** The agent's entries by acknowledgement (status.ts counts them). */
   itemCounts: (agentId: string) => ItemCounts;
+  lease: NotifyLease;
 }
 
 export class AgentViews {
@@ -160,9 +138,10 @@ export class AgentViews {
     };
   }
 
+  /** The dispatch states of the agent's (or every) target under a notify lease (lease.ts). */
   dispatchStates(agentId?: string): DispatchState[] {
     const rows = agentId === undefined ? this.deps.targets.allRows() : this.deps.targets.rowsOf(agentId);
-    return rows.filter((r) => r.notified_through !== null || r.last_attempt_ms !== null).map(dispatchState);
+    return rows.flatMap((r) => this.deps.lease.stateOf(r) ?? []);
   }
 
   /** An agent resume with AgentInbox's {resumed, agent, targets} beside svc's answer. */
@@ -187,26 +166,4 @@ export class AgentViews {
 /** svc recovers a target without probing it (the next attempt tells): `<kind>_resumed`. */
 function resumedReason(t: Target): string {
   return `${t.kind}_resumed`;
-}
-
-function dispatchState(r: TargetRow): DispatchState {
-  // Entries were queued for it past the last ones it received.
-  const dirty = r.queued_through !== null && (r.notified_through === null || r.queued_through > r.notified_through);
-  return {
-    agentId: r.agent_id,
-    targetId: r.target_id,
-    status: dirty ? 'dirty' : 'notified',
-    leaseExpiresAt: null,
-    lastNotifiedFingerprint: null,
-    deferReason: null,
-    deferAttempts: 0,
-    firstDeferredAt: null,
-    lastDeferredAt: null,
-    pendingFingerprint: null,
-    pendingNewItemCount: 0,
-    pendingSummary: null,
-    pendingSubscriptionIds: [],
-    pendingSourceIds: [],
-    updatedAt: isoAt(r.updated_ms),
-  };
 }

@@ -24,10 +24,10 @@ export {
   AgentViews,
   type AgentDetails,
   type AgentRecord,
-  type DispatchState,
   type SubscriptionDetails,
   type TargetResumeOutcome,
 } from './agent-views.js';
+export type { DispatchState } from './lease.js';
 export { TMUX_PANE_ID, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
 export { WebhookDelivery } from './webhook.js';
 export { TerminalDelivery } from './terminal.js';

@@ -108,7 +108,8 @@ export class NotificationRows {
       });
     const p = make(header, activate);
     this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
-    this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
+    // A reminder covers entries notified before: the cursor never moves back.
+    if (row.queued_through === null || p.lastEntryId > row.queued_through) this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
     return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
   }
 
@@ -116,14 +117,15 @@ export class NotificationRows {
    * Turn the target's unacknowledged entries after its `queued_through` cursor into one pending
    * row and move the cursor, inside the caller's transaction (the coalescing flush, or a resume's
    * catch-up, which must be persisted before the pause is cleared). Null when there is nothing new.
+   * `fromStart`: every unacknowledged entry (a lease's reminder, lease.ts).
    */
-  queueUnnotified(row: TargetRow, reason: NotificationReason): NotificationSummary | null {
+  queueUnnotified(row: TargetRow, reason: NotificationReason, opts: { fromStart?: boolean } = {}): NotificationSummary | null {
     const tally = this.newTally();
     const listed: InboxEntry[] = [];
     let count = 0;
     let first: string | null = null;
     let last: string | null = null;
-    let cursor = row.queued_through ?? undefined;
+    let cursor = opts.fromStart ? undefined : (row.queued_through ?? undefined);
     for (;;) {
       const page = this.deps.entries.unacked(row.agent_id, { ...(cursor ? { afterEntryId: cursor } : {}), limit: SCAN_PAGE });
       for (const e of page) {

@@ -12,6 +12,11 @@
  * backoff, offline targets); a later row never overtakes the head, so backoff holds for the whole
  * target. One schedule per target wakes it when its window closes or its head row falls due.
  *
+ * The notify lease (lease.ts) holds webhook and terminal targets once notified: a closing window
+ * of a target under its lease queues nothing (the entries wait, its dispatch state is dirty); an
+ * acknowledgement or the lease's end, scheduled with the target's other moments, decides what
+ * happens to what waited.
+ *
  * The agent's persisted delivery pause gates all of this (windows are dropped, rows are not
  * attempted); collection, matching and entries continue, and the resume catches up (pause.ts).
  * Rows, attempts and cursors are in SQLite, so retries and catch-up survive restarts; at start
@@ -29,6 +34,7 @@ import type { InboxAgents, InboxEntries, InboxEntry } from '../entries/index.js'
 import { DEFAULT_COALESCE_MS } from './aggregation.js';
 import type { ActivationTally } from './activation.js';
 import { DeliveryAttempts } from './attempts.js';
+import { NotifyLease, type LeaseAction } from './lease.js';
 import { NotificationRows, type Activate } from './notifications.js';
 import type { TargetService } from './targets.js';
 import type { Deliverer, DeliverySettings, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetKind, TargetRow } from './types.js';
@@ -58,6 +64,8 @@ export class Notifier implements Lifecycle {
   private readonly rows: NotificationRows;
   private readonly attempts: DeliveryAttempts;
   private readonly schedule: TimerSchedule;
+  /** AgentInbox's notify lease of webhook and terminal targets. */
+  readonly lease: NotifyLease;
   /** Targets with an open coalescing window -> when it closes. */
   private readonly windows = new Map<string, number>();
   /** Targets with an open window -> how many entries arrived in it (maxEntries). */
@@ -78,8 +86,10 @@ export class Notifier implements Lifecycle {
       tracer: deps.tracer,
       settled: (targetId) => this.reschedule(targetId),
     });
+    this.lease = new NotifyLease({ clock, settings: deps.settings, entries, targets });
     this.schedule = new TimerSchedule(deps.clock, () => void this.runDue());
     deps.entries.onCreated((entries) => this.onEntries(entries));
+    deps.entries.onAcked((agentId) => this.onAcked(agentId));
     deps.targets.onDeleted((targetId) => this.forgetTarget(targetId));
     deps.agents.onDeleted((agentId) => {
       this.rows.removeAgent(agentId);
@@ -160,7 +170,10 @@ export class Notifier implements Lifecycle {
 
   /** A resume's catch-up (pause.ts): every entry not yet notified, in as few rows as MAX_COVERED allows. */
   queueAllUnnotified(targetId: string, reason: NotificationReason): NotificationSummary[] {
-    return this.rows.queueAllUnnotified(targetId, reason);
+    const queued = this.rows.queueAllUnnotified(targetId, reason);
+    const row = this.deps.targets.find(targetId);
+    if (queued.length > 0 && row) this.lease.start(row);
+    return queued;
   }
 
   // --- delivery ----------------------------------------------------------------------------------
@@ -175,6 +188,7 @@ export class Notifier implements Lifecycle {
     for (;;) {
       const due = this.schedule.takeDue(now, 500);
       for (const { timerId: targetId } of due) {
+        this.leaseDue(targetId, now);
         const closesAt = this.windows.get(targetId);
         if (closesAt !== undefined && closesAt <= now) {
           this.windows.delete(targetId);
@@ -223,7 +237,9 @@ export class Notifier implements Lifecycle {
         const row = this.deps.targets.find(targetId);
         // A target that switched to a digest while its window was open: the digest lists them.
         if (!row || row.status !== 'active' || this.isPaused(row.agent_id) || this.deps.policyOf(row).mode === 'digest') return;
-        this.rows.queueAllUnnotified(targetId, 'entries');
+        // Under its lease the entries wait (the dispatch state is dirty).
+        if (this.lease.held(row, this.deps.clock.now())) return;
+        this.queueAllUnnotified(targetId, 'entries');
       });
     } catch (err) {
       this.deps.logger.error({ err, targetId }, 'queueing an inbox notification failed');
@@ -240,17 +256,53 @@ export class Notifier implements Lifecycle {
     return this.attempts.run(row, head);
   }
 
-  /** Schedule the target's next moment: its window closing or its head row falling due. */
+  /** Schedule the target's next moment: its window closing, its head row falling due or its lease ending. */
   private reschedule(targetId: string): void {
     let due = this.windows.get(targetId) ?? Number.POSITIVE_INFINITY;
     const row = this.deps.targets.find(targetId);
     // Offline targets and paused agents get no attempts: a resume wakes them again.
-    if (row && row.status === 'active' && !this.attempts.busy(targetId) && !this.isPaused(row.agent_id)) {
-      const head = this.rows.head(targetId);
+    if (row && row.status === 'active' && !this.isPaused(row.agent_id)) {
+      const head = this.attempts.busy(targetId) ? undefined : this.rows.head(targetId);
       if (head) due = Math.min(due, head.next_attempt_ms);
+      if (row.lease_expires_ms !== null) due = Math.min(due, row.lease_expires_ms);
     }
     if (due === Number.POSITIVE_INFINITY) this.schedule.remove(targetId);
     else this.schedule.set(targetId, due);
+  }
+
+  // --- the notify lease (lease.ts) ---------------------------------------------------------------
+
+  /** After an acknowledgement commits: each leased target of the agent as the lease says. */
+  private onAcked(agentId: string): void {
+    if (this.isPaused(agentId)) return;
+    for (const row of this.deps.targets.rowsOf(agentId)) {
+      if (row.status === 'active') this.leaseStep(row.target_id, (r) => this.lease.onAck(r));
+    }
+  }
+
+  /** A due moment of the target: its lease has ended. */
+  private leaseDue(targetId: string, now: number): void {
+    const row = this.deps.targets.find(targetId);
+    if (!row || row.lease_expires_ms === null || row.lease_expires_ms > now || row.status !== 'active' || this.isPaused(row.agent_id)) return;
+    this.leaseStep(targetId, (r) => this.lease.onExpiry(r));
+  }
+
+  /** Apply what the lease decides for the target, in one transaction, then schedule it again. */
+  private leaseStep(targetId: string, decide: (row: TargetRow) => LeaseAction): void {
+    try {
+      this.deps.store.tx(() => {
+        const row = this.deps.targets.find(targetId);
+        if (!row) return;
+        const action = decide(row);
+        if (action === 'none') return;
+        this.lease.end(row);
+        if (action === 'notify') this.queueAllUnnotified(targetId, 'entries');
+        else if (action === 'extend' || (action === 'remind' && this.rows.queueUnnotified(row, 'reminder', { fromStart: true }))) this.lease.start(row);
+      });
+    } catch (err) {
+      this.deps.logger.error({ err, targetId }, 'the notify lease of an inbox target failed');
+    }
+    this.reschedule(targetId);
   }
 
   private forgetTarget(targetId: string): void {

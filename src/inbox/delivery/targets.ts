@@ -19,7 +19,7 @@ import type { SecretStore, Store } from '../../store/index.js';
 import type { AggregationPolicy } from '../types.js';
 import { readPolicy, writePolicy, type InboxAgents } from '../entries/index.js';
 import { isTmuxPaneId, type TerminalRegistration, type TerminalSession } from './terminal-sessions.js';
-import { AGENTINBOX_NOTIFY_LEASE_MS, type ActivationMode, type CreatedTarget, type Target, type TargetRow, type TargetWithSecret } from './types.js';
+import { type ActivationMode, type CreatedTarget, type Target, type TargetRow, type TargetWithSecret } from './types.js';
 
 export type CreateTargetInput = (
   | { kind: 'webhook'; url: string; secret?: string | undefined; activationMode?: ActivationMode | undefined }
@@ -50,6 +50,8 @@ export interface TargetsDeps {
   runtimeAgentStatus: (agentId: string) => 'ok' | 'missing' | 'private';
   /** Webhook signing secrets live here, out of the database. */
   secrets: SecretStore;
+  /** `delivery.notify_lease_ms`, as targets report it. */
+  notifyLeaseMs: () => number;
 }
 
 const secretRef = (targetId: string) => `inbox-target/${targetId}/secret`;
@@ -61,6 +63,8 @@ export function generateSecret(): string {
 
 export class TargetService {
   private readonly stmt;
+  /** A row as its record. */
+  private readonly view = (row: TargetRow): Target => toTarget(row, this.deps.notifyLeaseMs());
   private readonly deletedListeners: Array<(targetId: string) => void> = [];
   private readonly createdListeners: Array<(targetId: string) => void> = [];
 
@@ -90,6 +94,7 @@ export class TargetService {
       ),
       offline: db.prepare("UPDATE inbox_targets SET status = 'offline', offline_reason = ?, updated_ms = ? WHERE target_id = ?"),
       queuedThrough: db.prepare('UPDATE inbox_targets SET queued_through = ?, updated_ms = ? WHERE target_id = ?'),
+      lease: db.prepare('UPDATE inbox_targets SET lease_expires_ms = ? WHERE target_id = ?'),
       setConfig: db.prepare('UPDATE inbox_targets SET config = ?, updated_ms = ? WHERE target_id = ?'),
       aggregation: db.prepare('UPDATE inbox_targets SET aggregation = ?, updated_ms = ? WHERE target_id = ?'),
     };
@@ -104,18 +109,18 @@ export class TargetService {
 
   /** What delivery modules get: the record and, for a webhook, its signing secret. */
   withSecret(row: TargetRow): TargetWithSecret {
-    return { ...toTarget(row), secret: this.deps.secrets.get(secretRef(row.target_id)) };
+    return { ...this.view(row), secret: this.deps.secrets.get(secretRef(row.target_id)) };
   }
 
   // --- reads -----------------------------------------------------------------------------------
 
   list(agentId: string): Target[] {
     this.deps.agents.get(agentId);
-    return this.rowsOf(agentId).map(toTarget);
+    return this.rowsOf(agentId).map(this.view);
   }
 
   get(agentId: string, targetId: string): Target {
-    return toTarget(this.rowOf(agentId, targetId));
+    return this.view(this.rowOf(agentId, targetId));
   }
 
   /** The row or undefined; for the notifier. */
@@ -129,7 +134,7 @@ export class TargetService {
 
   /** Every target of every agent (GET /status). */
   all(): Target[] {
-    return this.allRows().map(toTarget);
+    return this.allRows().map(this.view);
   }
 
   allRows(): TargetRow[] {
@@ -173,7 +178,7 @@ export class TargetService {
       this.stmt.insert.run(targetId, agentId, input.kind, JSON.stringify(config), startCursor, writePolicy(input.aggregation ?? null), now, now);
       if (secret !== null) this.deps.secrets.put(secretRef(targetId), secret);
       for (const l of this.createdListeners) l(targetId);
-      const target = toTarget(this.find(targetId)!);
+      const target = this.view(this.find(targetId)!);
       return secret === null ? target : { ...target, secret };
     });
   }
@@ -197,7 +202,7 @@ export class TargetService {
   terminals(): Target[] {
     return this.allRows()
       .filter((r) => r.kind === 'terminal')
-      .map(toTarget);
+      .map(this.view);
   }
 
   /**
@@ -211,7 +216,7 @@ export class TargetService {
       if (!isTmuxPaneId(reg.tmuxPaneId)) throw new Error(`a terminal session is bound to a pane id, not ${JSON.stringify(reg.tmuxPaneId)}`);
       const config: TargetConfig = { tmuxTarget: reg.tmuxPaneId, session: reg.session };
       this.stmt.setConfig.run(JSON.stringify(config), this.deps.clock.now(), targetId);
-      return toTarget(this.find(targetId)!);
+      return this.view(this.find(targetId)!);
     });
   }
 
@@ -264,6 +269,11 @@ export class TargetService {
     this.stmt.queuedThrough.run(entryId, this.deps.clock.now(), targetId);
   }
 
+  /** Start (a time) or end (null) the target's notify lease (notifier.ts). */
+  setLease(targetId: string, expiresMs: number | null): void {
+    this.stmt.lease.run(expiresMs, targetId);
+  }
+
   /** Set or clear (null) the target's own aggregation policy, stored as given (aggregation.ts normalizes it). */
   setAggregation(targetId: string, policyJson: string | null): void {
     this.stmt.aggregation.run(policyJson, this.deps.clock.now(), targetId);
@@ -277,7 +287,7 @@ export class TargetService {
   }
 }
 
-export function toTarget(row: TargetRow): Target {
+export function toTarget(row: TargetRow, notifyLeaseMs: number): Target {
   const config = JSON.parse(row.config) as TargetConfig;
   const session = config.session;
   const updatedAt = isoAt(row.updated_ms);
@@ -311,9 +321,9 @@ export function toTarget(row: TargetRow): Target {
     offlineSince: row.status === 'offline' ? updatedAt : null,
     lastDeliveredAt: lastSuccessAt,
     mode: row.kind === 'terminal' ? 'agent_prompt' : row.kind === 'runtime' ? 'activation_with_items' : (config.activationMode ?? 'activation_only'),
-    notifyLeaseMs: AGENTINBOX_NOTIFY_LEASE_MS,
+    notifyLeaseMs,
     minUnackedItems: null,
-    notificationPolicy: { notifyLeaseMs: AGENTINBOX_NOTIFY_LEASE_MS, minUnackedItems: null },
+    notificationPolicy: { notifyLeaseMs, minUnackedItems: null },
     lastSeenAt: updatedAt,
   };
 }

@@ -61,7 +61,7 @@ export interface Target {
    * activation_only), activation_with_items for a runtime target, agent_prompt for a terminal.
    */
   mode: ActivationMode | 'agent_prompt';
-  /** AgentInbox's default lease, reported as it reports it; svc's aggregation policy decides when targets are notified. */
+  /** The notify lease (`delivery.notify_lease_ms`, AgentInbox's 600000 by default; 0: none): see notifier.ts. */
   notifyLeaseMs: number;
   minUnackedItems: null;
   notificationPolicy: { notifyLeaseMs: number; minUnackedItems: null };
@@ -69,8 +69,8 @@ export interface Target {
   lastSeenAt: string;
 }
 
-/** What AgentInbox reports for a target's notify lease (its DEFAULT_NOTIFY_LEASE_MS); svc has no lease. */
-export const AGENTINBOX_NOTIFY_LEASE_MS = 600_000;
+/** Kinds held by the notify lease (AgentInbox's own kinds); a runtime target gets every batch. */
+export const LEASED_KINDS: ReadonlySet<TargetKind> = new Set(['webhook', 'terminal']);
 
 /** The creation answer: the only place a webhook secret is ever shown. */
 export type CreatedTarget = Target & { secret?: string };
@@ -95,13 +95,15 @@ export interface TargetRow {
   last_success_ms: number | null;
   /** Own aggregation policy as canonical JSON; null: the agent's. */
   aggregation: string | null;
+  /** When the target's notify lease ends; null: no dispatch state (notifier.ts). */
+  lease_expires_ms: number | null;
   created_ms: number;
   updated_ms: number;
 }
 
 // --- notifications -------------------------------------------------------------------------------
 
-export const NOTIFICATION_REASONS = ['entries', 'catch_up', 'digest'] as const;
+export const NOTIFICATION_REASONS = ['entries', 'catch_up', 'digest', 'reminder'] as const;
 export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
 
 /** What every notification carries, whatever its type. */
@@ -109,7 +111,10 @@ export interface NotificationHeader {
   notificationId: string;
   agentId: string;
   targetId: string;
-  /** `entries`: new entries arrived; `digest`: a digest period ended; `catch_up`: sent by a resume for what was held back. */
+  /**
+   * `entries`: new entries arrived; `digest`: a digest period ended; `catch_up`: sent by a resume for
+   * what was held back; `reminder`: a notify lease ended with every entry still unacknowledged (lease.ts).
+   */
   reason: NotificationReason;
   createdAt: string;
 }
@@ -210,4 +215,6 @@ export interface DeliverySettings {
   retry_initial_ms: number;
   retry_max_ms: number;
   max_failures: number;
+  /** AgentInbox's notify lease of webhook and terminal targets; 0: none. */
+  notify_lease_ms: number;
 }

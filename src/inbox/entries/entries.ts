@@ -99,6 +99,7 @@ export class InboxEntries {
   readonly threads: InboxThreads;
   private readonly acks: InboxAcks;
   private readonly createdListeners: Listener[] = [];
+  private readonly ackedListeners: Array<(agentId: string) => void> = [];
   private readonly stmt: Record<
     | 'insert'
     | 'insertEvent'
@@ -267,6 +268,11 @@ export class InboxEntries {
     if (next.length !== have.length) this.stmt.setSubscriptions.run(JSON.stringify(next), item.seq);
   }
 
+  /** Listeners hear of an acknowledgement of the agent's entries after it commits (the notify lease). */
+  onAcked(listener: (agentId: string) => void): void {
+    this.ackedListeners.push(listener);
+  }
+
   /** Listeners hear about new entries after their transaction commits (watchers, notifications). */
   onCreated(listener: Listener): void {
     this.createdListeners.push(listener);
@@ -359,6 +365,7 @@ export class InboxEntries {
       const made: InboxEntry[] = [];
       this.threads.reconcile(agentId, made);
       if (made.length > 0) this.announce(made);
+      if (acked > 0) this.deps.store.afterCommit(() => this.ackedListeners.forEach((listener) => listener(agentId)));
       return acked;
     });
   }

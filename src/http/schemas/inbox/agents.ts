@@ -33,21 +33,23 @@ export const DispatchState = z
   .object({
     agentId: z.string(),
     targetId: z.string(),
-    status: z.enum(['notified', 'dirty']).openapi({ description: 'dirty while entries queued for the target have not reached it' }),
-    leaseExpiresAt: z.null().openapi({ description: 'svc has no notify lease' }),
+    status: z.enum(['notified', 'dirty']).openapi({ description: 'dirty while new entries wait for the lease to end or an acknowledgement' }),
+    leaseExpiresAt: z.string().openapi({ description: 'when the notify lease ends (delivery.notify_lease_ms after the last notification)' }),
     lastNotifiedFingerprint: z.null(),
     deferReason: z.null(),
     deferAttempts: z.literal(0),
     firstDeferredAt: z.null(),
     lastDeferredAt: z.null(),
     pendingFingerprint: z.null(),
-    pendingNewItemCount: z.literal(0),
-    pendingSummary: z.null(),
+    pendingNewItemCount: z.number().int().openapi({ description: 'entries waiting (counted up to 500)' }),
+    pendingSummary: z.string().nullable().openapi({ description: 'the summary of the newest entry waiting' }),
     pendingSubscriptionIds: z.array(z.string()),
     pendingSourceIds: z.array(z.string()),
-    updatedAt: z.string(),
+    updatedAt: z.string().openapi({ description: 'when the lease started' }),
   })
-  .openapi('ActivationDispatchState', { description: "AgentInbox's dispatch state of a target that was notified at least once" });
+  .openapi('ActivationDispatchState', {
+    description: "AgentInbox's dispatch state of a webhook or terminal target under its notify lease (docs/inbox-api.md#notify-lease); gone once every entry is acknowledged",
+  });
 
 /** AgentInbox's details of an agent's inbox: `agent show` and `inbox show` both answer them. */
 const AgentInboxDetails = {
@@ -149,7 +151,7 @@ const POLICY_FIELDS = /\b(notifyLeaseMs|minUnackedItems)\b/;
 /** AgentInbox's per-target notification policies are not svc's: say what to do instead. */
 export function registrationHint(issues: Array<{ path: string; message: string }>): string | undefined {
   if (!issues.some((i) => POLICY_FIELDS.test(i.path) || POLICY_FIELDS.test(i.message))) return undefined;
-  return 'svc has no per-target notification policies (notifyLeaseMs, minUnackedItems): leave them out; an aggregation policy decides when targets are notified (PATCH /agents/{agentId} {aggregation}) and notifications carry the entries';
+  return 'svc takes no per-target notification policies (notifyLeaseMs, minUnackedItems): leave them out; every webhook and terminal target has the daemon\'s notify lease (delivery.notify_lease_ms), and an aggregation policy gathers the entries of a notification (PATCH /agents/{agentId} {aggregation})';
 }
 
 export const CreatedInboxAgent = InboxAgent.extend({

@@ -86,7 +86,7 @@ export const Target = z
     offlineSince: z.string().nullable().openapi({ description: "AgentInbox's field: when it went offline (its last change since); null while active" }),
     lastDeliveredAt: z.string().nullable().openapi({ description: '= lastSuccessAt' }),
     mode: z.enum([...ACTIVATION_MODES, 'agent_prompt']).openapi({ description: "a webhook's activation mode as created (default activation_only); activation_with_items for a runtime target; agent_prompt for a terminal" }),
-    notifyLeaseMs: z.number().int().openapi({ description: "AgentInbox's default lease (600000), reported as it reports it; svc has no lease: the aggregation policy decides" }),
+    notifyLeaseMs: z.number().int().openapi({ description: 'the notify lease of every webhook and terminal target (delivery.notify_lease_ms; 600000, AgentInbox\'s default; 0: none): docs/inbox-api.md#notify-lease' }),
     minUnackedItems: z.null(),
     notificationPolicy: z.object({ notifyLeaseMs: z.number().int(), minUnackedItems: z.null() }),
     lastSeenAt: z.string().openapi({ description: '= updatedAt' }),
