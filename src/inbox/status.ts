@@ -12,7 +12,7 @@ import type { Store } from '../store/index.js';
 import type { AgentViews, TargetService } from './delivery/index.js';
 import type { InboxAgents } from './entries/index.js';
 import { streamRecord, type SourceService } from './sources/index.js';
-import { consumerView, type SubscriptionService } from './subscriptions/index.js';
+import type { SubscriptionService } from './subscriptions/index.js';
 import type { StreamService } from './streams/index.js';
 
 /** svc's own counts, kept beside AgentInbox's in `counts`. */
@@ -153,7 +153,7 @@ export class InboxStatus {
       activationTargets: targets.all(),
       activationDispatchStates: dispatchStates,
       streams: sourceList.map((src) => streamRecord(src, { name: streams.backend.name, compaction: streams.backend.compaction !== undefined }, null)),
-      consumers: subscriptionList.map(consumerView),
+      consumers: subscriptions.consumers(),
       adapters: {
         remote: {
           activeSourceIds: remote.filter((src) => src.state === 'active').map((src) => src.sourceId),

@@ -4,10 +4,13 @@
  * Last-Event-ID, acks surviving SIGKILL, and the `svc inbox …` commands.
  */
 import http from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type SseFrame } from '../../src/cli/control/events.js';
 import { daemonPool, request, runSvc, waitFor, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
+import { earliestResetAnswer } from '../helpers/inbox-reset.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -146,8 +149,9 @@ describe('subscriptions', () => {
     expect((await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions).toEqual([sub]);
     await append(sourceId, [{ type: 'a' }, { type: 'b' }]);
     expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).toMatchObject({ consumedOffset: 2, highWatermarkOffset: 2, lag: 0, pendingEvents: 0, nextOffset: 3 });
-    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1 }))).toMatchObject({ materialized: 0 });
-    // Matching is pushed on append: a poll finds nothing left to read.
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1 }))).toMatchObject({ consumer: { nextOffset: 1 }, lag: { pendingEvents: 2 } });
+    await waitFor(async () => (await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).consumedOffset === 2);
+    // Matching is pushed on append and the reset's catch-up has run: a poll finds nothing left to read.
     expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/poll`))).toMatchObject({
       materialized: 0,
       lag: 0,
@@ -169,6 +173,38 @@ describe('subscriptions', () => {
     expectError(await api('POST', '/subscriptions', { agentId, sourceId, cleanupPolicy: { mode: 'on_terminal' } }), 400, 'invalid_request');
     expectError(await api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { offset: 1, startPolicy: 'latest' }), 400, 'invalid_request');
     expect((await ok(api('GET', `/subscriptions?agentId=${agentId}`))).subscriptions).toEqual([]);
+  });
+
+  it("reset answers AgentInbox's {subscription, consumer, lag}; the subscription consumes after the answer and nothing the agent had comes back", async () => {
+    const { sourceId, agentId } = await fixture();
+    const [sub] = (await ok(api('POST', '/subscriptions', { agentId, sourceId, startPolicy: 'at_offset', startOffset: 3 }), 201)).subscriptions;
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }]);
+    const [had] = (await items(agentId)).entries;
+    expect(had.offset).toBe(3);
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/ack`, { entryIds: [had.entryId] }))).toEqual({ acked: 1 });
+    expect(await ok(api('POST', `/agents/${agentId}/inbox/compact`, { retentionMs: 0 }))).toMatchObject({ deleted: 1 });
+
+    const res = await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { startPolicy: 'earliest' }));
+    expect(res).toEqual(earliestResetAnswer(sub, 3, expect.any(String)));
+    expect(res.subscription).toMatchObject({ startPolicy: 'at_offset', startOffset: 3 });
+    // The catch-up runs after the answer: the events the agent never had become items, the compacted one does not come back.
+    await waitFor(async () => (await items(agentId)).entries.length === 2);
+    expect((await items(agentId, '?includeAcked=true')).entries.map((e: Json) => e.offset)).toEqual([1, 2]);
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}/lag`))).toMatchObject({ consumedOffset: 3, pendingEvents: 0, nextOffset: 4 });
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/poll`))).toMatchObject({ eventsRead: 0, inboxItemsCreated: 0, committedOffset: null, note: 'no new stream events' });
+    const detail = await ok(api('GET', `/subscriptions/${sub.subscriptionId}`));
+    expect(detail).toMatchObject({ startPolicy: 'at_offset', subscription: { startPolicy: 'at_offset' }, consumer: { startPolicy: 'earliest', nextOffset: 4, updatedAt: res.consumer.updatedAt } });
+    expect((await ok(api('GET', '/status'))).consumers).toContainEqual(detail.consumer);
+
+    // Bad input is a 4xx envelope and moves nothing.
+    const reset = (body: unknown, id = sub.subscriptionId) => api('POST', `/subscriptions/${id}/reset`, body);
+    expectError(await reset({}), 400, 'invalid_request');
+    expectError(await reset({ startPolicy: 'sometime' }), 400, 'invalid_request');
+    expectError(await reset({ offset: 0 }), 400, 'invalid_request');
+    expectError(await reset({ startPolicy: 'at_offset' }), 400, 'invalid_request');
+    expectError(await reset({ startPolicy: 'earliest', extra: true }), 400, 'invalid_request');
+    expectError(await reset({ startPolicy: 'earliest' }, 'sub_missing'), 404, 'subscription_not_found');
+    expect((await ok(api('GET', `/subscriptions/${sub.subscriptionId}`))).consumer).toEqual(detail.consumer);
   });
 
   it('the host shortcut returns one subscription per source of the host', async () => {
@@ -413,9 +449,47 @@ describe('durability', () => {
     await first.stop('SIGKILL');
 
     const second = await pool.start({ home });
-    await ok(api('POST', `/subscriptions/${sub.subscriptions[0].subscriptionId}/reset`, { startPolicy: 'earliest' }, second));
+    const subscriptionId = sub.subscriptions[0].subscriptionId;
+    await ok(api('POST', `/subscriptions/${subscriptionId}/reset`, { startPolicy: 'earliest' }, second));
+    await waitFor(async () => (await ok(api('GET', `/subscriptions/${subscriptionId}/lag`, undefined, second))).pendingEvents === 0);
     expect((await items(agentId, '?includeAcked=true', second)).entries.map((e: Json) => e.entryId)).toEqual([entries[1].entryId]);
     await second.stop();
+  }, 60_000);
+
+  it('a reset answered before SIGKILL keeps its moved offset; what it left to read is consumed at the next start', async () => {
+    const home = pool.home();
+    const first = await pool.start({ home });
+    const { sourceId, agentId } = await fixture(first);
+    const [sub] = (await ok(api('POST', '/subscriptions', { agentId, sourceId, startPolicy: 'at_offset', startOffset: 3 }, first), 201)).subscriptions;
+    await append(sourceId, [{ type: 'a' }, { type: 'b' }, { type: 'c' }], first);
+    expect(await ok(api('POST', `/subscriptions/${sub.subscriptionId}/reset`, { startPolicy: 'earliest' }, first))).toMatchObject({ consumer: { nextOffset: 1 } });
+    await first.stop('SIGKILL');
+
+    // Killed at once: the catch-up ran before the kill or runs at the start; either way each event is one item.
+    const second = await pool.start({ home });
+    expect((await items(agentId, '', second)).entries.map((e: Json) => e.offset).sort()).toEqual([1, 2, 3]);
+    expect(await ok(api('GET', `/subscriptions/${sub.subscriptionId}`, undefined, second))).toMatchObject({
+      subscription: { startPolicy: 'at_offset' },
+      consumer: { startPolicy: 'earliest', nextOffset: 4 },
+      lag: { pendingEvents: 0 },
+    });
+    const agent2 = await ok(api('POST', '/agents', { name: 'second' }, second), 201);
+    const [sub2] = (await ok(api('POST', '/subscriptions', { agentId: agent2.agentId, sourceId, startPolicy: 'at_offset', startOffset: 4 }, second), 201)).subscriptions;
+    await second.stop('SIGKILL');
+
+    // Killed between a reset's commit and its catch-up: the row as a reset to earliest commits it (the offset
+    // moved back, the consumer's start), events the agent never had. The start consumes them before it answers.
+    const db = new Database(path.join(home, 'svc.db'));
+    db.prepare("UPDATE inbox_subscriptions SET consumed_offset = 0, consumer_start_policy = 'earliest', consumer_updated_at = ? WHERE subscription_id = ?").run(
+      new Date().toISOString(),
+      sub2.subscriptionId,
+    );
+    db.close();
+    const third = await pool.start({ home });
+    expect((await items(agent2.agentId, '', third)).entries.map((e: Json) => e.offset)).toEqual([1, 2, 3]);
+    expect(await ok(api('GET', `/subscriptions/${sub2.subscriptionId}/lag`, undefined, third))).toMatchObject({ consumedOffset: 3, pendingEvents: 0 });
+    expect((await items(agentId, '', third)).entries).toHaveLength(3);
+    await third.stop();
   }, 60_000);
 });
 
@@ -443,6 +517,9 @@ describe('svc inbox commands', () => {
     expect(await svcJson(['inbox', 'ack', agent.agentId, '--through', item.entryId])).toEqual({ acked: 2 });
     const lag = await svcJson(['inbox', 'subscriptions', 'lag', created.subscriptions[0].subscriptionId]);
     expect(lag).toMatchObject({ lag: 0, consumedOffset: 2 });
+    const reset = await svc(['inbox', 'subscriptions', 'reset', created.subscriptions[0].subscriptionId, '--start-policy', 'earliest']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toMatch(/^consumer con_\w+ moved to earliest: next offset 1, 2 pending/m);
 
     const none = await svc(['inbox', 'ack', agent.agentId]);
     expect(none.code).not.toBe(0);

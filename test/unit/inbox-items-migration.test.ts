@@ -76,7 +76,8 @@ describe('migration 032: one item per event per agent', () => {
     ]);
     expect(all[0]).toMatchObject({ summary: 'local_event:demo:a', sourceNativeId: 'n1', metadata: { m: 1, matchReason: 'filter shortcuts matched', subscriptionId: 'sub_a' } });
     expect(all[2]).toMatchObject({ summary: 'direct_text_message:me', itemKind: 'direct' });
-    expect(subscriptions.reset('sub_b', { startPolicy: 'earliest' })).toMatchObject({ materialized: 0 });
+    expect(subscriptions.reset('sub_b', { startPolicy: 'earliest' })).toMatchObject({ consumer: { startPolicy: 'earliest' } });
+    subscriptions.runCatchUps();
     expect(entries.list('ops', { limit: 100, includeAcked: true })).toHaveLength(3);
   });
 });

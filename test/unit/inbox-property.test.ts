@@ -110,7 +110,9 @@ async function run(cmds: Cmd[], env: BackendEnv): Promise<void> {
         case 'reset': {
           // A reset moves the offset: what the agent had, compacted or not, never comes back.
           const from = c.offset === 'earliest' ? 1 : Math.min(c.offset, types.length + 1);
-          expect(inbox.subscriptions.reset(subs[c.sub]!.subscriptionId, { offset: from })).toMatchObject({ materialized: 0 });
+          expect(inbox.subscriptions.reset(subs[c.sub]!.subscriptionId, { offset: from })).toMatchObject({ nextOffset: from, consumer: { nextOffset: from } });
+          inbox.subscriptions.runCatchUps();
+          expect(all()).toHaveLength(before.length);
           break;
         }
         case 'poll':

@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { compileFilter, type FilterSpec } from '../../src/inbox/subscriptions/filters.js';
 import type { EventInput } from '../../src/inbox/streams/streams.js';
 import type { StoredEvent } from '../../src/inbox/streams/types.js';
 import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions/subscriptions.js';
+import { waitFor } from '../helpers/daemon.js';
+import { restartServices } from '../helpers/inbox-delivery.js';
+import { earliestResetAnswer } from '../helpers/inbox-reset.js';
 import { testServices, type TestServices } from '../helpers/services.js';
 
 let open: TestServices[] = [];
@@ -218,20 +221,28 @@ describe('start policies', () => {
 });
 
 describe('reset, poll and lag', () => {
-  it('reset moves the offset and never materialises again what the agent had, also after compaction', async () => {
-    const { inbox, append, subscribe, agentId, unacked } = await setup();
+  it("reset answers AgentInbox's {subscription, consumer, lag} and only moves the offset; the subscription consumes after the answer", async () => {
+    const { t, inbox, append, subscribe, agentId, unacked } = await setup();
     const sub = subscribe();
     await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
-    expect(inbox.subscriptions.reset(sub.subscriptionId, { offset: 1 })).toMatchObject({ materialized: 0, consumedOffset: 3, lag: 0 });
     expect(unacked()).toHaveLength(3);
-    const first = unacked()[0]!;
-    await inbox.entries.ack(agentId, { entryIds: [first.entryId] });
+    await inbox.entries.ack(agentId, { entryIds: [unacked()[0]!.entryId] });
     expect(inbox.entries.compact(agentId, 0)).toEqual({ deleted: 1, retentionMs: 0 });
     const heard: unknown[] = [];
     inbox.entries.onCreated((e) => heard.push(e));
-    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' })).toMatchObject({ materialized: 0, consumedOffset: 3 });
+    t.clock.advance(60_000);
+    const res = inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' });
+    expect(res).toEqual(earliestResetAnswer(sub, 3, new Date(t.clock.now()).toISOString()));
+    // Nothing was consumed inside the answer: the offset is moved and persisted, the catch-up comes after.
+    expect(inbox.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 0, pendingEvents: 3 });
+    expect(t.s.store.db.prepare('SELECT consumed_offset FROM inbox_subscriptions WHERE subscription_id = ?').pluck().get(sub.subscriptionId)).toBe(0);
+    await waitFor(() => inbox.subscriptions.lag(sub.subscriptionId).consumedOffset === 3);
+    // Nothing the agent had comes back, compacted or not.
     expect(unacked().map((e) => e.offset)).toEqual([2, 3]);
     expect(heard).toEqual([]);
+    expect(inbox.subscriptions.get(sub.subscriptionId)).toMatchObject({ startPolicy: 'latest', startOffset: null });
+    expect(inbox.subscriptions.consumer(sub.subscriptionId)).toMatchObject({ startPolicy: 'earliest', nextOffset: 4 });
+    expect(inbox.subscriptions.consumers()).toEqual([inbox.subscriptions.consumer(sub.subscriptionId)]);
     // A new subscription of the same agent from the start makes nothing either; another agent gets every event.
     subscribe({ startPolicy: 'earliest' });
     expect(unacked().map((e) => e.offset)).toEqual([2, 3]);
@@ -240,13 +251,88 @@ describe('reset, poll and lag', () => {
     expect(inbox.entries.unacked(other.agentId, { limit: 10 }).map((e) => e.offset)).toEqual([1, 2, 3]);
   });
 
+  it('events the agent never had become items after the answer; a poll right after the reset consumes them at once', async () => {
+    const { inbox, append, subscribe, unacked } = await setup();
+    const sub = subscribe({ startPolicy: 'at_offset', startOffset: 3 });
+    await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
+    expect(unacked().map((e) => e.offset)).toEqual([3]);
+    const heard: number[][] = [];
+    inbox.entries.onCreated((e) => heard.push(e.map((x) => x.offset!)));
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { offset: 1 })).toMatchObject({
+      subscription: { startPolicy: 'at_offset', startOffset: 3 },
+      consumer: { startPolicy: 'at_offset', startOffset: 1, nextOffset: 1 },
+      lag: { pendingEvents: 3, nextOffset: 1 },
+    });
+    expect(unacked().map((e) => e.offset)).toEqual([3]);
+    await waitFor(() => heard.length > 0);
+    expect(heard).toEqual([[1, 2]]);
+    expect(unacked().map((e) => e.offset)).toEqual([3, 1, 2]);
+
+    // A poll before the scheduled catch-up consumes at once and says what it read; the catch-up then finds nothing.
+    const again = subscribe({ startPolicy: 'at_offset', startOffset: 4 });
+    inbox.subscriptions.reset(again.subscriptionId, { startPolicy: 'earliest' });
+    expect(inbox.subscriptions.poll(again.subscriptionId)).toMatchObject({ eventsRead: 3, matched: 0, inboxItemsCreated: 0, committedOffset: 3, note: 'subscription batch processed', pendingEvents: 0 });
+    inbox.subscriptions.runCatchUps();
+    expect(heard).toEqual([[1, 2]]);
+  });
+
+  it('an append while a reset has not caught up consumes the gap first, in order', async () => {
+    const { inbox, append, subscribe, unacked } = await setup();
+    const sub = subscribe({ startPolicy: 'at_offset', startOffset: 3 });
+    await append({ type: 'a' }, { type: 'b' });
+    inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' });
+    await append({ type: 'c' });
+    expect(unacked().map((e) => e.offset)).toEqual([1, 2, 3]);
+    inbox.subscriptions.runCatchUps();
+    expect(unacked().map((e) => e.offset)).toEqual([1, 2, 3]);
+  });
+
+  it('a daemon stopped before the catch-up ran catches up at its next start; a failing catch-up is logged and retried by the next poll', async () => {
+    const { inbox, append, subscribe, unacked, t } = await setup();
+    const sub = subscribe({ startPolicy: 'at_offset', startOffset: 3 });
+    await append({ type: 'a' }, { type: 'b' }, { type: 'c' });
+    inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'earliest' });
+    inbox.subscriptions.stop(); // as a shutdown right after the answer: the scheduled catch-up is dropped
+    expect(unacked().map((e) => e.offset)).toEqual([3]);
+    open.splice(open.indexOf(t), 1);
+    const restarted = await restartServices(t);
+    open.push(restarted);
+    const after = restarted.s.inbox;
+    expect(after.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 3, pendingEvents: 0 });
+    expect(after.entries.unacked(sub.agentId, { limit: 10 }).map((e) => e.offset)).toEqual([3, 1, 2]);
+    expect(after.subscriptions.consumer(sub.subscriptionId)).toMatchObject({ startPolicy: 'earliest' });
+
+    const failing = vi.spyOn(after.streams, 'read').mockImplementation(() => {
+      throw new Error('read failed');
+    });
+    after.subscriptions.reset(sub.subscriptionId, { offset: 2 });
+    expect(() => after.subscriptions.runCatchUps()).not.toThrow();
+    expect(after.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 1, pendingEvents: 2 });
+    failing.mockRestore();
+    expect(after.subscriptions.poll(sub.subscriptionId)).toMatchObject({ eventsRead: 2, inboxItemsCreated: 0, pendingEvents: 0 });
+  });
+
   it('reset to latest skips ahead; poll then finds nothing to do', async () => {
     const { inbox, append, subscribe } = await setup();
     const sub = subscribe({ startPolicy: 'at_offset', startOffset: 10 });
     await append({ type: 'a' }, { type: 'b' });
     expect(inbox.subscriptions.lag(sub.subscriptionId)).toMatchObject({ consumedOffset: 9, lag: 0 });
-    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'latest' })).toMatchObject({ consumedOffset: 2, materialized: 0 });
+    expect(inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'latest' })).toMatchObject({
+      consumedOffset: 2,
+      consumer: { startPolicy: 'latest', nextOffset: 3 },
+      lag: { pendingEvents: 0, lag: 0 },
+    });
     expect(inbox.subscriptions.poll(sub.subscriptionId)).toMatchObject({ materialized: 0, lag: 0 });
+  });
+
+  it('reset checks its start as creation does (400, 404, 409 history_unavailable) and moves nothing then', async () => {
+    const { inbox, append, subscribe } = await setup();
+    const sub = subscribe();
+    await append({ type: 'a' });
+    expect(codeOf(() => inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'at_offset' }))).toBe('invalid_request');
+    expect(codeOf(() => inbox.subscriptions.reset(sub.subscriptionId, { startPolicy: 'at_time' }))).toBe('invalid_request');
+    expect(codeOf(() => inbox.subscriptions.reset('sub_nope', { startPolicy: 'earliest' }))).toBe('subscription_not_found');
+    expect(inbox.subscriptions.consumer(sub.subscriptionId)).toMatchObject({ startPolicy: 'latest', nextOffset: 2 });
   });
 
   it('unknown subscriptions are 404 subscription_not_found', async () => {

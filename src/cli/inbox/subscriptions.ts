@@ -136,7 +136,7 @@ function registerSubscriptions(root: Command): void {
       }),
     );
   }
-  clientOptions(subs.command('reset <subscription>').description('reposition to --offset or a start policy, and materialise from there'))
+  clientOptions(subs.command('reset <subscription>').description('move the consumer to --offset or a start policy; the subscription consumes from there right after'))
     .option('--offset <n>', 'next offset to consume', positive)
     .option('--start-policy <policy>', 'latest | earliest | at_offset | at_time', oneOf(['latest', 'earliest', 'at_offset', 'at_time']))
     .option('--start-offset <n>', 'with at_offset', positive)
@@ -145,7 +145,12 @@ function registerSubscriptions(root: Command): void {
       action(async (id: string, flags: ClientFlags & { offset?: number; startPolicy?: 'latest' | 'earliest' | 'at_offset' | 'at_time'; startOffset?: number; startTime?: string }) => {
         const body = { offset: flags.offset, startPolicy: flags.startPolicy, startOffset: flags.startOffset, startTime: flags.startTime };
         const res = await ok(inboxApi(resolveTarget(flags)).POST('/subscriptions/{subscriptionId}/reset', { params: { path: { subscriptionId: id } }, body }));
-        print(res, flags.json, (r: Row) => record(r));
+        print(res, flags.json, (r) =>
+          [
+            recordOf(r, ['subscription', 'consumer', 'lag']),
+            `consumer ${r.consumer.consumerId} moved to ${r.consumer.startPolicy}: next offset ${r.lag.nextOffset}, ${r.lag.pendingEvents} pending (consumed right after; poll to consume now)`,
+          ].join('\n'),
+        );
       }),
     );
 }

@@ -4,10 +4,10 @@ import type { Services } from '../../services.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { limitList } from '../schemas/index.js';
 import {
-  CatchUpResult,
   CreateSubscriptionBody,
   PollResult,
   PollSubscriptionBody,
+  ResetResult,
   ResetSubscriptionBody,
   SubscriptionDeleted,
   SubscriptionDetail,
@@ -100,12 +100,12 @@ export function inboxSubscriptionRoutes(s: Services): AnyRoute[] {
       bodyExample: { startPolicy: 'earliest' },
       auth: 'control',
       tags: ['subscriptions'],
-      summary: 'Reposition to {offset} or a start policy and materialise from there',
+      summary: "Move the consumer to {offset} or a start policy; answers AgentInbox's {subscription, consumer, lag}, and the subscription consumes from there after the answer",
       description:
-        'Offsets that still have an entry for this subscription are not duplicated; offsets whose entries were acknowledged and compacted come back as new entries. Below the retained range: 409 history_unavailable.',
+        "Moves the consumer offset (persisted) and answers AgentInbox's {subscription, consumer, lag} with svc's lag fields beside: the subscription keeps the start it was created with, the consumer shows the reset's and its next offset, the lag is what is left to read. Once the reset has committed the subscription consumes up to the high watermark by itself (a daemon stopped before that does it at its next start; POST …/poll does it at once and says what it read). An event that was ever an item of the agent is never materialised again, also after it was acknowledged and compacted: only events the agent never had become items. Below the retained range: 409 history_unavailable.",
       params: SubscriptionParams,
       body: ResetSubscriptionBody,
-      responses: { 200: { description: 'Repositioned', schema: CatchUpResult } },
+      responses: { 200: { description: 'Repositioned', schema: ResetResult } },
       handler: ({ params, body }) => subscriptions.reset(params.subscriptionId, body as ResetInput),
     }),
 

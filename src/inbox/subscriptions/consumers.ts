@@ -3,7 +3,8 @@
  * docs/agentinbox.md#agents-targets-subscriptions-and-timers). svc has no consumer rows: a
  * subscription is the one consumer of its source's stream, whose id is the source id (svc's
  * `streamId`), at `consumedOffset`. The consumer id is derived from the subscription id, so it is
- * stable and needs no storage (`sub_X` is consumed by `con_X`).
+ * stable and needs no storage (`sub_X` is consumed by `con_X`); the subscription's row keeps the
+ * last reset's start and time, which are the consumer's (the subscription keeps its own).
  */
 import type { StreamStats } from '../streams/index.js';
 import { streamIdOf } from '../sources/index.js';
@@ -53,7 +54,7 @@ export interface ConsumerRecord {
   startOffset: number | null;
   startTime: string | null;
   createdAt: string;
-  /** svc keeps no consumer row: the subscription's creation time. */
+  /** svc keeps no consumer row: the last reset, else the subscription's creation time. */
   updatedAt: string;
 }
 
@@ -62,10 +63,13 @@ export interface ConsumerOf {
   subscriptionId: string;
   sourceId: string;
   consumedOffset: number;
+  /** The consumer's start: the subscription's, or the last reset's. */
   startPolicy: string;
   startOffset: number | null;
   startTime: string | null;
   createdAt: string;
+  /** The last reset (default: createdAt). */
+  updatedAt?: string;
 }
 
 export function consumerIdOf(subscriptionId: string): string {
@@ -83,7 +87,7 @@ export function consumerView(sub: ConsumerOf): ConsumerRecord {
     startOffset: sub.startOffset,
     startTime: sub.startTime,
     createdAt: sub.createdAt,
-    updatedAt: sub.createdAt,
+    updatedAt: sub.updatedAt ?? sub.createdAt,
   };
 }
 

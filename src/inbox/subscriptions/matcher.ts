@@ -155,7 +155,7 @@ export class Matcher {
     const moves: Array<[LiveSubscription, number]> = [];
     for (const sub of [...subs]) {
       if (sub.consumed >= last) continue;
-      // Behind the stream (should not happen while pushed): consume the gap from the stream first.
+      // Behind the stream (a reset whose catch-up has not run yet): consume the gap from the stream first.
       if (sub.consumed < first - 1) this.catchUp(sub, first - 1);
       const budget = new CostBudget();
       for (let i = 0; i < events.length; i++) {

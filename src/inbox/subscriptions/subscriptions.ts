@@ -6,10 +6,13 @@
  *   `earliest` (from retainedFromOffset), `at_offset` (startOffset), `at_time` (the first event at
  *   or after startTime). Existing events from that position are materialised at creation; a start
  *   below the retained range is 409 history_unavailable.
- * - `reset` moves the consumer offset the same way (or to `offset`) and consumes from there: an
+ * - `reset` moves the consumer offset the same way (or to `offset`) and answers AgentInbox's
+ *   `{subscription, consumer, lag}`: the subscription keeps its creation start, the consumer takes
+ *   the reset's, the lag is what is left to read. The subscription consumes from there once the
+ *   reset has committed (catch-ups.ts, as AgentInbox's tick does; durable across a restart): an
  *   event that was ever an item of the agent is not materialised again (the subscription only
  *   lists itself on it while the item exists), also after compaction; only events the agent never
- *   had become items (AgentInbox: the offset moves, the next poll creates nothing it had).
+ *   had become items. A poll right after the reset consumes at once.
  * - Cleanup: `manual`; `at` (removed at `at`); `on_terminal` (removed `gracePeriodSecs` after the
  *   terminal signal: an event whose subject is trackedResourceRef with metadata.lifecycle
  *   "terminal"); `on_terminal_or_at` (whichever comes first). The removal time is persisted and
@@ -23,7 +26,8 @@ import type { Store } from '../../store/index.js';
 import type { InboxAgents } from '../entries/index.js';
 import { compileFilter, type FilterSpec } from './filters.js';
 import type { CleanupMode, FilterError, LiveSubscription, Matcher } from './matcher.js';
-import { consumerView, lagView, pollView, type CatchUpResult, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
+import { CatchUps } from './catch-ups.js';
+import { consumerView, lagView, pollView, type ConsumerRecord, type PollResult, type SubscriptionLag } from './consumers.js';
 import type { SourceService } from '../sources/index.js';
 import type { StreamService } from '../streams/index.js';
 
@@ -73,6 +77,16 @@ export interface CreateSubscriptionInput extends StartInput {
 
 export type ResetInput = { offset: number } | (StartInput & { startPolicy: StartPolicy });
 
+/**
+ * `POST /subscriptions/{id}/reset`: AgentInbox's `{subscription, consumer, lag}`, svc's lag fields
+ * beside (its numeric `lag` is AgentInbox's lag record here).
+ */
+export interface ResetResult extends Omit<SubscriptionLag, 'lag'> {
+  subscription: Subscription;
+  consumer: ConsumerRecord;
+  lag: SubscriptionLag;
+}
+
 export interface SubscriptionListQuery {
   agentId?: string;
   sourceId?: string;
@@ -107,14 +121,20 @@ interface SubscriptionRow {
   terminal_at: string | null;
   remove_at_ms: number | null;
   created_at: string;
+  /** The last reset's start (the consumer's); null until one. */
+  consumer_start_policy: StartPolicy | null;
+  consumer_start_offset: number | null;
+  consumer_start_time: string | null;
+  consumer_updated_at: string | null;
 }
 
 const REMOVE_BATCH = 256;
 
 export class SubscriptionService {
   private readonly schedule: TimerSchedule;
+  private readonly catchUps: CatchUps;
   private readonly stmt: Record<
-    'insert' | 'get' | 'all' | 'byAgent' | 'bySource' | 'remove' | 'setTerminal' | 'setStart' | 'scheduled' | 'expired',
+    'insert' | 'get' | 'all' | 'byAgent' | 'bySource' | 'remove' | 'setTerminal' | 'setConsumerStart' | 'scheduled' | 'expired',
     Database.Statement
   >;
 
@@ -131,25 +151,34 @@ export class SubscriptionService {
       bySource: db.prepare('SELECT * FROM inbox_subscriptions WHERE source_id = ? ORDER BY subscription_id'),
       remove: db.prepare('DELETE FROM inbox_subscriptions WHERE subscription_id = ?'),
       setTerminal: db.prepare('UPDATE inbox_subscriptions SET terminal_at = ?, remove_at_ms = ? WHERE subscription_id = ?'),
-      setStart: db.prepare('UPDATE inbox_subscriptions SET start_policy = ?, start_offset = ?, start_time = ? WHERE subscription_id = ?'),
+      setConsumerStart: db.prepare(`UPDATE inbox_subscriptions SET consumer_start_policy = ?, consumer_start_offset = ?, consumer_start_time = ?,
+        consumer_updated_at = ? WHERE subscription_id = ?`),
       scheduled: db.prepare('SELECT subscription_id, remove_at_ms FROM inbox_subscriptions WHERE remove_at_ms IS NOT NULL'),
       expired: db.prepare('SELECT * FROM inbox_subscriptions WHERE remove_at_ms IS NOT NULL AND remove_at_ms <= ?'),
     };
     this.schedule = new TimerSchedule(deps.clock, () => this.runDue());
+    this.catchUps = new CatchUps(deps);
     deps.matcher.onTerminal((sub) => this.terminalSeen(sub));
     deps.sources.onDeleted((sourceId) => this.removeRows(this.stmt.bySource.all(sourceId) as SubscriptionRow[], false));
     deps.agents.onDeleted((agentId) => this.removeRows(this.stmt.byAgent.all(agentId) as SubscriptionRow[], true));
   }
 
-  /** Load every subscription into the matcher and schedule pending removals (start-up). */
+  /**
+   * Start-up: load every subscription into the matcher, schedule pending removals, and catch up
+   * the subscriptions a reset left behind their stream (the daemon stopped before they consumed).
+   */
   start(): void {
-    for (const row of this.stmt.all.all() as SubscriptionRow[]) this.deps.matcher.load(this.live(row));
+    const rows = this.stmt.all.all() as SubscriptionRow[];
+    for (const row of rows) this.deps.matcher.load(this.live(row));
     for (const r of this.stmt.scheduled.all() as Array<{ subscription_id: string; remove_at_ms: number }>) this.schedule.set(r.subscription_id, r.remove_at_ms);
     this.runDue();
+    const behind = this.catchUps.all(rows.map((r) => r.subscription_id));
+    if (behind > 0) this.deps.logger.info({ subscriptions: behind }, 'subscriptions behind their stream caught up at start');
   }
 
   stop(): void {
     this.schedule.stop();
+    this.catchUps.stop();
   }
 
   /** One subscription, or several for a shortcut; all in one transaction. */
@@ -203,7 +232,12 @@ export class SubscriptionService {
 
   /** The subscription as AgentInbox's stream consumer (consumers.ts). */
   consumer(subscriptionId: string): ConsumerRecord {
-    return consumerView(this.get(subscriptionId));
+    return this.consumerOf(this.row(subscriptionId));
+  }
+
+  /** Every subscription's consumer (status). */
+  consumers(): ConsumerRecord[] {
+    return (this.stmt.all.all() as SubscriptionRow[]).map((r) => this.consumerOf(r));
   }
 
   /** Consume whatever the subscription has not consumed yet (after a reset, or a missed push). */
@@ -214,17 +248,27 @@ export class SubscriptionService {
     return pollView(this.lag(subscriptionId), before, materialized);
   }
 
-  /** Move the consumer to `offset` or a start policy, then consume up to the high watermark (nothing the agent had comes back). */
-  reset(subscriptionId: string, input: ResetInput): CatchUpResult {
+  /**
+   * Move the consumer to `offset` or a start policy and answer where it is; the subscription
+   * consumes up to the high watermark once this has committed (nothing the agent had comes back).
+   */
+  reset(subscriptionId: string, input: ResetInput): ResetResult {
     const sub = this.liveOf(subscriptionId);
     const start: StartInput & { startPolicy: StartPolicy } = 'offset' in input ? { startPolicy: 'at_offset', startOffset: input.offset } : input;
-    const materialized = this.deps.store.tx(() => {
-      const { consumed, highWatermarkOffset } = this.startPosition(sub.sourceId, start);
-      this.stmt.setStart.run(start.startPolicy, start.startOffset ?? null, start.startTime ?? null, subscriptionId);
+    this.deps.store.tx(() => {
+      const { consumed } = this.startPosition(sub.sourceId, start);
+      this.stmt.setConsumerStart.run(start.startPolicy, start.startOffset ?? null, start.startTime ?? null, isoAt(this.deps.clock.now()), subscriptionId);
       this.deps.matcher.reposition(sub, consumed);
-      return this.deps.matcher.catchUp(sub, highWatermarkOffset);
+      this.catchUps.afterCommit(subscriptionId);
     });
-    return { ...this.lag(subscriptionId), materialized };
+    const lag = this.lag(subscriptionId);
+    const { lag: _behind, ...lagFields } = lag;
+    return { subscription: this.get(subscriptionId), consumer: this.consumer(subscriptionId), lag, ...lagFields };
+  }
+
+  /** Run the catch-ups resets scheduled, now (they run on the next turn of the event loop by themselves). */
+  runCatchUps(): void {
+    this.catchUps.runPending();
   }
 
   /** POST /gc: remove now every subscription whose cleanup time has passed, whatever the timer did. */
@@ -379,6 +423,14 @@ export class SubscriptionService {
     const sub = this.deps.matcher.get(subscriptionId);
     if (!sub) throw errors.subscriptionNotFound(subscriptionId);
     return sub;
+  }
+
+  /** The consumer starts where the subscription did, until a reset moves it. */
+  private consumerOf(row: SubscriptionRow): ConsumerRecord {
+    const sub = toSubscription(row, this.deps.matcher.get(row.subscription_id));
+    if (row.consumer_start_policy === null) return consumerView(sub);
+    const { consumer_start_policy: startPolicy, consumer_start_offset: startOffset, consumer_start_time: startTime } = row;
+    return consumerView({ ...sub, startPolicy, startOffset, startTime, updatedAt: row.consumer_updated_at ?? sub.createdAt });
   }
 
   private live(row: SubscriptionRow): LiveSubscription {

@@ -164,13 +164,22 @@ export const Consumer = z
     subscriptionId: z.string(),
     consumerKey: z.string().openapi({ description: 'subscription:<subscriptionId>' }),
     nextOffset: z.number().int(),
-    startPolicy: StartPolicy,
+    startPolicy: StartPolicy.openapi({ description: "the consumer's start: the last reset's, else the subscription's" }),
     startOffset: z.number().int().nullable(),
     startTime: z.string().nullable(),
     createdAt: z.string(),
-    updatedAt: z.string().openapi({ description: "svc keeps no consumer row: the subscription's creation time" }),
+    updatedAt: z.string().openapi({ description: "the last reset, else the subscription's creation time" }),
   })
   .openapi('SubscriptionConsumer', { description: "AgentInbox's consumer record of a subscription" });
+
+export const ResetResult = z
+  .object({
+    subscription: Subscription.openapi({ description: 'the subscription, with the start it was created with' }),
+    consumer: Consumer.openapi({ description: "its consumer, moved: the reset's start and the next offset" }),
+    lag: SubscriptionLag.openapi({ description: 'what is left to read after the move (the catch-up runs after this answer)' }),
+    ...SubscriptionLag.omit({ lag: true }).shape,
+  })
+  .openapi('SubscriptionReset', { description: "AgentInbox's {subscription, consumer, lag}, svc's lag fields beside (its numeric lag is lag.lag here)" });
 
 export const ResetSubscriptionBody = z
   .strictObject({ offset: z.number().int().min(1).optional().openapi({ description: 'next offset to consume' }), ...StartFields })
