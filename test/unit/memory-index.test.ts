@@ -165,7 +165,9 @@ describe('the backfill of events stored before the index', () => {
           'CREATE UNIQUE INDEX inbox_entries_source_offset ON inbox_entries(source_id, stream_offset, subscription_id) WHERE subscription_id IS NOT NULL',
       );
       for (const column of ['subscription_ids', 'match_reason', 'summary', 'thread_id', 'revision', 'superseded_at', 'snapshot']) raw.exec(`ALTER TABLE inbox_entries DROP COLUMN ${column}`);
-      raw.exec('ALTER TABLE inbox_agents DROP COLUMN inbox_policy; ALTER TABLE inbox_hosts DROP COLUMN config_ref; ALTER TABLE inbox_targets DROP COLUMN lease_expires_ms');
+      raw.exec('ALTER TABLE inbox_agents DROP COLUMN inbox_policy; ALTER TABLE inbox_hosts DROP COLUMN config_ref; ALTER TABLE inbox_targets DROP COLUMN lease_expires_ms; ' +
+        'ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_policy; ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_offset; ' +
+        'ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_time; ALTER TABLE inbox_subscriptions DROP COLUMN consumer_updated_at');
       raw.pragma('user_version = 28');
       raw.close();
 
