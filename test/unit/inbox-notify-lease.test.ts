@@ -130,6 +130,19 @@ describe('notify lease', () => {
     expect(states(agentId)).toEqual([expect.objectContaining({ status: 'notified', leaseExpiresAt: new Date(start + 2 * LEASE_MS).toISOString() })]);
   });
 
+  it('leaves what waited to the digest of a target that switched to a digest policy under its lease', async () => {
+    const { agentId, targetId } = agentWithWebhook();
+    const a = direct(agentId, 'a');
+    await tick(COALESCE_MS);
+    direct(agentId, 'b');
+    await tick(COALESCE_MS);
+    inbox().aggregation.setTarget(agentId, targetId, { mode: 'digest', every: 24 * 3_600_000, cron: null, timezone: 'UTC', maxEntries: 10 });
+    await inbox().entries.ack(agentId, { entryIds: [a.entryId] });
+    await tick(0);
+    expect(bodies()).toHaveLength(1);
+    expect(states(agentId)).toEqual([]);
+  });
+
   it('survives a restart: a held target stays held, and the lease end comes after it', async () => {
     const { agentId } = agentWithWebhook();
     direct(agentId, 'a');

@@ -296,8 +296,10 @@ export class Notifier implements Lifecycle {
         const action = decide(row);
         if (action === 'none') return;
         this.lease.end(row);
-        if (action === 'notify') this.queueAllUnnotified(targetId, 'entries');
-        else if (action === 'extend' || (action === 'remind' && this.rows.queueUnnotified(row, 'reminder', { fromStart: true }))) this.lease.start(row);
+        // A target that switched to a digest since: the digest lists what waited.
+        if (action === 'notify') {
+          if (this.deps.policyOf(row).mode !== 'digest') this.queueAllUnnotified(targetId, 'entries');
+        } else if (action === 'extend' || (action === 'remind' && this.rows.queueUnnotified(row, 'reminder', { fromStart: true }))) this.lease.start(row);
       });
     } catch (err) {
       this.deps.logger.error({ err, targetId }, 'the notify lease of an inbox target failed');
