@@ -213,8 +213,9 @@ export const ConfigSchema = z.strictObject({
       retry_max_ms: int(1, 3600000),
       max_failures: int(1, 12),
       // AgentInbox's notify lease: a notified webhook or terminal target waits for an ack this long
-      // before it is notified again (0: no lease, every batch is notified).
-      notify_lease_ms: int(0, 600000),
+      // before it is notified again (0: no lease, every batch is notified); at most 30 days, so a
+      // lease end is always a date.
+      notify_lease_ms: z.number().int().min(0).max(30 * 24 * 3600 * 1000).default(600000),
     })
     .prefault({}),
   timers: z.strictObject({ max_active_per_agent: int(1, 256) }).prefault({}),

@@ -95,6 +95,14 @@ describe('config layering: defaults < file < environment < flags', () => {
     }
   });
 
+  it('delivery.notify_lease_ms: 0 turns the lease off; negative or past 30 days is an error naming the key', () => {
+    expect(loadConfig({ home: home('[delivery]\nnotify_lease_ms = 0\n') }, {}).values.delivery.notify_lease_ms).toBe(0);
+    expect(loadConfig({ home: home('[delivery]\nnotify_lease_ms = 2592000000\n') }, {}).values.delivery.notify_lease_ms).toBe(2_592_000_000);
+    for (const value of ['-1', '1.5', '2592000001', '9000000000000']) {
+      expect(() => loadConfig({ home: home(`[delivery]\nnotify_lease_ms = ${value}\n`) }, {})).toThrowError(/delivery\.notify_lease_ms/);
+    }
+  });
+
   it('refuses a file that is not TOML, and a --config that does not exist', () => {
     expect(() => loadConfig({ home: home('this is = = not toml') }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ home: home(), config: '/nonexistent/svc.toml' }, {})).toThrow(/does not exist/);
