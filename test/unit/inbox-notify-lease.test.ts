@@ -99,6 +99,23 @@ describe('notify lease', () => {
     expect(bodies()[2].entries.map((e: Json) => e.message)).toEqual(['c']);
   });
 
+  it('sends no reminder while the agent is paused; the resume catches up, which starts a new lease', async () => {
+    const { agentId } = agentWithWebhook();
+    direct(agentId, 'a');
+    await tick(COALESCE_MS);
+    await inbox().delivery.pause(agentId);
+    await tick(3 * LEASE_MS);
+    expect(bodies()).toHaveLength(1);
+    direct(agentId, 'b');
+    await inbox().delivery.resume(agentId, { deliveryOnly: true });
+    await tick(0);
+    expect(bodies().map((b) => [b.reason, b.entries.map((e: Json) => e.message)])).toEqual([
+      ['entries', ['a']],
+      ['catch_up', ['b']],
+    ]);
+    expect(states(agentId)).toEqual([expect.objectContaining({ status: 'notified', leaseExpiresAt: new Date(t.clock.now() + LEASE_MS).toISOString() })]);
+  });
+
   it("notifies what waited when a dirty lease ends; a lease that ends with nothing unacknowledged is gone", async () => {
     const { agentId } = agentWithWebhook();
     direct(agentId, 'a');
