@@ -204,6 +204,10 @@ export const ConfigSchema = z.strictObject({
           credential_profile: profileName(),
         })
         .prefault({}),
+      // An inbox agent with no active target that nobody has read, watched or acknowledged for
+      // this long is removed with its inbox, as AgentInbox removes offline agents after 7 days
+      // (src/inbox/lifecycle.ts); 0: never. The agent policy.notify_inbox names is never removed.
+      offline_agent_ttl_ms: z.number().int().min(0).max(3650 * 24 * 3600 * 1000).default(7 * 24 * 3600 * 1000),
     })
     .prefault({}),
   delivery: z

@@ -25,6 +25,7 @@ import { EntryReplies, Outbound } from './outbound/index.js';
 import { ACKED_RETENTION_MS, GC_INTERVAL_MS, Housekeeping, InboxAgents, InboxEntries, InboxTimers, InboxWatch, type GcReport, type SourceInfo } from './entries/index.js';
 import { Matcher, SubscriptionService } from './subscriptions/index.js';
 import { FollowService } from './follow/index.js';
+import { AgentLifecycle } from './lifecycle.js';
 import {
   AgentRegistration,
   AgentViews,
@@ -140,10 +141,18 @@ export function createInbox(deps: InboxDeps): Inbox {
   const digests = new Digests({ store, clock, logger: deps.logger, agents, entries, targets, notifier, policies: aggregation });
   const deliveryPause = new DeliveryPause({ store, agents, targets, notifier, digests });
   const timers = new InboxTimers({ store, clock, ids: deps.ids, logger: deps.logger, agents, entries });
+  const lifecycle = new AgentLifecycle({
+    store,
+    clock,
+    logger: deps.logger,
+    agents,
+    ttlMs: () => deps.config.values.inbox.offline_agent_ttl_ms,
+    kept: () => [deps.config.values.policy.notify_inbox].filter((agentId) => agentId !== ''),
+  });
   // Subscriptions first: the entries they leave behind are trimmed in the same run.
-  const housekeeping = new Housekeeping({ hooks: [subscriptions, entries, notifier], clock, logger: deps.logger });
+  const housekeeping = new Housekeeping({ hooks: [subscriptions, lifecycle, entries, notifier], clock, logger: deps.logger });
   const agentViews = new AgentViews({ agents, targets, subscriptions, sources, itemCounts: (agentId) => entries.counts(agentId), lease: notifier.lease });
-  const retention = () => ({ ackedEntriesMs: ACKED_RETENTION_MS, gcIntervalMs: GC_INTERVAL_MS, lastGcAt: housekeeping.lastRunAt });
+  const retention = () => ({ ackedEntriesMs: ACKED_RETENTION_MS, gcIntervalMs: GC_INTERVAL_MS, lastGcAt: housekeeping.lastRunAt, offlineAgentTtlMs: lifecycle.ttlMs });
   return {
     // Subscriptions load before sources start polling: matching must be ready for the first append.
     lifecycles: [subscriptions, sources, remoteStreams(streams, sources), notifier, digests, timers, entries.threads, housekeeping],

@@ -5,6 +5,11 @@
  * active timers), and the records themselves: agents, sources, subscriptions, inboxes, targets,
  * dispatch states, streams, consumers, remote adapters, the last 10 activations. The counts are
  * read straight from the tables in one snapshot; the lists through each part's views.
+ *
+ * Activations are AgentInbox's: webhook notifications that were sent, kept after their target is
+ * removed (until the notifications' retention) and gone with their agent. svc's other
+ * notifications (terminal prompts, runtime messages, pending and failed ones) are in svc's
+ * `recentNotifications` beside them.
  */
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/index.js';
@@ -37,19 +42,51 @@ export interface InboxStatusDeps {
   subscriptions: SubscriptionService;
   targets: TargetService;
   views: AgentViews;
-  /** How long acknowledged entries are kept, and when housekeeping last ran (null: not yet). */
-  retention: () => { ackedEntriesMs: number; gcIntervalMs: number; lastGcAt: number | null };
+  /** How long acknowledged entries and offline agents are kept (null: for ever), and when housekeeping last ran (null: not yet). */
+  retention: () => { ackedEntriesMs: number; gcIntervalMs: number; lastGcAt: number | null; offlineAgentTtlMs: number | null };
 }
 
 const RECENT_ACTIVATIONS = 10;
+
+/** svc's record of one notification in `recentNotifications`. */
+export interface NotificationRecord {
+  notificationId: string;
+  agentId: string;
+  targetId: string;
+  targetKind: string | null;
+  reason: string;
+  status: string;
+  entryCount: number;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+interface NotificationRow {
+  notification_id: string;
+  agent_id: string;
+  target_id: string;
+  target_kind: string | null;
+  reason: string;
+  status: string;
+  entry_count: number;
+  attempts: number;
+  last_error: string | null;
+  created_ms: number;
+  sent_ms: number | null;
+}
+
+const ACTIVATION = "target_kind = 'webhook' AND status = 'sent'";
 
 interface Scalars {
   subscriptions: number;
   retiring: number;
   agents: number;
+  opened: number;
   offline_agents: number;
   paused_agents: number;
-  notifications: number;
+  activations: number;
   pending: number;
   entries: number;
   unacked: number;
@@ -57,7 +94,7 @@ interface Scalars {
 }
 
 export class InboxStatus {
-  private readonly stmt: Record<'sources' | 'errors' | 'scalars' | 'targets' | 'recent', Database.Statement>;
+  private readonly stmt: Record<'sources' | 'errors' | 'scalars' | 'targets' | 'activations' | 'notifications', Database.Statement>;
 
   constructor(private readonly deps: InboxStatusDeps) {
     const db = deps.store.db;
@@ -68,17 +105,19 @@ export class InboxStatus {
         `SELECT (SELECT count(*) FROM inbox_subscriptions) AS subscriptions,
                 (SELECT count(*) FROM inbox_subscriptions WHERE terminal_at IS NOT NULL) AS retiring,
                 (SELECT count(*) FROM inbox_agents) AS agents,
+                (SELECT count(*) FROM inbox_opened_inboxes) AS opened,
                 (SELECT count(*) FROM inbox_agents a WHERE NOT EXISTS
                    (SELECT 1 FROM inbox_targets t WHERE t.agent_id = a.agent_id AND t.status = 'active')) AS offline_agents,
                 (SELECT count(*) FROM inbox_agents WHERE delivery_paused = 1) AS paused_agents,
-                (SELECT count(*) FROM inbox_notifications) AS notifications,
+                (SELECT count(*) FROM inbox_notifications WHERE ${ACTIVATION}) AS activations,
                 (SELECT count(*) FROM inbox_notifications WHERE status = 'pending') AS pending,
                 (SELECT count(*) FROM inbox_entries WHERE kind <> 'digest_snapshot') AS entries,
                 (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL AND kind <> 'digest_snapshot') AS unacked,
                 (SELECT count(*) FROM inbox_schedules WHERE status = 'active') AS timers`,
       ),
       targets: db.prepare('SELECT status, count(*) AS n FROM inbox_targets GROUP BY status'),
-      recent: db.prepare('SELECT payload FROM inbox_notifications ORDER BY seq DESC LIMIT ?').pluck(),
+      activations: db.prepare(`SELECT payload FROM inbox_notifications WHERE ${ACTIVATION} ORDER BY seq DESC LIMIT ?`).pluck(),
+      notifications: db.prepare('SELECT * FROM inbox_notifications ORDER BY seq DESC LIMIT ?'),
     };
   }
 
@@ -135,7 +174,7 @@ export class InboxStatus {
         subscriptions: s.subscriptions,
         subscriptionLifecycleRetirements: s.retiring,
         sourceIdleStates: sourceList.filter((src) => src.idleState !== null).length,
-        inboxes: s.agents,
+        inboxes: s.agents + s.opened,
         activationTargets: svcCounts.targets.total,
         offlineActivationTargets: svcCounts.targets.offline,
         activationDispatchStates: dispatchStates.length,
@@ -143,13 +182,13 @@ export class InboxStatus {
         consumers: s.subscriptions,
         inboxItems: s.entries,
         pendingInboxItems: s.unacked,
-        activations: s.notifications,
+        activations: s.activations,
         deliveries: 0,
       },
       agents: views.list(),
       sources: sourceList.map((src) => ({ ...src, runtime: null })),
       subscriptions: subscriptionList,
-      inboxes: agents.list().map((a) => views.inbox(a)),
+      inboxes: [...agents.list().map((a) => views.inbox(a)), ...agents.openedInboxes()].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)),
       activationTargets: targets.all(),
       activationDispatchStates: dispatchStates,
       streams: sourceList.map((src) => streamRecord(src, { name: streams.backend.name, compaction: streams.backend.compaction !== undefined }, null)),
@@ -160,9 +199,30 @@ export class InboxStatus {
           erroredSourceIds: remote.filter((src) => src.state === 'error').map((src) => src.sourceId),
         },
       },
-      recentActivations: (this.stmt.recent.all(RECENT_ACTIVATIONS) as string[]).map((p) => JSON.parse(p) as unknown),
+      recentActivations: (this.stmt.activations.all(RECENT_ACTIVATIONS) as string[]).map((p) => JSON.parse(p) as unknown),
+      recentNotifications: (this.stmt.notifications.all(RECENT_ACTIVATIONS) as NotificationRow[]).map(toNotificationRecord),
       recentDeliveries: [],
-      lifecycle: { offlineAgentTtlMs: null, gcIntervalMs: retention.gcIntervalMs, lastOfflineAgentGcAt: null },
+      lifecycle: {
+        offlineAgentTtlMs: retention.offlineAgentTtlMs,
+        gcIntervalMs: retention.gcIntervalMs,
+        lastOfflineAgentGcAt: retention.offlineAgentTtlMs === null ? null : lastGcAt,
+      },
     };
   }
+}
+
+function toNotificationRecord(r: NotificationRow): NotificationRecord {
+  return {
+    notificationId: r.notification_id,
+    agentId: r.agent_id,
+    targetId: r.target_id,
+    targetKind: r.target_kind,
+    reason: r.reason,
+    status: r.status,
+    entryCount: r.entry_count,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    createdAt: isoAt(r.created_ms),
+    sentAt: r.sent_ms === null ? null : isoAt(r.sent_ms),
+  };
 }

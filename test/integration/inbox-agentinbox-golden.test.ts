@@ -53,7 +53,6 @@ const KNOWN_DIFFERENCES = new Set<string>([
   'source event',
   'source event (ops, urgent)',
   'subscription reset --start-policy earliest',
-  'status',
   // stream
   'stream event',
   // follow

@@ -277,7 +277,7 @@ describe('gc and status', () => {
       retentionMs: 86_400_000,
       removedAgents: 0,
       removedSubscriptions: 0,
-      removed: { subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 },
+      removed: { subscriptionsRemoved: 0, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 },
       retention: { ackedEntriesMs: 86_400_000 },
     });
   });
@@ -326,7 +326,7 @@ describe('gc and status', () => {
       consumers: [expect.objectContaining({ consumerId: `con_${sub!.subscriptionId.slice(4)}`, nextOffset: 2 })],
       adapters: { remote: { activeSourceIds: [], erroredSourceIds: [] } },
       recentDeliveries: [],
-      lifecycle: { offlineAgentTtlMs: null, gcIntervalMs: GC_INTERVAL_MS, lastOfflineAgentGcAt: null },
+      lifecycle: { offlineAgentTtlMs: 7 * 24 * 3600 * 1000, gcIntervalMs: GC_INTERVAL_MS, lastOfflineAgentGcAt: new Date(t.clock.now()).toISOString() },
     });
   });
 });

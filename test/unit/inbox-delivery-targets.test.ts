@@ -89,9 +89,9 @@ describe('target management', () => {
     inbox().targets.create(agentId, { kind: 'runtime', runtimeAgentId: 'main' });
     inbox().entries.create(agentId, { kind: 'direct', message: 'x' });
     await tick(COALESCE_MS);
-    expect(inbox().gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
+    expect(inbox().gc().removed).toEqual({ subscriptionsRemoved: 0, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
     t.clock.advance(24 * 60 * 60 * 1000 + 1);
-    expect(inbox().gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 1 });
+    expect(inbox().gc().removed).toEqual({ subscriptionsRemoved: 0, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 0, notificationsRemoved: 1 });
   });
 });
 

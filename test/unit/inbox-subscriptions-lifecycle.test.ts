@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ManualClock } from '../../src/core/clock.js';
-import type { WatchConnection } from '../../src/inbox/entries/watch.js';
 import type { CreateSubscriptionInput } from '../../src/inbox/subscriptions/subscriptions.js';
 import { createServices, startServices, stopServices, type Services } from '../../src/services.js';
 import { createLogger } from '../../src/telemetry/logger.js';
+import { FakeConnection } from '../helpers/watch-connection.js';
 
 const SECOND = 1000;
 let homes: string[] = [];
@@ -132,29 +132,6 @@ describe('cleanup policies (injected clock)', () => {
   });
 });
 
-class FakeConnection implements WatchConnection {
-  frames: Array<{ id: string | undefined; event: string; data: { event: string; agentId: string; entries: Array<Record<string, unknown>> } }> = [];
-  closed = false;
-  private hooks: Array<() => void> = [];
-  deliver(frame: string): void {
-    const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(frame)?.[1];
-    this.frames.push({ id: field('id'), event: field('event')!, data: JSON.parse(field('data')!) });
-  }
-  entries(): Array<Record<string, unknown>> {
-    return this.frames.flatMap((f) => f.data.entries);
-  }
-  writable(): Promise<void> {
-    return Promise.resolve();
-  }
-  onClose(hook: () => void): void {
-    this.hooks.push(hook);
-  }
-  close(): void {
-    this.closed = true;
-    for (const h of this.hooks.splice(0)) h();
-  }
-}
-
 describe('POST /gc housekeeping', () => {
   it('removes expired subscriptions the timer has not reached and items acknowledged a day ago (as AgentInbox does, whatever their subscriptions), never unacknowledged ones', async () => {
     const { s, clock, sourceId, agentId, subscribe, exists } = await setup();
@@ -168,16 +145,16 @@ describe('POST /gc housekeeping', () => {
     await s.inbox.entries.ack(agentId, { entryIds: all.slice(0, 3).map((e) => e.entryId) });
     clock.advance(61 * SECOND);
     // The removal timer has not run (no runDue): gc removes the subscription; its acknowledged item stays its day, as on AgentInbox.
-    expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, ackedEntriesRemoved: 0, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
+    expect(s.inbox.gc()).toMatchObject({ removed: { subscriptionsRemoved: 1, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 }, retention: { ackedEntriesMs: 86_400_000 } });
     expect(exists(s, expiring.subscriptionId)).toBe(false);
     const left = s.inbox.entries.list(agentId, { limit: 100, includeAcked: true }).map((e) => `${e.event!.type}:${e.ackedAt !== null}`);
     expect(left).toEqual(['a:true', 'b:true', 'c:true', 'd:false']);
     expect(lasting.subscriptionId).toBeDefined();
     // A day later the acknowledged items go; the unacknowledged one stays.
     clock.advance(24 * 3600 * SECOND);
-    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 3, notificationsRemoved: 0 });
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 3, notificationsRemoved: 0 });
     expect(s.inbox.entries.list(agentId, { limit: 100, includeAcked: true })).toHaveLength(1);
-    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
+    expect(s.inbox.gc().removed).toEqual({ subscriptionsRemoved: 0, agentsRemoved: 0, openedInboxesClosed: 0, ackedEntriesRemoved: 0, notificationsRemoved: 0 });
   });
 });
 

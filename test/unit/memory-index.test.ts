@@ -167,7 +167,8 @@ describe('the backfill of events stored before the index', () => {
       for (const column of ['subscription_ids', 'match_reason', 'summary', 'thread_id', 'revision', 'superseded_at', 'snapshot']) raw.exec(`ALTER TABLE inbox_entries DROP COLUMN ${column}`);
       raw.exec('ALTER TABLE inbox_agents DROP COLUMN inbox_policy; ALTER TABLE inbox_hosts DROP COLUMN config_ref; ALTER TABLE inbox_targets DROP COLUMN lease_expires_ms; ' +
         'ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_policy; ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_offset; ' +
-        'ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_time; ALTER TABLE inbox_subscriptions DROP COLUMN consumer_updated_at');
+        'ALTER TABLE inbox_subscriptions DROP COLUMN consumer_start_time; ALTER TABLE inbox_subscriptions DROP COLUMN consumer_updated_at; ' +
+        'DROP INDEX inbox_notifications_activations; ALTER TABLE inbox_notifications DROP COLUMN target_kind; ALTER TABLE inbox_agents DROP COLUMN last_seen_ms; DROP TABLE inbox_opened_inboxes');
       raw.pragma('user_version = 28');
       raw.close();
 

@@ -203,7 +203,7 @@ export function inboxDeliveryRoutes(s: Services): AnyRoute[] {
       bodyExample: {},
       auth: 'control',
       tags: ['meta'],
-      summary: 'Run housekeeping now and report what was removed: expired subscriptions, old or orphaned acknowledged entries, old notifications',
+      summary: 'Run housekeeping now and report what was removed: expired subscriptions, agents offline and unseen too long, old or orphaned acknowledged entries, old notifications',
       body: EmptyBody,
       bodyOptional: true,
       responses: { 200: { description: 'Counts', schema: GcResult } },
@@ -217,13 +217,13 @@ function timerUpdate(u: TimerUpdate) {
   return { ...u.timer, updated: u.updated, timer: u.timer };
 }
 
-/** svc's counts by kind, with AgentInbox's fields (it removes no agents: svc never removes an offline agent). */
+/** svc's counts by kind, with AgentInbox's fields. */
 function gcAnswer(r: GcReport & { retention: { ackedEntriesMs: number; notificationsMs: number } }) {
   return {
     ...r,
     deleted: r.removed.ackedEntriesRemoved ?? 0,
     retentionMs: r.retention.ackedEntriesMs,
-    removedAgents: 0 as const,
+    removedAgents: r.removed.agentsRemoved ?? 0,
     removedSubscriptions: r.removed.subscriptionsRemoved ?? 0,
   };
 }

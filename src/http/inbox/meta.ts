@@ -34,7 +34,7 @@ const InboxStatus = z
         subscriptions: Count,
         subscriptionLifecycleRetirements: Count.openapi({ description: 'subscriptions that saw their terminal signal and wait for removal' }),
         sourceIdleStates: Count,
-        inboxes: Count,
+        inboxes: Count.openapi({ description: "agents' inboxes, and those a read opened for ids no agent holds" }),
         activationTargets: Count,
         offlineActivationTargets: Count,
         activationDispatchStates: Count,
@@ -42,7 +42,7 @@ const InboxStatus = z
         consumers: Count,
         inboxItems: Count.openapi({ description: 'inbox entries' }),
         pendingInboxItems: Count.openapi({ description: 'unacknowledged inbox entries' }),
-        activations: Count.openapi({ description: 'notifications' }),
+        activations: Count.openapi({ description: 'webhook notifications sent (kept after their target is removed)' }),
         deliveries: Count,
         // svc's
         sourceStates: z.object({ total: Count, active: Count, error: Count, paused: Count, autoPaused: Count }),
@@ -59,18 +59,39 @@ const InboxStatus = z
     agents: z.array(InboxAgent),
     sources: z.array(Source.extend({ runtime: z.null() })),
     subscriptions: z.array(Subscription),
-    inboxes: z.array(InboxRecord),
+    inboxes: z.array(InboxRecord).openapi({ description: "agents' inboxes, and those a read opened for ids no agent holds, oldest first" }),
     activationTargets: z.array(Target),
     activationDispatchStates: z.array(DispatchState),
     streams: z.array(z.object({ streamId: z.string(), sourceId: z.string(), streamKey: z.string(), backend: z.string(), createdAt: z.string() })),
     consumers: z.array(Consumer),
     adapters: z.object({ remote: z.object({ activeSourceIds: z.array(z.string()), erroredSourceIds: z.array(z.string()) }) }),
-    recentActivations: z.array(z.unknown()).openapi({ description: 'the last 10 notifications, newest first' }),
+    recentActivations: z.array(z.unknown()).openapi({
+      description: "AgentInbox's activations: the bodies of the last 10 webhook notifications sent, newest first, kept after their target is removed",
+    }),
+    recentNotifications: z
+      .array(
+        z.object({
+          notificationId: z.string(),
+          agentId: z.string(),
+          targetId: z.string(),
+          targetKind: z.string().nullable(),
+          reason: z.string(),
+          status: z.enum(['pending', 'sent', 'failed']),
+          entryCount: Count,
+          attempts: Count,
+          lastError: z.string().nullable(),
+          createdAt: z.string(),
+          sentAt: z.string().nullable(),
+        }),
+      )
+      .openapi({ description: "svc's: the last 10 notifications of every target kind (terminal prompts, runtime messages too) and state, newest first" }),
     recentDeliveries: z.array(z.unknown()),
     lifecycle: z.object({
-      offlineAgentTtlMs: z.null().openapi({ description: 'svc never removes an agent for being offline' }),
+      offlineAgentTtlMs: Count.nullable().openapi({
+        description: 'inbox.offline_agent_ttl_ms: an agent with no active target and nobody reading its inbox this long is removed; null: never (0 in the config)',
+      }),
       gcIntervalMs: Count,
-      lastOfflineAgentGcAt: z.null(),
+      lastOfflineAgentGcAt: z.string().nullable().openapi({ description: 'when housekeeping last looked for such agents; null: not yet, or never removed' }),
     }),
   })
   .openapi('InboxStatus', { description: "AgentInbox's status (retention, counts, the records, recent activations) with svc's service fields and counts beside" });

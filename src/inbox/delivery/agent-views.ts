@@ -5,8 +5,10 @@
  *
  * svc keeps no agent status of its own: AgentInbox's agent is `active` while it has an active
  * activation target, else `offline`, so that is what svc derives from the targets, with
- * `updatedAt` (= `lastSeenAt`, and `offlineSince` while offline) the latest change of the agent or
- * its targets. An offline agent keeps its entries and is never removed for being offline.
+ * `updatedAt` (and `offlineSince` while offline) the latest change of the agent or its targets, and
+ * `lastSeenAt` that or the agent's last read, watch or ack, whichever is later. An agent offline and
+ * unseen for `inbox.offline_agent_ttl_ms` is removed with its inbox, as AgentInbox removes it
+ * (inbox/lifecycle.ts).
  */
 import type { InboxAgent, InboxAgents, InboxRecord, ItemCounts } from '../entries/index.js';
 import type { Source, SourceService } from '../sources/index.js';
@@ -83,7 +85,7 @@ export class AgentViews {
       runtimeKind: session?.runtimeKind ?? 'unknown',
       runtimeSessionId: session?.runtimeSessionId ?? null,
       updatedAt,
-      lastSeenAt: updatedAt,
+      lastSeenAt: agent.lastSeenAt > updatedAt ? agent.lastSeenAt : updatedAt,
     };
   }
 

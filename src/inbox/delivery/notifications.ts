@@ -68,15 +68,15 @@ export class NotificationRows {
     const db: Database.Database = deps.store.db;
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO inbox_notifications (notification_id, target_id, agent_id, reason, entry_count, first_entry_id, last_entry_id, payload, status, next_attempt_ms, created_ms, updated_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        `INSERT INTO inbox_notifications (notification_id, target_id, target_kind, agent_id, reason, entry_count, first_entry_id, last_entry_id, payload, status, next_attempt_ms, created_ms, updated_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
       ),
       head: db.prepare("SELECT * FROM inbox_notifications WHERE target_id = ? AND status = 'pending' ORDER BY seq LIMIT 1"),
       attempted: db.prepare('UPDATE inbox_notifications SET attempts = attempts + 1, updated_ms = ? WHERE notification_id = ?'),
       sent: db.prepare("UPDATE inbox_notifications SET status = 'sent', sent_ms = ?, last_error = NULL, updated_ms = ? WHERE notification_id = ?"),
       retry: db.prepare('UPDATE inbox_notifications SET next_attempt_ms = ?, last_error = ?, updated_ms = ? WHERE notification_id = ?'),
       dueNow: db.prepare("UPDATE inbox_notifications SET next_attempt_ms = ?, updated_ms = ? WHERE target_id = ? AND status = 'pending'"),
-      removeTarget: db.prepare('DELETE FROM inbox_notifications WHERE target_id = ?'),
+      removeTarget: db.prepare("DELETE FROM inbox_notifications WHERE target_id = ? AND status = 'pending'"),
       removeAgent: db.prepare('DELETE FROM inbox_notifications WHERE agent_id = ?'),
       gc: db.prepare("DELETE FROM inbox_notifications WHERE status <> 'pending' AND updated_ms < ?"),
       list: db.prepare('SELECT * FROM inbox_notifications WHERE target_id = ? ORDER BY seq'),
@@ -107,7 +107,7 @@ export class NotificationRows {
         listed: row.kind === 'webhook' ? c.listed : undefined,
       });
     const p = make(header, activate);
-    this.stmt.insert.run(notificationId, row.target_id, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
+    this.stmt.insert.run(notificationId, row.target_id, row.kind, row.agent_id, reason, p.entryCount, p.firstEntryId, p.lastEntryId, JSON.stringify(p), now, now, now);
     // A reminder covers entries notified before: the cursor never moves back.
     if (row.queued_through === null || p.lastEntryId > row.queued_through) this.deps.targets.setQueuedThrough(row.target_id, p.lastEntryId);
     return { notificationId, targetId: row.target_id, reason, entryCount: p.entryCount };
@@ -212,6 +212,10 @@ export class NotificationRows {
     }));
   }
 
+  /**
+   * A removed target's pending rows go (nothing more is sent to it); what was sent or failed stays
+   * as history until the notifications' retention, as AgentInbox keeps a removed target's activations.
+   */
   removeTarget(targetId: string): void {
     this.stmt.removeTarget.run(targetId);
   }

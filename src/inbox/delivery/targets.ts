@@ -226,6 +226,8 @@ export class TargetService {
       for (const l of this.deletedListeners) l(targetId);
       this.stmt.remove.run(targetId);
       this.deps.secrets.delete(secretRef(targetId));
+      // The agent's offline time starts now (inbox/lifecycle.ts), not at its last target's last change.
+      this.deps.agents.seen(agentId, { force: true });
     });
   }
 

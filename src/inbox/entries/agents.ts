@@ -5,6 +5,11 @@
  * within the control plane's agent id pattern.
  * Deleting one runs the `onDeleted` listeners inside the delete transaction, so subscriptions,
  * entries, targets and timers go with it atomically.
+ *
+ * Reading, watching or acknowledging an inbox marks its agent seen (`last_seen_ms`, written at most
+ * once a minute), which keeps an offline agent from the lifecycle's removal (inbox/lifecycle.ts). As
+ * on AgentInbox, a read of an id no agent holds opens that inbox: it is listed by `GET /status`
+ * until an agent registers with the id (and takes it over) or the lifecycle closes it.
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
@@ -18,6 +23,8 @@ export interface InboxAgent {
   name: string | null;
   deliveryPaused: boolean;
   createdAt: string;
+  /** When the agent last read, watched or acknowledged its inbox, or lost a target (at most a minute stale). */
+  lastSeenAt: string;
   /** The agent's own aggregation policy; absent while it has none (the default applies). */
   aggregation?: AggregationPolicy;
 }
@@ -67,6 +74,9 @@ export function inboxIdOf(agentId: string): string {
 
 export const writePolicy = (p: AggregationPolicy | null): string | null => (p === null ? null : JSON.stringify(p));
 
+/** How often a read writes the agent's last-seen time (reads in between leave it). */
+const SEEN_RESOLUTION_MS = 60_000;
+
 export interface InboxAgentsDeps {
   store: Store;
   clock: Clock;
@@ -80,10 +90,17 @@ interface AgentRow {
   created_at: string;
   aggregation: string | null;
   inbox_policy: string | null;
+  last_seen_ms: number | null;
+}
+
+interface OpenedRow {
+  agent_id: string;
+  created_at: string;
 }
 
 function toAgent(r: AgentRow): InboxAgent {
-  const agent: InboxAgent = { agentId: r.agent_id, name: r.name, deliveryPaused: r.delivery_paused === 1, createdAt: r.created_at };
+  const lastSeenAt = r.last_seen_ms === null ? r.created_at : isoAt(r.last_seen_ms);
+  const agent: InboxAgent = { agentId: r.agent_id, name: r.name, deliveryPaused: r.delivery_paused === 1, createdAt: r.created_at, lastSeenAt };
   const aggregation = readPolicy(r.aggregation);
   if (aggregation) agent.aggregation = aggregation;
   return agent;
@@ -92,14 +109,26 @@ function toAgent(r: AgentRow): InboxAgent {
 export class InboxAgents {
   private readonly deletedListeners: Array<(agentId: string) => void> = [];
   private readonly stmt: Record<
-    'insert' | 'get' | 'list' | 'remove' | 'setPaused' | 'setAggregation' | 'aggregation' | 'inboxPolicy' | 'setInboxPolicy',
+    | 'insert'
+    | 'get'
+    | 'list'
+    | 'remove'
+    | 'setPaused'
+    | 'setAggregation'
+    | 'aggregation'
+    | 'inboxPolicy'
+    | 'setInboxPolicy'
+    | 'seen'
+    | 'open'
+    | 'opened'
+    | 'takeOver',
     Database.Statement
   >;
 
   constructor(private readonly deps: InboxAgentsDeps) {
     const db = deps.store.db;
     this.stmt = {
-      insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at, aggregation) VALUES (?, ?, 0, ?, ?)'),
+      insert: db.prepare('INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at, aggregation, last_seen_ms) VALUES (?, ?, 0, ?, ?, ?)'),
       get: db.prepare('SELECT * FROM inbox_agents WHERE agent_id = ?'),
       list: db.prepare('SELECT * FROM inbox_agents ORDER BY created_at, rowid'),
       remove: db.prepare('DELETE FROM inbox_agents WHERE agent_id = ?'),
@@ -108,6 +137,13 @@ export class InboxAgents {
       aggregation: db.prepare('SELECT aggregation FROM inbox_agents WHERE agent_id = ?').pluck(),
       inboxPolicy: db.prepare('SELECT inbox_policy FROM inbox_agents WHERE agent_id = ?').pluck(),
       setInboxPolicy: db.prepare('UPDATE inbox_agents SET inbox_policy = ? WHERE agent_id = ?'),
+      // ? now, ? agent, ? a time before which the stored value is stale
+      seen: db.prepare('UPDATE inbox_agents SET last_seen_ms = ? WHERE agent_id = ? AND (last_seen_ms IS NULL OR last_seen_ms <= ?)'),
+      open: db.prepare(
+        'INSERT INTO inbox_opened_inboxes (agent_id, created_at, last_seen_ms) VALUES (?, ?, ?) ON CONFLICT (agent_id) DO UPDATE SET last_seen_ms = excluded.last_seen_ms WHERE last_seen_ms <= ?',
+      ),
+      opened: db.prepare('SELECT agent_id, created_at FROM inbox_opened_inboxes ORDER BY created_at, agent_id'),
+      takeOver: db.prepare('DELETE FROM inbox_opened_inboxes WHERE agent_id = ?'),
     };
   }
 
@@ -129,8 +165,10 @@ export class InboxAgents {
   }
 
   private insert(agentId: string, input: CreateInboxAgentInput): InboxAgent {
-    const createdAt = isoAt(this.deps.clock.now());
-    this.stmt.insert.run(agentId, input.name ?? null, createdAt, writePolicy(input.aggregation ?? null));
+    const now = this.deps.clock.now();
+    const createdAt = isoAt(now);
+    this.stmt.takeOver.run(agentId);
+    this.stmt.insert.run(agentId, input.name ?? null, createdAt, writePolicy(input.aggregation ?? null), now);
     return toAgent(this.stmt.get.get(agentId) as AgentRow);
   }
 
@@ -187,20 +225,41 @@ export class InboxAgents {
   /** AgentInbox's inbox record of the agent. Throws 404 agent_not_found. */
   inbox(agentId: string): InboxRecord {
     const agent = this.get(agentId);
-    const p = this.inboxPolicyOf(agentId);
-    return {
-      inboxId: inboxIdOf(agentId),
-      ownerAgentId: agentId,
-      aggregationEnabled: p?.enabled ?? false,
-      aggregationWindowMs: p?.windowMs ?? null,
-      aggregationMaxItems: p?.maxItems ?? null,
-      aggregationMaxThreadAgeMs: p?.maxThreadAgeMs ?? null,
-      createdAt: agent.createdAt,
-    };
+    return inboxRecord(agentId, this.inboxPolicyOf(agentId), agent.createdAt);
+  }
+
+  /**
+   * The agent read, watched or acknowledged its inbox (or changed its targets: `force`, written at
+   * once). An id no agent holds opens its inbox, if it is a valid agent id. Its own transaction.
+   */
+  seen(agentId: string, opts: { force?: boolean } = {}): void {
+    const now = this.deps.clock.now();
+    const stale = opts.force ? now : now - SEEN_RESOLUTION_MS;
+    this.deps.store.tx(() => {
+      if (this.stmt.seen.run(now, agentId, stale).changes > 0 || this.exists(agentId) || !AGENT_ID_PATTERN.test(agentId)) return;
+      this.stmt.open.run(agentId, isoAt(now), now, stale);
+    });
+  }
+
+  /** The inboxes reads opened for ids no agent holds, as AgentInbox's inbox records. */
+  openedInboxes(): InboxRecord[] {
+    return (this.stmt.opened.all() as OpenedRow[]).map((r) => inboxRecord(r.agent_id, null, r.created_at));
   }
 
   /** Called inside the delete transaction, before the agent row goes. */
   onDeleted(listener: (agentId: string) => void): void {
     this.deletedListeners.push(listener);
   }
+}
+
+function inboxRecord(agentId: string, p: InboxPolicyInput | null, createdAt: string): InboxRecord {
+  return {
+    inboxId: inboxIdOf(agentId),
+    ownerAgentId: agentId,
+    aggregationEnabled: p?.enabled ?? false,
+    aggregationWindowMs: p?.windowMs ?? null,
+    aggregationMaxItems: p?.maxItems ?? null,
+    aggregationMaxThreadAgeMs: p?.maxThreadAgeMs ?? null,
+    createdAt,
+  };
 }

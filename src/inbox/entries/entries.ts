@@ -321,8 +321,9 @@ export class InboxEntries {
     };
   }
 
-  /** GET /agents/{id}/inbox/entries: a page in entry order; unacknowledged, unsuperseded ones unless includeAcked. Empty for an unknown agent. */
+  /** GET /agents/{id}/inbox/entries: a page in entry order; unacknowledged, unsuperseded ones unless includeAcked. Empty for an unknown agent (whose inbox it opens). Marks the agent seen. */
   page(agentId: string, opts: { after?: string | undefined; limit: number; includeAcked?: boolean }): EntryPage {
+    this.deps.agents.seen(agentId);
     const rows = this.list(agentId, { afterEntryId: opts.after, limit: opts.limit + 1, includeAcked: opts.includeAcked });
     const more = rows.length > opts.limit;
     const entries = rows.slice(0, opts.limit);
@@ -360,6 +361,7 @@ export class InboxEntries {
    * unknown agent acknowledges nothing. Durable before it resolves.
    */
   async ack(agentId: string, form: AckForm): Promise<number> {
+    this.deps.agents.seen(agentId);
     return this.deps.store.write(() => {
       const { acked } = this.acks.ack(agentId, form, isoAt(this.deps.clock.now()));
       const made: InboxEntry[] = [];

@@ -64,6 +64,7 @@ export class InboxWatch {
 
   /** Backlog after `opts.after` (from the start when absent), then live. */
   async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
+    this.deps.agents.seen(agentId);
     this.heartbeat(conn, agentId, Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS)));
     let last = opts.after;
     for (let first = true; !conn.closed; first = false) {
@@ -86,6 +87,12 @@ export class InboxWatch {
     const timer = setInterval(() => {
       const data = JSON.stringify({ event: 'heartbeat', agentId, timestamp: isoAt(this.deps.clock.now()) });
       conn.deliver(`event: heartbeat\ndata: ${data}\n\n`);
+      // A watched inbox is read: its agent stays seen while the watch lasts.
+      try {
+        this.deps.agents.seen(agentId);
+      } catch {
+        // the store is closing; the next heartbeat (or the watch's end) follows
+      }
     }, everyMs);
     timer.unref();
     conn.onClose(() => clearInterval(timer));

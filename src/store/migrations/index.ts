@@ -39,13 +39,14 @@ import { inboxItems } from './032-inbox-items.js';
 import { inboxHostConfigRef } from './033-inbox-host-config-ref.js';
 import { inboxNotifyLease } from './034-inbox-notify-lease.js';
 import { inboxConsumerStart } from './035-inbox-consumer-start.js';
+import { inboxLifecycle } from './036-inbox-lifecycle.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
 
 export const MIGRATIONS: readonly Migration[] = [v1, workItems, timers, tasks, triggers, bindings, workspaces, diagnostics, skills,
   runLoop, briefDeliveries, models, inboxStreams, inboxSubscriptions, inboxDelivery, taskBoot, authSessions, childAgents, workItemPlans, taskTty, inboxAggregation, eventLogHeads, texts, sharedSources, toolPolicy, taskSandbox,
-  inboxItemMetadata, toolExecutions, memoryIndex, usage, context, inboxItems, inboxHostConfigRef, inboxNotifyLease, inboxConsumerStart];
+  inboxItemMetadata, toolExecutions, memoryIndex, usage, context, inboxItems, inboxHostConfigRef, inboxNotifyLease, inboxConsumerStart, inboxLifecycle];
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaTooNewError extends Error {

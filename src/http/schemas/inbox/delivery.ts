@@ -213,13 +213,13 @@ export const GcResult = z
   .object({
     removed: z.record(z.string(), z.number().int()).openapi({
       description:
-        'what housekeeping removed, by kind: subscriptionsRemoved (cleanup time passed), ackedEntriesRemoved (items acknowledged more than retention.ackedEntriesMs ago; AgentInbox\'s deleted), notificationsRemoved (sent or failed, older than retention.notificationsMs)',
+        'what housekeeping removed, by kind: subscriptionsRemoved (cleanup time passed), agentsRemoved and openedInboxesClosed (offline and unseen past inbox.offline_agent_ttl_ms), ackedEntriesRemoved (items acknowledged more than retention.ackedEntriesMs ago; AgentInbox\'s deleted), notificationsRemoved (sent or failed, older than retention.notificationsMs)',
     }),
     durationMs: z.number(),
     retention: z.object({ ackedEntriesMs: z.number().int(), notificationsMs: z.number().int() }),
     deleted: z.number().int().openapi({ description: "AgentInbox's field: acknowledged entries removed (= removed.ackedEntriesRemoved)" }),
     retentionMs: z.number().int().openapi({ description: '= retention.ackedEntriesMs' }),
-    removedAgents: z.literal(0).openapi({ description: 'svc never removes an agent for being offline' }),
+    removedAgents: z.number().int().openapi({ description: 'agents removed for being offline and unseen past inbox.offline_agent_ttl_ms (= removed.agentsRemoved)' }),
     removedSubscriptions: z.number().int().openapi({ description: '= removed.subscriptionsRemoved' }),
   })
   .openapi('GcResult', { description: "svc's counts by kind, with AgentInbox's {deleted, retentionMs, removedAgents, removedSubscriptions}" });

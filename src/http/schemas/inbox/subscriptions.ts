@@ -24,7 +24,9 @@ export const InboxAgent = z
     runtimeKind: z.string().openapi({ description: 'runtime of the terminal session the agent is bound to (codex, claude_code), else unknown' }),
     runtimeSessionId: z.string().nullable().openapi({ description: 'that session id, else null' }),
     updatedAt: z.string().openapi({ description: 'the last change of the agent or its targets' }),
-    lastSeenAt: z.string().openapi({ description: '= updatedAt' }),
+    lastSeenAt: z.string().openapi({
+      description: 'updatedAt, or the last read, watch or ack of the inbox when later (written at most once a minute); an agent offline and unseen for inbox.offline_agent_ttl_ms is removed',
+    }),
   })
   .openapi('InboxAgent', { description: "svc's inbox agent with AgentInbox's Agent fields" });
 
