@@ -5,11 +5,20 @@
  * `policy.notify_inbox`); a read of an unknown id opens its inbox, as AgentInbox does; the webhook
  * activations sent stay in the status after their target is removed and go with their agent.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboxIdOf } from '../../src/inbox/entries/index.js';
 import { COALESCE_MS } from '../../src/inbox/delivery/notifier.js';
 import { inboxRoutes } from '../../src/http/surfaces.js';
+import { loadConfig } from '../../src/config/load.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { createServices, stopServices } from '../../src/services.js';
+import { createLogger } from '../../src/telemetry/logger.js';
 import { routeApp } from '../helpers/app.js';
 import { tick } from '../helpers/inbox-delivery.js';
 import { testServices, type TestServices } from '../helpers/services.js';
@@ -24,16 +33,16 @@ const TTL = 7 * DAY;
 let t: TestServices;
 let app: FastifyInstance;
 let rx: Receiver;
+const closing: Array<() => Promise<void>> = [];
 
 async function setup(configToml = ''): Promise<void> {
   t = testServices({ configToml });
   app = await routeApp(t.s, inboxRoutes(t.s));
   rx = await startReceiver();
+  closing.push(() => app.close(), () => t.close(), () => rx.close());
 }
 afterEach(async () => {
-  await app.close();
-  await t.close();
-  await rx.close();
+  for (const close of closing.splice(0)) await close();
 });
 
 async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; json: Json }> {
@@ -189,5 +198,39 @@ describe('activations', () => {
     await ok('DELETE', '/agents/hooked');
     status = await ok('GET', '/status');
     expect([status.counts.activations, status.recentActivations, status.recentNotifications]).toEqual([0, [], []]);
+  });
+});
+
+describe('the upgrade to the lifecycle (migration 036)', () => {
+  it('counts the agents of an older database as seen at the upgrade, and keeps the kind of the notifications sent', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-m36-'));
+    const db = new Database(path.join(home, 'svc.db'));
+    for (const m of MIGRATIONS.filter((x) => x.version <= 35)) {
+      db.exec(m.up);
+      db.pragma(`user_version = ${m.version}`);
+    }
+    db.exec(`
+      INSERT INTO inbox_agents (agent_id, name, delivery_paused, created_at) VALUES ('old', NULL, 0, '2020-01-01T00:00:00.000Z');
+      INSERT INTO inbox_targets (target_id, agent_id, kind, config, status, created_ms, updated_ms) VALUES ('tgt_1', 'old', 'webhook', '{}', 'offline', 0, 0);
+      INSERT INTO inbox_notifications (notification_id, target_id, agent_id, reason, entry_count, first_entry_id, last_entry_id, payload, status, next_attempt_ms, created_ms, updated_ms, sent_ms)
+        VALUES ('ntf_1', 'tgt_1', 'old', 'entries', 1, 'ent_1', 'ent_1', '{}', 'sent', 0, 0, 0, 0);
+    `);
+    db.close();
+    const before = Date.now();
+    const clock = new ManualClock(before);
+    const s = createServices(loadConfig({ home }, {}), clock, createLogger('silent'));
+    try {
+      expect(s.store.db.prepare("SELECT target_kind FROM inbox_notifications WHERE notification_id = 'ntf_1'").pluck().get()).toBe('webhook');
+      const seen = s.store.db.prepare("SELECT last_seen_ms FROM inbox_agents WHERE agent_id = 'old'").pluck().get() as number;
+      expect(seen).toBeGreaterThanOrEqual(before - 1000);
+      expect(seen).toBeLessThanOrEqual(Date.now() + 1000);
+      // Offline since 1970 by its target, created in 2020: it still has its full time to live.
+      expect(s.inbox.gc().removed.agentsRemoved).toBe(0);
+      clock.advance(TTL + 2000);
+      expect(s.inbox.gc().removed.agentsRemoved).toBe(1);
+    } finally {
+      await stopServices(s);
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
