@@ -65,6 +65,12 @@ export const errors = {
     new AppError(403, 'peer_user_rejected', `only the user running svc may use this interface without a credential: ${reason}`),
   crossOriginRejected: (origin: string) =>
     new AppError(403, 'cross_origin_rejected', `Origin ${JSON.stringify(origin)} is not allowed; add it to auth.allowed_origins to accept it`),
+  crossSiteRejected: (site: string) =>
+    new AppError(
+      403,
+      'cross_origin_rejected',
+      `a web page of another site sent this request (Sec-Fetch-Site: ${site}); pages of origins in auth.allowed_origins are served when they send an Origin (fetch, EventSource)`,
+    ),
 
   // --- provenance (docs/control-plane-api.md#ingress-and-provenance) --------------------------
   provenanceOverrideRejected: (field: string) =>

@@ -54,7 +54,8 @@ export function bearerToken(request: FastifyRequest): string | null {
  * The rule, in order (docs/security.md):
  * 0. The Unix socket is the boundary itself (mode 0600 in a directory of the daemon's): nothing more.
  * 1. The Host and Origin checks (DNS rebinding, web pages of other origins): a request with an
- *    Origin is served only from the daemon's own origin or a trusted one, on every route.
+ *    Origin is served only from the daemon's own origin or a trusted one, on every route; one
+ *    without, that a browser marks as sent for another site's page, only as a top-level navigation.
  * 2. `open` routes need nothing more.
  * 3. A credential (the control token, or a browser session) authorises the request whoever sends
  *    it; a session the console signed in from this machine only from the uid that signed in (a
@@ -93,6 +94,13 @@ function trustedOrigins(policy: AuthPolicy): ReadonlySet<string> {
   return trusted;
 }
 
+/** A browser's request for a page of another site (another port of this host included), but a top-level navigation. */
+function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== 'cross-site' && site !== 'same-site') return false;
+  return !(request.method === 'GET' && request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document');
+}
+
 /** Throws when the request is refused; a promise when the peer's uid must still be looked up. */
 function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPolicy, trusted: ReadonlySet<string>): Promise<void> | undefined {
   const remote = request.socket.remoteAddress;
@@ -104,6 +112,10 @@ function authorise(request: FastifyRequest, reply: FastifyReply, policy: AuthPol
   // Before anything else runs or any body is read, whatever the route and the mode: a page of
   // another origin (another localhost port included) is refused even for a simple request.
   if (origin !== undefined && !originAllowed(origin, host, trusted)) throw errors.crossOriginRejected(origin);
+  // A page's images, scripts, frames and forms carry no Origin on a GET, but a browser says they come
+  // from another site (Fetch Metadata): refused too, but a top-level navigation (a link to the
+  // console). Reads can have effects (an inbox read opens the inbox and keeps its agent).
+  if (origin === undefined && fromAnotherSite(request)) throw errors.crossSiteRejected(String(request.headers['sec-fetch-site']));
   // Unmatched routes are guarded like reads: another user learns nothing from a 404 either.
   const auth = request.routeOptions.config?.auth ?? 'read';
   if (auth === 'open') return;

@@ -3,8 +3,9 @@
  * port of this host included: what a page's `fetch(url, {method: 'POST', mode: 'no-cors'})` sends
  * (an Origin, no body, no preflight) is refused 403 cross_origin_rejected before anything runs,
  * against real daemons in local mode and in bearer mode, on the control plane and the inbox's
- * loopback port. The daemon's own origin (the console), a listed origin and requests without an
- * Origin (the CLI, scripts) are served as before.
+ * loopback port. A page's image, script or frame (a GET without an Origin, marked by the browser's
+ * Sec-Fetch-Site) is refused too, a top-level navigation is not. The daemon's own origin (the
+ * console), a listed origin and requests without an Origin (the CLI, scripts) are served as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonPool, request, waitFor, type HttpResult, type RunningDaemon } from '../helpers/daemon.js';
@@ -93,6 +94,24 @@ describe.each([
     for (const origin of [inbox.base, LISTED]) {
       expect((await request(inbox, 'POST', '/agents', { headers: { ...credential, origin } })).status, origin).toBe(201);
     }
+  });
+
+  it("a page of another site cannot read an inbox by an image or a frame (no Origin, its Sec-Fetch-Site), which would open it; a top-level navigation, the own pages and the CLI can", async () => {
+    const inboxes = async () => ((await request({ socketPath: d.socket }, 'GET', '/status')).json.inboxes as Array<{ ownerAgentId: string }>).map((i) => i.ownerAgentId);
+    const fetched = (site: string, mode: string, dest: string) => ({ ...credential, 'sec-fetch-site': site, 'sec-fetch-mode': mode, 'sec-fetch-dest': dest });
+    for (const headers of [fetched('cross-site', 'no-cors', 'image'), fetched('same-site', 'navigate', 'iframe'), fetched('cross-site', 'no-cors', 'script')]) {
+      expect(rejected(await request(d, 'GET', '/api/inbox/agents/by-page/inbox/items', { headers })), JSON.stringify(headers)).toEqual(REJECTED);
+      expect(rejected(await request(inbox, 'GET', '/agents/by-page/inbox/items', { headers })), JSON.stringify(headers)).toEqual(REJECTED);
+    }
+    expect(rejected(await request(d, 'POST', '/api/control/agents/by-form/create', { headers: fetched('cross-site', 'navigate', 'document') }))).toEqual(REJECTED);
+    expect(await agentExists('by-form')).toBe(false);
+    expect(await inboxes()).not.toContain('by-page');
+    const served = [fetched('same-origin', 'cors', 'empty'), fetched('none', 'navigate', 'document'), fetched('cross-site', 'navigate', 'document'), credential];
+    for (const [i, headers] of served.entries()) {
+      const res = await request(d, 'GET', `/api/inbox/agents/by-reader-${i}/inbox/items`, { headers });
+      expect(res.status, `${JSON.stringify(headers)}: ${res.text}`).toBe(200);
+    }
+    expect(await inboxes()).toEqual(expect.arrayContaining(served.map((_, i) => `by-reader-${i}`)));
   });
 
   it('a page on another origin cannot shut the daemon down; the console can', async () => {

@@ -33,8 +33,8 @@ function agentOption(cmd: Command): Command {
 }
 
 /** A span of time as one or two units: 45s, 12m, 3h20m, 2d. */
-export function span(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
+export function span(ms: number, round: (x: number) => number = Math.round): string {
+  const s = Math.max(0, round(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
@@ -63,7 +63,8 @@ function approvalRow(a: Approval, now: number): Row {
     trust: a.trust,
     tainted_by: taintOf(a.tainted_by),
     age: span(now - Date.parse(a.requested_at)),
-    expires: a.status !== 'pending' ? '-' : left > 0 ? `in ${span(left)}` : 'now',
+    // A countdown never rounds up: 59m59.6s left is 59m, not 1h.
+    expires: a.status !== 'pending' ? '-' : left > 0 ? `in ${span(left, Math.floor)}` : 'now',
     arguments: oneLine(JSON.stringify(a.arguments), 60),
   };
 }
