@@ -159,8 +159,16 @@ describe('inboxes opened by a read', () => {
     expect(status.counts).toMatchObject({ agents: 1, inboxes: 1 });
     expect(status.inboxes).toEqual([expect.objectContaining({ ownerAgentId: 'nobody', createdAt: new Date(t.clock.now()).toISOString() })]);
 
-    // An id outside the agent id pattern opens nothing.
+    // An id outside the agent id pattern opens nothing, nor does a refused read or ack.
     await call('GET', `/agents/${encodeURIComponent('no body')}/inbox/items`);
+    const refused = [
+      await call('GET', '/agents/refused/inbox/items?after=bad'),
+      await call('POST', '/agents/refused/inbox/ack', { entryIds: ['ent_01J00000000000000000000000'] }),
+    ];
+    expect(refused.map((r) => [r.status, r.json.code])).toEqual([
+      [400, expect.any(String)],
+      [404, 'entry_not_found'],
+    ]);
     await ok('GET', '/agents/ghost/inbox/items');
     expect((await ok('GET', '/status')).inboxes.map((i: Json) => i.ownerAgentId)).toEqual(['nobody', 'ghost']);
     t.clock.advance(TTL + 1);

@@ -323,8 +323,9 @@ export class InboxEntries {
 
   /** GET /agents/{id}/inbox/entries: a page in entry order; unacknowledged, unsuperseded ones unless includeAcked. Empty for an unknown agent (whose inbox it opens). Marks the agent seen. */
   page(agentId: string, opts: { after?: string | undefined; limit: number; includeAcked?: boolean }): EntryPage {
-    this.deps.agents.seen(agentId);
     const rows = this.list(agentId, { afterEntryId: opts.after, limit: opts.limit + 1, includeAcked: opts.includeAcked });
+    // After the read: a refused cursor opens no inbox.
+    this.deps.agents.seen(agentId);
     const more = rows.length > opts.limit;
     const entries = rows.slice(0, opts.limit);
     return { entries, nextCursor: more ? entries[entries.length - 1]!.entryId : null };
@@ -361,8 +362,7 @@ export class InboxEntries {
    * unknown agent acknowledges nothing. Durable before it resolves.
    */
   async ack(agentId: string, form: AckForm): Promise<number> {
-    this.deps.agents.seen(agentId);
-    return this.deps.store.write(() => {
+    const acked = await this.deps.store.write(() => {
       const { acked } = this.acks.ack(agentId, form, isoAt(this.deps.clock.now()));
       const made: InboxEntry[] = [];
       this.threads.reconcile(agentId, made);
@@ -370,6 +370,9 @@ export class InboxEntries {
       if (acked > 0) this.deps.store.afterCommit(() => this.ackedListeners.forEach((listener) => listener(agentId)));
       return acked;
     });
+    // After the ack: a refused one (unknown entry ids) opens no inbox.
+    this.deps.agents.seen(agentId);
+    return acked;
   }
 
   /**

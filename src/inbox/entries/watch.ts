@@ -64,11 +64,12 @@ export class InboxWatch {
 
   /** Backlog after `opts.after` (from the start when absent), then live. */
   async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
-    this.deps.agents.seen(agentId);
     this.heartbeat(conn, agentId, Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS)));
     let last = opts.after;
     for (let first = true; !conn.closed; first = false) {
       const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });
+      // After the first read: a refused cursor opens no inbox.
+      if (first) this.deps.agents.seen(agentId);
       if (first || backlog.length > 0) conn.deliver(itemsFrame(agentId, backlog));
       if (backlog.length < BACKLOG_CHUNK) {
         this.join(agentId, conn, backlog);
