@@ -174,7 +174,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     digests,
     delivery: deliveryPause,
     timers,
-    status: new InboxStatus({ store, agents, sources, streams, subscriptions, targets, views: agentViews, retention }),
+    status: new InboxStatus({ store, agents, sources, streams, subscriptions, targets, views: agentViews, notifications: notifier, retention }),
     outbound,
     replies: new EntryReplies({ store, outbound }),
     gc: () => ({ ...housekeeping.run(), retention: { ackedEntriesMs: ACKED_RETENTION_MS, notificationsMs: NOTIFICATION_RETENTION_MS } }),

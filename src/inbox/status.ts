@@ -4,17 +4,13 @@
  * (sources by state and their errors, targets, pending notifications, unacknowledged entries,
  * active timers), and the records themselves: agents, sources, subscriptions, inboxes, targets,
  * dispatch states, streams, consumers, remote adapters, the last 10 activations. The counts are
- * read straight from the tables in one snapshot; the lists through each part's views.
- *
- * Activations are AgentInbox's: webhook notifications that were sent, kept after their target is
- * removed (until the notifications' retention) and gone with their agent. svc's other
- * notifications (terminal prompts, runtime messages, pending and failed ones) are in svc's
- * `recentNotifications` beside them.
+ * read straight from the tables in one snapshot; the lists (and the activations, with their count:
+ * delivery/notifications.ts) through each part's views.
  */
 import type Database from 'better-sqlite3';
 import { isoAt } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import type { AgentViews, TargetService } from './delivery/index.js';
+import type { AgentViews, NotificationHistory, TargetService } from './delivery/index.js';
 import type { InboxAgents } from './entries/index.js';
 import { streamRecord, type SourceService } from './sources/index.js';
 import type { SubscriptionService } from './subscriptions/index.js';
@@ -42,42 +38,13 @@ export interface InboxStatusDeps {
   subscriptions: SubscriptionService;
   targets: TargetService;
   views: AgentViews;
+  /** The last activations and notifications (delivery/notifications.ts). */
+  notifications: { history(limit: number): NotificationHistory };
   /** How long acknowledged entries and offline agents are kept (null: for ever), and when housekeeping last ran (null: not yet). */
   retention: () => { ackedEntriesMs: number; gcIntervalMs: number; lastGcAt: number | null; offlineAgentTtlMs: number | null };
 }
 
 const RECENT_ACTIVATIONS = 10;
-
-/** svc's record of one notification in `recentNotifications`. */
-export interface NotificationRecord {
-  notificationId: string;
-  agentId: string;
-  targetId: string;
-  targetKind: string | null;
-  reason: string;
-  status: string;
-  entryCount: number;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-}
-
-interface NotificationRow {
-  notification_id: string;
-  agent_id: string;
-  target_id: string;
-  target_kind: string | null;
-  reason: string;
-  status: string;
-  entry_count: number;
-  attempts: number;
-  last_error: string | null;
-  created_ms: number;
-  sent_ms: number | null;
-}
-
-const ACTIVATION = "target_kind = 'webhook' AND status = 'sent'";
 
 interface Scalars {
   subscriptions: number;
@@ -86,7 +53,6 @@ interface Scalars {
   opened: number;
   offline_agents: number;
   paused_agents: number;
-  activations: number;
   pending: number;
   entries: number;
   unacked: number;
@@ -94,7 +60,7 @@ interface Scalars {
 }
 
 export class InboxStatus {
-  private readonly stmt: Record<'sources' | 'errors' | 'scalars' | 'targets' | 'activations' | 'notifications', Database.Statement>;
+  private readonly stmt: Record<'sources' | 'errors' | 'scalars' | 'targets', Database.Statement>;
 
   constructor(private readonly deps: InboxStatusDeps) {
     const db = deps.store.db;
@@ -109,15 +75,12 @@ export class InboxStatus {
                 (SELECT count(*) FROM inbox_agents a WHERE NOT EXISTS
                    (SELECT 1 FROM inbox_targets t WHERE t.agent_id = a.agent_id AND t.status = 'active')) AS offline_agents,
                 (SELECT count(*) FROM inbox_agents WHERE delivery_paused = 1) AS paused_agents,
-                (SELECT count(*) FROM inbox_notifications WHERE ${ACTIVATION}) AS activations,
                 (SELECT count(*) FROM inbox_notifications WHERE status = 'pending') AS pending,
                 (SELECT count(*) FROM inbox_entries WHERE kind <> 'digest_snapshot') AS entries,
                 (SELECT count(*) FROM inbox_entries WHERE acked_at IS NULL AND kind <> 'digest_snapshot') AS unacked,
                 (SELECT count(*) FROM inbox_schedules WHERE status = 'active') AS timers`,
       ),
       targets: db.prepare('SELECT status, count(*) AS n FROM inbox_targets GROUP BY status'),
-      activations: db.prepare(`SELECT payload FROM inbox_notifications WHERE ${ACTIVATION} ORDER BY seq DESC LIMIT ?`).pluck(),
-      notifications: db.prepare('SELECT * FROM inbox_notifications ORDER BY seq DESC LIMIT ?'),
     };
   }
 
@@ -164,6 +127,7 @@ export class InboxStatus {
     const remote = sourceList.filter((src) => src.sourceType === 'remote_source');
     const retention = this.deps.retention();
     const lastGcAt = retention.lastGcAt === null ? null : isoAt(retention.lastGcAt);
+    const history = this.deps.notifications.history(RECENT_ACTIVATIONS);
     return {
       retention: { ackedInboxItemsMs: retention.ackedEntriesMs, gcIntervalMs: retention.gcIntervalMs, lastAckedInboxGcAt: lastGcAt },
       counts: {
@@ -182,7 +146,7 @@ export class InboxStatus {
         consumers: s.subscriptions,
         inboxItems: s.entries,
         pendingInboxItems: s.unacked,
-        activations: s.activations,
+        activations: history.activationCount,
         deliveries: 0,
       },
       agents: views.list(),
@@ -199,8 +163,8 @@ export class InboxStatus {
           erroredSourceIds: remote.filter((src) => src.state === 'error').map((src) => src.sourceId),
         },
       },
-      recentActivations: (this.stmt.activations.all(RECENT_ACTIVATIONS) as string[]).map((p) => JSON.parse(p) as unknown),
-      recentNotifications: (this.stmt.notifications.all(RECENT_ACTIVATIONS) as NotificationRow[]).map(toNotificationRecord),
+      recentActivations: history.activations,
+      recentNotifications: history.notifications,
       recentDeliveries: [],
       lifecycle: {
         offlineAgentTtlMs: retention.offlineAgentTtlMs,
@@ -209,20 +173,4 @@ export class InboxStatus {
       },
     };
   }
-}
-
-function toNotificationRecord(r: NotificationRow): NotificationRecord {
-  return {
-    notificationId: r.notification_id,
-    agentId: r.agent_id,
-    targetId: r.target_id,
-    targetKind: r.target_kind,
-    reason: r.reason,
-    status: r.status,
-    entryCount: r.entry_count,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    createdAt: isoAt(r.created_ms),
-    sentAt: r.sent_ms === null ? null : isoAt(r.sent_ms),
-  };
 }

@@ -16,7 +16,7 @@ export {
   type PolicyView,
 } from './aggregation.js';
 export { Notifier } from './notifier.js';
-export { NOTIFICATION_RETENTION_MS } from './notifications.js';
+export { NOTIFICATION_RETENTION_MS, type NotificationHistory, type NotificationRecord } from './notifications.js';
 export { Digests } from './digests.js';
 export { DeliveryPause, type ResumeResult, type TargetResumeResult } from './pause.js';
 export { AgentRegistration, type RegisterInput, type Registered } from './registration.js';

@@ -30,6 +30,8 @@ export const NOTIFICATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 export interface NotificationRow {
   notification_id: string;
   target_id: string;
+  /** The target's kind when queued (null: queued before migration 036 for a target gone since). */
+  target_kind: string | null;
   agent_id: string;
   reason: NotificationReason;
   entry_count: number;
@@ -38,7 +40,39 @@ export interface NotificationRow {
   status: 'pending' | 'sent' | 'failed';
   attempts: number;
   next_attempt_ms: number;
+  last_error: string | null;
+  created_ms: number;
+  sent_ms: number | null;
 }
+
+/** svc's record of one notification (`GET /status` `recentNotifications`). */
+export interface NotificationRecord {
+  notificationId: string;
+  agentId: string;
+  targetId: string;
+  targetKind: string | null;
+  reason: string;
+  status: string;
+  entryCount: number;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The last notifications, newest first: AgentInbox's activations (webhook bodies sent) and svc's records of every kind. */
+export interface NotificationHistory {
+  activations: unknown[];
+  activationCount: number;
+  notifications: NotificationRecord[];
+}
+
+/**
+ * AgentInbox's activations: webhook notifications that were sent, kept after their target is removed
+ * (until NOTIFICATION_RETENTION_MS) and gone with their agent. svc's other notifications (terminal
+ * prompts, runtime messages, pending and failed ones) are in the history's records beside them.
+ */
+const ACTIVATION = "target_kind = 'webhook' AND status = 'sent'";
 
 export interface NotificationRowsDeps {
   store: Store;
@@ -80,6 +114,9 @@ export class NotificationRows {
       removeAgent: db.prepare('DELETE FROM inbox_notifications WHERE agent_id = ?'),
       gc: db.prepare("DELETE FROM inbox_notifications WHERE status <> 'pending' AND updated_ms < ?"),
       list: db.prepare('SELECT * FROM inbox_notifications WHERE target_id = ? ORDER BY seq'),
+      activations: db.prepare(`SELECT payload FROM inbox_notifications WHERE ${ACTIVATION} ORDER BY seq DESC LIMIT ?`).pluck(),
+      activationCount: db.prepare(`SELECT count(*) FROM inbox_notifications WHERE ${ACTIVATION}`).pluck(),
+      recent: db.prepare('SELECT * FROM inbox_notifications ORDER BY seq DESC LIMIT ?'),
     };
   }
 
@@ -212,6 +249,15 @@ export class NotificationRows {
     }));
   }
 
+  /** The last `limit` activations and notifications, newest first, and how many activations are kept. */
+  history(limit: number): NotificationHistory {
+    return {
+      activations: (this.stmt.activations.all(limit) as string[]).map((p) => JSON.parse(p) as unknown),
+      activationCount: this.stmt.activationCount.get() as number,
+      notifications: (this.stmt.recent.all(limit) as NotificationRow[]).map(toRecord),
+    };
+  }
+
   /**
    * A removed target's pending rows go (nothing more is sent to it); what was sent or failed stays
    * as history until the notifications' retention, as AgentInbox keeps a removed target's activations.
@@ -234,4 +280,20 @@ export class NotificationRows {
 /** Notification ids: `ntf_` + a ULID (used as the webhook-id). */
 function notificationIdFrom(anyId: string): string {
   return `ntf_${anyId.slice(anyId.indexOf('_') + 1)}`;
+}
+
+function toRecord(r: NotificationRow): NotificationRecord {
+  return {
+    notificationId: r.notification_id,
+    agentId: r.agent_id,
+    targetId: r.target_id,
+    targetKind: r.target_kind,
+    reason: r.reason,
+    status: r.status,
+    entryCount: r.entry_count,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    createdAt: isoAt(r.created_ms),
+    sentAt: r.sent_ms === null ? null : isoAt(r.sent_ms),
+  };
 }

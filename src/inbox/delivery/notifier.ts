@@ -35,7 +35,7 @@ import { DEFAULT_COALESCE_MS } from './aggregation.js';
 import type { ActivationTally } from './activation.js';
 import { DeliveryAttempts } from './attempts.js';
 import { NotifyLease, type LeaseAction } from './lease.js';
-import { NotificationRows, type Activate } from './notifications.js';
+import { NotificationRows, type Activate, type NotificationHistory } from './notifications.js';
 import type { TargetService } from './targets.js';
 import type { Deliverer, DeliverySettings, NotificationHeader, NotificationPayload, NotificationReason, NotificationSummary, TargetKind, TargetRow } from './types.js';
 
@@ -224,6 +224,11 @@ export class Notifier implements Lifecycle {
   /** Rows of a target, oldest first (tests, diagnostics). */
   notificationsOf(targetId: string): Array<{ notificationId: string; status: string; reason: string; entryCount: number; attempts: number }> {
     return this.rows.of(targetId);
+  }
+
+  /** The last `limit` activations and notifications (GET /status). */
+  history(limit: number): NotificationHistory {
+    return this.rows.history(limit);
   }
 
   /** Remove delivered and failed rows older than NOTIFICATION_RETENTION_MS. */
