@@ -103,6 +103,14 @@ describe('config layering: defaults < file < environment < flags', () => {
     }
   });
 
+  it('inbox.offline_agent_ttl_ms: 7 days by default, 0 keeps every agent; negative, fractional, past 10 years or text is an error naming the key', () => {
+    expect(loadConfig({ home: home() }, {}).values.inbox.offline_agent_ttl_ms).toBe(604_800_000);
+    expect(loadConfig({ home: home('[inbox]\noffline_agent_ttl_ms = 0\n') }, {}).values.inbox.offline_agent_ttl_ms).toBe(0);
+    for (const value of ['-1', '1.5', '315360000001', '"7d"']) {
+      expect(() => loadConfig({ home: home(`[inbox]\noffline_agent_ttl_ms = ${value}\n`) }, {})).toThrowError(/inbox\.offline_agent_ttl_ms/);
+    }
+  });
+
   it('refuses a file that is not TOML, and a --config that does not exist', () => {
     expect(() => loadConfig({ home: home('this is = = not toml') }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ home: home(), config: '/nonexistent/svc.toml' }, {})).toThrow(/does not exist/);
