@@ -4,7 +4,10 @@
  * reconnects to the same URL by itself and sends `Last-Event-ID`; the daemon takes the later of
  * the two cursors, so the stream resumes after the last event this page received. event_seq has
  * no gaps: a jump means frames of a kind this page did not listen for (live.ts), read from the
- * events page instead.
+ * events page instead. Every event that reaches the page this way calls `onEvent` (the open panel
+ * reloads), whether it came on the stream or in a page read: the first page is read while the
+ * panels load, and an event committed between a panel's read and the page's (a task that
+ * finished) is only in the page.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, enc, get, qs } from './api.js';
@@ -25,11 +28,15 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
   const [start, setStart] = useState<{ after: number; generation: number } | null>(null);
   const [generation, setGeneration] = useState(0);
   const newest = useRef(0);
+  const notify = useRef(onEvent);
+  notify.current = onEvent;
   const base = `/api/agents/${enc(agentId)}/events`;
   const again = () => setTimeout(() => setGeneration((g) => g + 1), REOPEN_MS);
 
+  /** Adds events to the list; the panels reload when one is newer than any seen before. */
   const merge = useCallback((more: EventEnvelope[]) => {
     if (more.length === 0) return;
+    if (more.some((e) => e.event_seq > newest.current)) notify.current();
     newest.current = Math.max(newest.current, ...more.map((e) => e.event_seq));
     setEvents((prev) => {
       const bySeq = new Map(prev.map((e) => [e.event_seq, e]));
@@ -65,7 +72,6 @@ export function useAgentEvents(agentId: string, onEvent: () => void): { events: 
         if (before > 0 && e.event_seq > before + 1) {
           void get<EventsPage>(base + qs({ after_seq: before, before_seq: e.event_seq, limit: Math.min(1000, e.event_seq - before - 1) })).then((p) => merge(p.events), () => {});
         }
-        onEvent();
       },
       onDown: () => setLive(false),
       // Refused for good (a cursor retention pruned, a session that ended): read the page again

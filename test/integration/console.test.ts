@@ -191,6 +191,28 @@ describe('the console in local mode', () => {
     await context.close();
   }, 60_000);
 
+  it('reloads the open panel for events that were already in the first page of the log, not only for streamed ones', async () => {
+    const { context, page, problems } = await openPage(d.base);
+    // The log's first page is held back until a task has run to its end: its events are in that
+    // page, and the stream starts after them.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(/\/api\/agents\/main\/events\?/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const listed = page.waitForResponse((r) => r.url().endsWith('/api/agents/main/tasks'));
+    await page.goto(`${d.base}/#/agents/main/tasks`);
+    await listed;
+    const task = (await request({ base: d.base }, 'POST', '/api/control/agents/main/tasks', { body: { summary: 'ran-before-the-page', cmd: 'true' } })).json.task_id as string;
+    await waitFor(async () => (await request({ base: d.base }, 'GET', `/api/agents/main/tasks/${task}`)).json.status === 'completed');
+    expect(await page.$(`tr[data-key="${task}"]`)).toBeNull();
+    release();
+    await page.waitForSelector(`tr[data-key="${task}"] .status-completed`, { timeout: 10_000 });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('shows the inbox: sources, subscriptions, entries arriving live, and acknowledges them', async () => {
     const socket = { socketPath: d.socket };
     const host = (await request(socket, 'POST', '/hosts', { body: { hostType: 'local_event', hostKey: 'console' } })).json;
