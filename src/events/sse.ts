@@ -79,6 +79,11 @@ export class SseConnection implements Subscriber {
     if (!this.raw.write(frame)) this.block();
   }
 
+  /** The socket pushed back: frames delivered now queue until it drains (and count against the budget). */
+  get backedUp(): boolean {
+    return this.blocked;
+  }
+
   /** Resolves once the socket has drained what was written (or the connection closed). */
   writable(): Promise<void> {
     if (!this.blocked || this.closed) return Promise.resolve();

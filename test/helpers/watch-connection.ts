@@ -10,7 +10,10 @@ export interface WatchFrame {
 export class FakeConnection implements WatchConnection {
   frames: WatchFrame[] = [];
   closed = false;
+  /** Set by a test to stand for a socket that pushes back; `drain()` lets it go. */
+  backedUp = false;
   private hooks: Array<() => void> = [];
+  private drained: Array<() => void> = [];
   deliver(frame: string): void {
     const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(frame)?.[1];
     this.frames.push({ id: field('id'), event: field('event')!, data: JSON.parse(field('data')!) });
@@ -22,7 +25,12 @@ export class FakeConnection implements WatchConnection {
     return this.frames.filter((f) => f.event === 'heartbeat').length;
   }
   writable(): Promise<void> {
-    return Promise.resolve();
+    if (!this.backedUp || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.drained.push(resolve));
+  }
+  drain(): void {
+    this.backedUp = false;
+    for (const resolve of this.drained.splice(0)) resolve();
   }
   onClose(hook: () => void): void {
     this.hooks.push(hook);

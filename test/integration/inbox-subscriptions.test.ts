@@ -55,6 +55,7 @@ const items = (agentId: string, query = '', daemon = d) => ok(api('GET', `/agent
 class Watcher {
   frames: SseFrame[] = [];
   private req!: http.ClientRequest;
+  private res!: http.IncomingMessage;
   status = 0;
   ended = false;
 
@@ -64,6 +65,7 @@ class Watcher {
     return new Promise((resolve, reject) => {
       w.req = http.get({ socketPath: d.socket, path: `/agents/${agentId}/inbox/watch${query}`, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
         w.status = res.statusCode ?? 0;
+        w.res = res;
         res.setEncoding('utf8');
         const parser = new SseParser((f) => w.frames.push(f));
         res.on('data', (c: string) => parser.push(c));
@@ -76,6 +78,15 @@ class Watcher {
 
   entries(): Json[] {
     return this.frames.filter((f) => f.event === 'items').flatMap((f) => JSON.parse(f.data).entries);
+  }
+
+  /** Stop reading the socket (the daemon's writes back up), and read on. */
+  pause(): void {
+    this.res.pause();
+  }
+
+  resume(): void {
+    this.res.resume();
   }
 
   close(): void {
@@ -361,6 +372,32 @@ describe('inbox watch (SSE)', () => {
     expect(resumed.entries().map((e) => e.event.type)).toEqual(['d']);
     expect(new Set(w.entries().map((e) => e.entryId)).size).toBe(3);
   });
+
+  it('keeps its connection through a burst larger than the SSE buffer budget: a reader, and one that stopped reading meanwhile, get every entry once, in order', async () => {
+    const { sourceId, agentId } = await fixture();
+    await ok(api('POST', '/subscriptions', { agentId, sourceId }), 201);
+    const reading = await Watcher.open(agentId);
+    const paused = await Watcher.open(agentId);
+    await waitFor(() => reading.frames.length > 0 && paused.frames.length > 0);
+    paused.pause();
+    // About 4 MB of entries in one commit, against the default budget of 1 MB per client.
+    const events = Array.from({ length: 2000 }, (_, i) => ({ id: `burst-${i}`, type: 'burst', data: { text: 'x'.repeat(500) } }));
+    expect(await append(sourceId, events)).toMatchObject({ appended: 2000 });
+    const offsets = Array.from({ length: 2000 }, (_, i) => i + 1);
+    await waitFor(() => reading.entries().length >= 2000, 20_000);
+    expect(reading.entries().map((e) => e.offset)).toEqual(offsets);
+    // Entries that arrive while it is behind come in their turn too.
+    await append(sourceId, [{ id: 'after', type: 'after' }]);
+    await new Promise((r) => setTimeout(r, 500));
+    paused.resume();
+    await waitFor(() => paused.entries().length >= 2001, 20_000);
+    expect(paused.entries().map((e) => e.offset)).toEqual([...offsets, 2001]);
+    await waitFor(() => reading.entries().length >= 2001);
+    expect(reading.entries().map((e) => e.offset)).toEqual([...offsets, 2001]);
+    expect([reading.ended, paused.ended]).toEqual([false, false]);
+    reading.close();
+    paused.close();
+  }, 60_000);
 
   it("takes AgentInbox's cursor, include_acked and heartbeat_ms; the cursor is the later of after_entry_id and Last-Event-ID", async () => {
     const { agentId } = await fixture();

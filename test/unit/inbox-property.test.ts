@@ -19,7 +19,9 @@ type Cmd =
   | { kind: 'compact' }
   | { kind: 'reset'; sub: number; offset: number | 'earliest' }
   | { kind: 'poll'; sub: number }
-  | { kind: 'direct' };
+  | { kind: 'direct' }
+  | { kind: 'press' }
+  | { kind: 'drain' };
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('append' as const), types: fc.array(fc.constantFrom('a' as const, 'b' as const), { minLength: 1, maxLength: 4 }) }) },
@@ -30,11 +32,17 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reset' as const), sub: fc.nat(1), offset: fc.oneof(fc.constant('earliest' as const), fc.integer({ min: 1, max: 30 })) }) },
   fc.record({ kind: fc.constant('poll' as const), sub: fc.nat(1) }),
   fc.record({ kind: fc.constant('direct' as const) }),
+  // The watcher's socket pushes back, then drains.
+  fc.record({ kind: fc.constant('press' as const) }),
+  fc.record({ kind: fc.constant('drain' as const) }),
 );
 
 class Recorder implements WatchConnection {
   ids: string[] = [];
+  sequences: number[] = [];
   closed = false;
+  backedUp = false;
+  private drained: Array<() => void> = [];
   deliver(frame: string): void {
     // Heartbeats (every 15 s by default) carry no entries.
     if (frame.startsWith('event: heartbeat')) return;
@@ -42,9 +50,16 @@ class Recorder implements WatchConnection {
     // A frame's id is its last entry's (the Last-Event-ID a reconnect resumes after).
     if (entries.length > 0) expect(/^id: (\S+)/.exec(frame)?.[1]).toBe(entries.at(-1)!.entryId);
     this.ids.push(...entries.map((e) => e.entryId));
+    this.sequences.push(...entries.map((e) => e.sequence));
   }
   writable(): Promise<void> {
-    return Promise.resolve();
+    if (!this.backedUp) return Promise.resolve();
+    return new Promise((resolve) => this.drained.push(resolve));
+  }
+  async drain(): Promise<void> {
+    this.backedUp = false;
+    for (const resolve of this.drained.splice(0)) resolve();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
   }
   onClose(): void {}
   close(): void {
@@ -121,6 +136,12 @@ async function run(cmds: Cmd[], env: BackendEnv): Promise<void> {
         case 'direct':
           inbox.entries.create(agentId, { kind: 'direct', message: `d${directs++}` });
           break;
+        case 'press':
+          watcher.backedUp = true;
+          break;
+        case 'drain':
+          await watcher.drain();
+          break;
       }
       const after = all();
       const byId = new Map(after.map((e) => [e.entryId, e]));
@@ -142,8 +163,11 @@ async function run(cmds: Cmd[], env: BackendEnv): Promise<void> {
       expect(present.size).toBe(after.length);
       expect(after.length).toBe(expected.length - gone.size);
     }
-    // The watcher saw each entry exactly once, and every unacknowledged entry among them.
+    // The watcher saw each entry exactly once, in entry order, and every unacknowledged entry among
+    // them (once its socket drained: what was acknowledged meanwhile it may never see).
+    await watcher.drain();
     expect(new Set(watcher.ids).size).toBe(watcher.ids.length);
+    expect(watcher.sequences).toEqual([...watcher.sequences].sort((a, b) => a - b));
     const seen = new Set(watcher.ids);
     for (const e of all()) if (e.ackedAt === null) expect(seen.has(e.entryId)).toBe(true);
   } finally {

@@ -18,6 +18,7 @@ import { createLogger } from '../../src/telemetry/logger.js';
 class Conn implements WatchConnection {
   messages: string[] = [];
   closed = false;
+  backedUp = false;
   deliver(frame: string): void {
     const data = /^data: (.*)$/m.exec(frame)![1]!;
     for (const e of JSON.parse(data).entries as Array<{ message: string }>) this.messages.push(e.message);

@@ -94,7 +94,9 @@ export function inboxEntryRoutes(s: Services): AnyRoute[] {
         'is the backlog (sent even when empty, then without an id); live frames follow as entries are created. The cursor is the later of ' +
         'after (after_entry_id) and Last-Event-ID, so a reconnect that repeats the first URL still resumes. Every heartbeatMs (heartbeat_ms, ' +
         'default 15000) an `event: heartbeat` frame {event:"heartbeat", agentId, timestamp}. An unknown agent has an empty backlog. ' +
-        'A client that falls too far behind is disconnected; reconnect with Last-Event-ID.',
+        'A slow reader is not disconnected: while its socket pushes back it takes no live frames, and once it drains it reads what it missed ' +
+        '(in order, each entry once; what was acknowledged meanwhile is skipped unless includeAcked). A client that stops reading altogether ' +
+        'is closed once its heartbeats pass events.sse_max_buffer_bytes; reconnect with Last-Event-ID.',
       params: InboxAgentParams,
       query: WatchQuery,
       sse: true,

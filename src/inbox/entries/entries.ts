@@ -109,6 +109,7 @@ export class InboxEntries {
     | 'subscriptionsOf'
     | 'setSubscriptions'
     | 'seqOf'
+    | 'headSeq'
     | 'seqAtOrBefore'
     | 'pageAcked'
     | 'pageUnacked'
@@ -150,6 +151,13 @@ export class InboxEntries {
       subscriptionsOf: db.prepare('SELECT seq, subscription_ids FROM inbox_entries WHERE entry_id = ?'),
       setSubscriptions: db.prepare('UPDATE inbox_entries SET subscription_ids = ? WHERE seq = ?'),
       seqOf: db.prepare('SELECT seq FROM inbox_entries WHERE agent_id = ? AND entry_id = ?').pluck(),
+      // Every row is in one of the two partial indexes: the larger of their two maxima.
+      headSeq: db
+        .prepare(
+          `SELECT max(coalesce((SELECT max(seq) FROM inbox_entries INDEXED BY inbox_entries_unacked WHERE agent_id = ? AND acked_at IS NULL), 0),
+                      coalesce((SELECT max(seq) FROM inbox_entries INDEXED BY inbox_entries_acked WHERE agent_id = ? AND acked_at IS NOT NULL), 0))`,
+        )
+        .pluck(),
       // A cursor whose entry was compacted away: ids and seqs grow together, so the last entry at or before it.
       seqAtOrBefore: db.prepare('SELECT seq FROM inbox_entries WHERE entry_id <= ? ORDER BY entry_id DESC LIMIT 1').pluck(),
       // Per-agent reads name `acked_at IS [NOT] NULL` and the index, so that they walk one of the two partial indexes.
@@ -332,8 +340,8 @@ export class InboxEntries {
   }
 
   /** Entries after the cursor in entry order: unacknowledged and unsuperseded, or with includeAcked every one (no agent check). */
-  list(agentId: string, opts: { afterEntryId?: string | undefined; limit: number; includeAcked?: boolean | undefined }): InboxEntry[] {
-    const after = opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0;
+  list(agentId: string, opts: { afterEntryId?: string | undefined; afterSeq?: number; limit: number; includeAcked?: boolean | undefined }): InboxEntry[] {
+    const after = opts.afterSeq ?? (opts.afterEntryId ? this.cursorSeq(agentId, opts.afterEntryId) : 0);
     if (!opts.includeAcked) return (this.stmt.pageUnacked.all(agentId, after, opts.limit) as EntryRow[]).map((r) => toEntry(r));
     const unacked = this.stmt.pageUnackedAll.all(agentId, after, opts.limit) as EntryRow[];
     const acked = this.stmt.pageAcked.all(agentId, after, opts.limit) as EntryRow[];
@@ -341,6 +349,11 @@ export class InboxEntries {
       .sort((a, b) => a.seq - b.seq)
       .slice(0, opts.limit)
       .map((r) => toEntry(r));
+  }
+
+  /** The `sequence` of the agent's newest row, listed or not (0 when it has none): every later row is newer than this read. */
+  headSeq(agentId: string): number {
+    return this.stmt.headSeq.get(agentId, agentId) as number;
   }
 
   /** svc's summary of an inbox (GET /agents/{id}/inbox). Throws 404 agent_not_found. */

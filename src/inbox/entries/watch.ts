@@ -7,13 +7,20 @@
  * default 15 s; any positive value is taken, and kept within MIN/MAX_HEARTBEAT_MS). An agent
  * that does not exist has an empty backlog, as on AgentInbox; its entries come live once it exists.
  *
- * A watcher first gets the backlog after its cursor (all entries without one; unacknowledged only
+ * A watcher reads its backlog after its cursor (all entries without one; unacknowledged only
  * unless includeAcked) in chunks that wait for the socket to drain, as one `items` frame per
- * chunk, the first one sent even when empty; when a read comes back short it joins the live set
- * in the same synchronous step, so no entry committed in between can be missed. Live entries
- * arrive from `entries.onCreated` (after commit): one frame per agent per commit (per 256 entries),
- * serialised once whatever the number of watchers. Connections are the shared SseConnection
- * (backpressure, lagging disconnect), counted and closed at shutdown by the SSE hub.
+ * chunk, the first one sent even when empty; when a read comes back short it goes live in the
+ * same synchronous step, so no entry committed in between can be missed. Live entries arrive from
+ * `entries.onCreated` (after commit): one frame per agent per commit (per 256 entries), serialised
+ * once whatever the number of watchers.
+ *
+ * The database is the buffer, not the socket: a watcher whose socket pushes back takes no more
+ * live frames; once the socket drains it reads what it missed from the inbox, as its backlog, and
+ * goes live again. So a burst (a catch-up of thousands of events in one commit) costs a watcher at
+ * most one frame of memory and never its connection, and a reader that stops reading altogether
+ * is left to the shared SseConnection's budget (only heartbeats queue). A watcher's `through` is
+ * the sequence it has read up to: live entries at or below it (a commit is visible to reads before
+ * its hooks run) are not sent twice. Connections are counted and closed at shutdown by the SSE hub.
  */
 import { isoAt, type Clock } from '../../core/index.js';
 import { sseFrame, type SseConnection } from '../../events/index.js';
@@ -30,7 +37,18 @@ export const MIN_HEARTBEAT_MS = 100;
 /** ... and less often than setInterval can wait (it would fire at once instead): this often. */
 export const MAX_HEARTBEAT_MS = 2 ** 31 - 1;
 
-export type WatchConnection = Pick<SseConnection, 'deliver' | 'writable' | 'onClose' | 'close' | 'closed'>;
+export type WatchConnection = Pick<SseConnection, 'deliver' | 'writable' | 'onClose' | 'close' | 'closed' | 'backedUp'>;
+
+/** One open watch: its connection, and how far into the agent's inbox it has read. */
+interface Watcher {
+  conn: WatchConnection;
+  agentId: string;
+  includeAcked: boolean;
+  /** The sequence of the last entry read (live entries at or below it were sent). */
+  through: number;
+  /** Reading from the inbox (its backlog, or what it missed while its socket pushed back): takes no live frames. */
+  reading: boolean;
+}
 
 export interface WatchOptions {
   /** Start after this entry. */
@@ -48,9 +66,7 @@ export function itemsFrame(agentId: string, entries: InboxEntry[]): string {
 }
 
 export class InboxWatch {
-  private readonly byAgent = new Map<string, Set<WatchConnection>>();
-  /** Per watcher that joined while entries it read were not yet published: their ids (see join). */
-  private readonly seen = new Map<WatchConnection, Set<string>>();
+  private readonly byAgent = new Map<string, Set<Watcher>>();
 
   constructor(private readonly deps: { store: Store; clock: Clock; entries: InboxEntries; agents: InboxAgents }) {
     deps.entries.onCreated((entries) => this.publish(entries));
@@ -65,23 +81,17 @@ export class InboxWatch {
   /** Backlog after `opts.after` (from the start when absent), then live. */
   async stream(conn: WatchConnection, agentId: string, opts: WatchOptions = {}): Promise<void> {
     this.heartbeat(conn, agentId, Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS)));
-    let last = opts.after;
-    for (let first = true; !conn.closed; first = false) {
-      const backlog = this.deps.entries.list(agentId, { afterEntryId: last, limit: BACKLOG_CHUNK, includeAcked: opts.includeAcked });
-      // After the first read: a refused cursor opens no inbox.
-      if (first) this.deps.agents.seen(agentId);
-      if (first || backlog.length > 0) conn.deliver(itemsFrame(agentId, backlog));
-      if (backlog.length < BACKLOG_CHUNK) {
-        this.join(agentId, conn, backlog);
-        return;
-      }
-      last = backlog[backlog.length - 1]!.entryId;
-      await conn.writable();
-    }
+    const watcher: Watcher = { conn, agentId, includeAcked: opts.includeAcked ?? false, through: 0, reading: true };
+    const first = this.deps.entries.list(agentId, { afterEntryId: opts.after, limit: BACKLOG_CHUNK, includeAcked: watcher.includeAcked });
+    // After the first read: a refused cursor opens no inbox.
+    this.deps.agents.seen(agentId);
+    this.add(watcher);
+    conn.deliver(itemsFrame(agentId, first));
+    await this.readOn(watcher, first);
   }
 
   closeAgent(agentId: string): void {
-    for (const conn of [...(this.byAgent.get(agentId) ?? [])]) conn.close('agent_deleted');
+    for (const w of [...(this.byAgent.get(agentId) ?? [])]) w.conn.close('agent_deleted');
   }
 
   private heartbeat(conn: WatchConnection, agentId: string, everyMs: number): void {
@@ -99,31 +109,48 @@ export class InboxWatch {
     conn.onClose(() => clearInterval(timer));
   }
 
-  /**
-   * `lastRead`: the backlog's last read. A commit is visible to reads before its hooks run (they
-   * wait for the fsync), so its entries can be in that read and still come live after: those are
-   * skipped for this watcher, until a live entry it has not seen shows that every commit before
-   * it was published (hooks run in commit order).
-   */
-  private join(agentId: string, conn: WatchConnection, lastRead: InboxEntry[]): void {
-    let set = this.byAgent.get(agentId);
-    if (!set) this.byAgent.set(agentId, (set = new Set()));
-    set.add(conn);
-    if (lastRead.length > 0) this.seen.set(conn, new Set(lastRead.map((e) => e.entryId)));
-    conn.onClose(() => {
-      set.delete(conn);
-      this.seen.delete(conn);
-      if (set.size === 0 && this.byAgent.get(agentId) === set) this.byAgent.delete(agentId);
+  private add(w: Watcher): void {
+    let set = this.byAgent.get(w.agentId);
+    if (!set) this.byAgent.set(w.agentId, (set = new Set()));
+    set.add(w);
+    w.conn.onClose(() => {
+      set.delete(w);
+      if (set.size === 0 && this.byAgent.get(w.agentId) === set) this.byAgent.delete(w.agentId);
     });
   }
 
-  /** The frame for one watcher that may have read some of `list` in its backlog. */
-  private unseen(conn: WatchConnection, list: InboxEntry[]): InboxEntry[] {
-    const seen = this.seen.get(conn);
-    if (!seen) return list;
-    const fresh = list.filter((e) => !seen.has(e.entryId));
-    if (fresh.length > 0) this.seen.delete(conn);
-    return fresh;
+  /**
+   * Read on from the inbox after `read` (the chunk just sent), a chunk per drained socket, until a
+   * read comes back short: then live, in the same synchronous step as that read. Every row up to
+   * the inbox's head at that moment was read or is not listed (acknowledged, before the cursor).
+   */
+  private async readOn(w: Watcher, read: InboxEntry[] | null): Promise<void> {
+    for (; read !== null; read = await this.nextChunk(w)) {
+      if (read.length > 0) w.through = read.at(-1)!.sequence;
+      if (read.length < BACKLOG_CHUNK) {
+        w.through = Math.max(w.through, this.deps.entries.headSeq(w.agentId));
+        w.reading = false;
+        return;
+      }
+    }
+  }
+
+  /** Once the socket has drained: the next chunk after what the watcher read, sent (null when it closed). */
+  private async nextChunk(w: Watcher): Promise<InboxEntry[] | null> {
+    await w.conn.writable();
+    if (w.conn.closed) return null;
+    const read = this.deps.entries.list(w.agentId, { afterSeq: w.through, limit: BACKLOG_CHUNK, includeAcked: w.includeAcked });
+    if (read.length > 0) w.conn.deliver(itemsFrame(w.agentId, read));
+    return read;
+  }
+
+  /** The socket pushed back: no more live frames; what follows is read from the inbox once it drains. */
+  private fallBehind(w: Watcher): void {
+    w.reading = true;
+    // A read that fails (the store closing at shutdown) ends the watch; the client resumes with Last-Event-ID.
+    this.nextChunk(w)
+      .then((read) => this.readOn(w, read))
+      .catch(() => w.conn.close());
   }
 
   private publish(entries: InboxEntry[]): void {
@@ -138,13 +165,17 @@ export class InboxWatch {
     for (const [agentId, list] of byAgent) {
       for (let i = 0; i < list.length; i += BACKLOG_CHUNK) {
         const chunk = list.slice(i, i + BACKLOG_CHUNK);
-        const frame = itemsFrame(agentId, chunk);
-        for (const conn of [...this.byAgent.get(agentId)!]) {
-          if (!this.seen.has(conn)) conn.deliver(frame);
-          else {
-            const fresh = this.unseen(conn, chunk);
-            if (fresh.length > 0) conn.deliver(fresh.length === chunk.length ? frame : itemsFrame(agentId, fresh));
+        let frame: string | null = null;
+        for (const w of [...this.byAgent.get(agentId)!]) {
+          if (w.reading) continue;
+          const fresh = chunk[0]!.sequence > w.through ? chunk : chunk.filter((e) => e.sequence > w.through);
+          if (fresh.length === 0) continue;
+          if (w.conn.backedUp) {
+            this.fallBehind(w);
+            continue;
           }
+          w.conn.deliver(fresh === chunk ? (frame ??= itemsFrame(agentId, chunk)) : itemsFrame(agentId, fresh));
+          w.through = fresh.at(-1)!.sequence;
         }
       }
     }
