@@ -130,6 +130,7 @@ export function createServices(config: ResolvedConfig, clock: Clock, logger: Log
   const store = Store.open(databasePath(config.home), {
     synchronous: config.values.store.synchronous,
     checkpointer: { onError: (err) => logger.error({ err }, 'WAL checkpoints are back on the main connection') },
+    onHookError: (err) => logger.error({ err }, 'an after-commit listener failed; the commit stands and its other listeners ran'),
   });
   const secrets = new SecretStore(config.home, store);
   const credentials = new CredentialStore(config.home, () => clock.now());

@@ -14,7 +14,10 @@
  * its commit has returned. Reads on this connection see a committed batch at once; the outside
  * world hears of it only when it is on the disk.
  *
- * Hooks run in commit order, always: a commit's hooks wait for those of every earlier commit.
+ * Hooks run in commit order, always: a commit's hooks wait for those of every earlier commit. A
+ * hook that throws (after a commit or a rollback) is a bug in its listener, not in the commit:
+ * the other hooks still run, the callers are still answered, and the error goes to `onHookError`
+ * (the daemon logs it; by default it is thrown on its own, as an uncaught exception).
  *
  * `tx(fn)` (synchronous, outside group commit) keeps synchronous=FULL: it is durable when it
  * returns, and since its fsync covers the whole WAL, every earlier group commit is durable too.
@@ -75,6 +78,8 @@ export interface StoreOptions {
   syncWal?: WalSync;
   /** WAL checkpoints in a worker thread (checkpointer.ts); `false` leaves them to SQLite. */
   checkpointer?: Partial<CheckpointerOptions> | false;
+  /** An after-commit hook threw (see the class comment). */
+  onHookError?: (err: unknown) => void;
 }
 
 /** Sustained writes: after this many commits the checkpoint worker takes over. */
@@ -121,6 +126,7 @@ export class Store {
 
   /** Called after every committed transaction (metrics). */
   onCommit: (() => void) | null = null;
+  private readonly onHookError: (err: unknown) => void;
 
   private constructor(db: Database.Database, file: string, opts: StoreOptions) {
     this.db = db;
@@ -130,6 +136,12 @@ export class Store {
     this.rollback = db.prepare('ROLLBACK');
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.fsyncs = (opts.synchronous ?? 'full') === 'full' && file !== ':memory:';
+    this.onHookError =
+      opts.onHookError ??
+      ((err) =>
+        queueMicrotask(() => {
+          throw err;
+        }));
     const syncer = opts.syncWal ? { sync: opts.syncWal, release: () => {} } : walSyncer(file);
     this.syncWal = syncer.sync;
     this.releaseWal = syncer.release;
@@ -199,7 +211,7 @@ export class Store {
     } catch (err) {
       if (this.db.inTransaction) this.rollback.run();
       this.unit = null;
-      runHooks(unit.rollbackHooks);
+      this.runHooks(unit.rollbackHooks);
       throw err;
     }
     this.unit = null;
@@ -229,7 +241,7 @@ export class Store {
         sp.rollback.run();
         sp.release.run();
       }
-      runHooks(child.rollbackHooks);
+      this.runHooks(child.rollbackHooks);
       throw err;
     } finally {
       this.unit = parent;
@@ -350,10 +362,21 @@ export class Store {
     }
   }
 
+  /** Every hook runs, whatever another one throws. */
+  private runHooks(hooks: Hook[]): void {
+    for (const hook of hooks) {
+      try {
+        hook();
+      } catch (err) {
+        this.onHookError(err);
+      }
+    }
+  }
+
   /** A commit's hooks run now if nothing earlier is waiting, else in turn (commit order). */
   private afterTransaction(committed: Committed): void {
     if (this.waiting.length === 0 && !this.pumping && !committed.needsSync) {
-      runHooks(committed.hooks);
+      this.runHooks(committed.hooks);
       committed.settle(null);
       return;
     }
@@ -370,7 +393,7 @@ export class Store {
         const head = this.waiting[0]!;
         if (head.needsSync && head.gen > this.durableThrough) break;
         this.waiting.shift();
-        runHooks(head.hooks);
+        this.runHooks(head.hooks);
         head.settle(null);
       }
     } finally {
@@ -453,9 +476,6 @@ function enableIncrementalVacuum(db: Database.Database): void {
 
 const AUTO_VACUUM_INCREMENTAL = 2;
 
-function runHooks(hooks: Hook[]): void {
-  for (const hook of hooks) hook();
-}
 
 /**
  * The database holds every message, event and task output preview: readable by its owner only,

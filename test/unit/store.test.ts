@@ -191,6 +191,46 @@ describe('Store', () => {
     store.close();
   });
 
+  it('a hook that throws after a durable commit: the other hooks run, every caller is answered, and the error is reported', async () => {
+    const syncs: Array<(err: Error | null) => void> = [];
+    const errors: unknown[] = [];
+    const store = Store.open(dbFile(), { syncWal: (done) => syncs.push(done), onHookError: (err) => errors.push(err) });
+    store.db.exec('CREATE TABLE t (v INTEGER NOT NULL UNIQUE)');
+    const seen: string[] = [];
+    const first = store.write(() => {
+      store.db.prepare('INSERT INTO t VALUES (1)').run();
+      store.afterCommit(() => seen.push('before'));
+      store.afterCommit(() => {
+        throw new Error('a listener broke');
+      });
+      store.afterCommit(() => seen.push('after'));
+      return 'one';
+    });
+    while (syncs.length === 0) await new Promise((r) => setImmediate(r));
+    const second = store.write(() => {
+      store.db.prepare('INSERT INTO t VALUES (2)').run();
+      store.afterCommit(() => seen.push('next commit'));
+      return 'two';
+    });
+    // The hooks run from the fsync's callback, outside any caller's stack.
+    syncs.shift()!(null);
+    expect(await first).toBe('one');
+    while (syncs.length === 0) await new Promise((r) => setImmediate(r));
+    syncs.shift()!(null);
+    expect(await second).toBe('two');
+    expect(seen).toEqual(['before', 'after', 'next commit']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['a listener broke']);
+    // A synchronous tx: its caller gets its result, not the listener's error.
+    expect(store.tx(() => {
+      store.afterCommit(() => {
+        throw new Error('again');
+      });
+      return 3;
+    })).toBe(3);
+    expect(errors).toHaveLength(2);
+    store.close();
+  });
+
   it('a batch of only non-durable writes asks for no sync, but its hooks still wait for the earlier commit', async () => {
     const syncs: Array<(err: Error | null) => void> = [];
     const store = Store.open(dbFile(), { syncWal: (done) => syncs.push(done) });
