@@ -166,7 +166,8 @@ export class InboxWatch {
       for (let i = 0; i < list.length; i += BACKLOG_CHUNK) {
         const chunk = list.slice(i, i + BACKLOG_CHUNK);
         let frame: string | null = null;
-        for (const w of [...this.byAgent.get(agentId)!]) {
+        // A watch may have closed since the last chunk (its set is then gone with its last watcher).
+        for (const w of [...(this.byAgent.get(agentId) ?? [])]) {
           if (w.reading) continue;
           const fresh = chunk[0]!.sequence > w.through ? chunk : chunk.filter((e) => e.sequence > w.through);
           if (fresh.length === 0) continue;
