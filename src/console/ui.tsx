@@ -1,6 +1,6 @@
 /** Small pieces every page uses: loading a resource, tables, times, errors, busy buttons, the hash route. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
 export interface Resource<T> {
@@ -41,17 +41,21 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** The path after `#` (`#/agents/main` -> ['agents', 'main']), updated on navigation. */
+/**
+ * The path after `#` (`#/agents/main` -> ['agents', 'main']), updated on navigation. The hash is
+ * read again once the listener is on: effects run after paint, and a navigation in between (a
+ * link followed while the first screen renders) fires its hashchange before anyone listens.
+ */
 export function useRoute(): string[] {
-  // `.` and `..` are dropped: in a request path they would name another route (URLs remove them).
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment).filter((p) => p !== '.' && p !== '..');
-  const [route, setRoute] = useState(read);
+  const [hash, setHash] = useState(() => location.hash);
   useEffect(() => {
-    const on = () => setRoute(read());
+    const on = () => setHash(location.hash);
     addEventListener('hashchange', on);
+    on();
     return () => removeEventListener('hashchange', on);
   }, []);
-  return route;
+  // `.` and `..` are dropped: in a request path they would name another route (URLs remove them).
+  return useMemo(() => hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment).filter((p) => p !== '.' && p !== '..'), [hash]);
 }
 
 export const href = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`;

@@ -114,6 +114,24 @@ describe('the console in local mode', () => {
     await context.close();
   }, 60_000);
 
+  it('follows a link taken while its first screen renders', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    // The address changes right after the first screen (the agents list) is in the document: before
+    // the effects of that render have run.
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('main h1')) return;
+        observer.disconnect();
+        location.hash = '#/agents/main';
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${d.base}/`);
+    await page.waitForSelector('h1:has-text("main")', { timeout: 10_000 });
+    await page.waitForSelector('text=live');
+    await context.close();
+  });
+
   it('resumes its event stream with Last-Event-ID after the daemon restarts, with no gap and no duplicate', async () => {
     const { context, page, problems, streams } = await openPage(d.base);
     await page.goto(`${d.base}/#/agents/main`);
