@@ -119,12 +119,12 @@ describe('the console in local mode', () => {
     const page = await context.newPage();
     // The address changes right after the first screen (the agents list) is in the document: before
     // the effects of that render have run.
-    await page.addInitScript(() => {
-      new MutationObserver((_, observer) => {
+    await page.addInitScript({
+      content: `new MutationObserver((_, observer) => {
         if (!document.querySelector('main h1')) return;
         observer.disconnect();
         location.hash = '#/agents/main';
-      }).observe(document, { childList: true, subtree: true });
+      }).observe(document, { childList: true, subtree: true });`,
     });
     await page.goto(`${d.base}/`);
     await page.waitForSelector('h1:has-text("main")', { timeout: 10_000 });
