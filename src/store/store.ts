@@ -476,7 +476,6 @@ function enableIncrementalVacuum(db: Database.Database): void {
 
 const AUTO_VACUUM_INCREMENTAL = 2;
 
-
 /**
  * The database holds every message, event and task output preview: readable by its owner only,
  * whatever the home directory's mode. SQLite creates the -wal and -shm files with the database
