@@ -27,7 +27,7 @@ export interface AgentLifecycleDeps {
 }
 
 export class AgentLifecycle {
-  private readonly stmt: Record<'offline' | 'closeOpened', Database.Statement>;
+  private readonly stmt: Record<'offline', Database.Statement>;
 
   constructor(private readonly deps: AgentLifecycleDeps) {
     const db = deps.store.db;
@@ -41,7 +41,6 @@ export class AgentLifecycle {
             ORDER BY a.agent_id`,
         )
         .pluck(),
-      closeOpened: db.prepare('DELETE FROM inbox_opened_inboxes WHERE last_seen_ms < ?'),
     };
   }
 
@@ -60,7 +59,6 @@ export class AgentLifecycle {
     // One transaction per agent: a large backlog never holds the writer for long.
     for (const agentId of removed) this.deps.agents.delete(agentId);
     if (removed.length > 0) this.deps.logger.info({ agentIds: removed, ttlMs: ttl }, 'inbox agents offline and unseen past their time to live were removed');
-    const closed = this.deps.store.tx(() => this.stmt.closeOpened.run(cutoff).changes);
-    return { agentsRemoved: removed.length, openedInboxesClosed: closed };
+    return { agentsRemoved: removed.length, openedInboxesClosed: this.deps.agents.closeOpened(cutoff) };
   }
 }

@@ -76,6 +76,8 @@ export const writePolicy = (p: AggregationPolicy | null): string | null => (p ==
 
 /** How often a read writes the agent's last-seen time (reads in between leave it). */
 const SEEN_RESOLUTION_MS = 60_000;
+/** Ids whose last write `seen` remembers before it starts again. */
+const SEEN_MEMORY_MAX = 10_000;
 
 export interface InboxAgentsDeps {
   store: Store;
@@ -108,6 +110,8 @@ function toAgent(r: AgentRow): InboxAgent {
 
 export class InboxAgents {
   private readonly deletedListeners: Array<(agentId: string) => void> = [];
+  /** When this process last wrote each id's last-seen time: a read within the resolution writes nothing, and needs no transaction. */
+  private readonly seenWritten = new Map<string, number>();
   private readonly stmt: Record<
     | 'insert'
     | 'get'
@@ -121,7 +125,8 @@ export class InboxAgents {
     | 'seen'
     | 'open'
     | 'opened'
-    | 'takeOver',
+    | 'takeOver'
+    | 'closeOpened',
     Database.Statement
   >;
 
@@ -144,6 +149,7 @@ export class InboxAgents {
       ),
       opened: db.prepare('SELECT agent_id, created_at FROM inbox_opened_inboxes ORDER BY created_at, agent_id'),
       takeOver: db.prepare('DELETE FROM inbox_opened_inboxes WHERE agent_id = ?'),
+      closeOpened: db.prepare('DELETE FROM inbox_opened_inboxes WHERE last_seen_ms < ?'),
     };
   }
 
@@ -194,6 +200,8 @@ export class InboxAgents {
       for (const listener of this.deletedListeners) listener(agentId);
       this.stmt.remove.run(agentId);
     });
+    // A read of the id now opens its inbox again.
+    this.seenWritten.delete(agentId);
   }
 
   /** Runs inside the caller's transaction (the delivery pause/resume state change). */
@@ -235,10 +243,22 @@ export class InboxAgents {
   seen(agentId: string, opts: { force?: boolean } = {}): void {
     const now = this.deps.clock.now();
     const stale = opts.force ? now : now - SEEN_RESOLUTION_MS;
+    if ((this.seenWritten.get(agentId) ?? -Infinity) > stale) return;
     this.deps.store.tx(() => {
       if (this.stmt.seen.run(now, agentId, stale).changes > 0 || this.exists(agentId) || !AGENT_ID_PATTERN.test(agentId)) return;
       this.stmt.open.run(agentId, isoAt(now), now, stale);
     });
+    // Bounded by the ids read within the resolution: older ones are dropped once it is large.
+    if (this.seenWritten.size >= SEEN_MEMORY_MAX) this.seenWritten.clear();
+    this.seenWritten.set(agentId, now);
+  }
+
+  /** Close the inboxes reads opened that nobody has read since `cutoff`; how many. Its own transaction. */
+  closeOpened(cutoff: number): number {
+    const closed = this.deps.store.tx(() => this.stmt.closeOpened.run(cutoff).changes);
+    // A read of a closed one opens it again.
+    if (closed > 0) this.seenWritten.clear();
+    return closed;
   }
 
   /** The inboxes reads opened for ids no agent holds, as AgentInbox's inbox records. */
